@@ -1,0 +1,3 @@
+"""nsdevice: the Next Station table companion."""
+
+__version__ = "0.1.0"
