@@ -1,0 +1,325 @@
+"""`nsdevice` on the command line: run the box, or use the rules core directly.
+
+A user's mistake is one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from typing import NoReturn
+
+from nsdevice import __version__
+from nsdevice.rules import scoring
+from nsdevice.rules.cities import CityName, city
+from nsdevice.rules.deal import Deal, Setup, deal_as_dict, deal_game, draw_seed, normalize_seed
+from nsdevice.rules.modules import mixes_card_modules, parse_modules
+
+CITIES = [c.value for c in CityName]
+USAGE_ERROR = 2
+
+
+class UsageError(Exception):
+    """Bad input from the person at the keyboard: reported in one line, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _seed(text: str) -> str:
+    try:
+        return normalize_seed(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _players(text: str) -> int:
+    try:
+        players = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"players must be a number, not {text!r}") from None
+    if not 1 <= players <= 4:
+        raise argparse.ArgumentTypeError(f"players must be 1 to 4, not {players}")
+    return players
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected zero or more, not {value}")
+    return value
+
+
+def _rounds(text: str) -> int:
+    value = _count(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected at least 1 round")
+    return value
+
+
+def _city(text: str) -> str:
+    name = text.strip().lower()
+    if name not in CITIES:
+        raise argparse.ArgumentTypeError(f"unknown city {text!r} (choose {', '.join(CITIES)})")
+    return name
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="nsdevice", description="The Next Station table companion.")
+    parser.add_argument("--version", action="version", version=f"nsdevice {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    run = commands.add_parser("run", help="run the box (window, Pi screen, terminal or JSON)")
+    from nsdevice.runner import add_run_arguments  # small module: no pygame at import time
+
+    add_run_arguments(run)
+
+    deal = commands.add_parser("deal", help="print a whole game for a setup and seed")
+    deal.add_argument("--city", type=_city, required=True)
+    deal.add_argument("--players", type=_players, required=True)
+    deal.add_argument("--modules", default="", help="comma-separated module names")
+    deal.add_argument("--seed", type=_seed, help="1-16 letters or digits (random if left out)")
+    deal.add_argument("--json", action="store_true")
+
+    score = commands.add_parser("score", help="add up a final score; solo tier and penalty")
+    score.add_argument("--city", type=_city, required=True)
+    score.add_argument("--line", action="append", default=[], help="Tokyo DxS, Paris DxS+M")
+    score.add_argument("--stamps", type=_count, default=0)
+    score.add_argument("--ring-unconnected", type=_count, default=0)
+    score.add_argument("--interchanges", default="", help="LINES:COUNT,... e.g. 3:1,4:2")
+    score.add_argument("--overpasses-once", type=_count, default=0)
+    score.add_argument("--overpasses-twice", type=_count, default=0)
+    score.add_argument("--objectives", type=_count, default=0)
+    score.add_argument("--total", type=int, help="the final total instead of its parts")
+    score.add_argument("--solo-modules", type=_count, help="modules played in a solo game")
+    score.add_argument("--json", action="store_true")
+
+    simulate = commands.add_parser("simulate", help="play many rounds; the rules speed benchmark")
+    simulate.add_argument("--city", type=_city, required=True)
+    simulate.add_argument("--rounds", type=_rounds, default=100_000)
+    simulate.add_argument("--seed", type=_seed, default="SIMULATE")
+    simulate.add_argument("--json", action="store_true")
+
+    screenshot = commands.add_parser("screenshot", help="render every screen to PNG files")
+    screenshot.add_argument("--out", required=True, help="folder for the PNG files")
+    screenshot.add_argument("--size", default="480x320", help="WIDTHxHEIGHT")
+
+    hwtest = commands.add_parser("hwtest", help="check the buttons, LED and screen of a build")
+    hwtest.add_argument("--hardware", required=True, help="profile name or .toml path")
+    hwtest.add_argument("--timeout", type=float, default=30.0, help="seconds to wait per button")
+    return parser
+
+
+def _print_deal(deal: Deal) -> None:
+    setup = deal.setup
+    modules = ", ".join(m.value for m in setup.modules) or "none"
+    print(f"{setup.city.value.title()}, {setup.players} player(s), modules: {modules}")
+    print(f"seed: {setup.seed}")
+    if deal.objectives:
+        print(f"objectives: {', '.join(deal.objectives)}")
+    if deal.city_gates:
+        print("city gates: " + ", ".join(f"{c} {b}" for c, b in deal.city_gates))
+    if deal.pencil_powers:
+        print("pencil powers: " + ", ".join(f"{c} {p}" for c, p in deal.pencil_powers))
+    if deal.solo_order:
+        print(f"pencil order: {', '.join(deal.solo_order)}")
+    for round_ in deal.rounds:
+        pencils = ", ".join(f"{slot} {colour}" for slot, colour in round_.pencils)
+        print(f"\nround {round_.number}: controller seat {round_.controller}; pencils {pencils}")
+        if round_.pairing:
+            print(f"  pairing: {round_.pairing.symbol.value} -> {round_.pairing.effect}")
+        for turn in round_.turns:
+            faces = " + ".join(
+                f"{c.kind.value} {(c.symbol or c.special).value}" for c in turn.cards
+            )
+            notes = []
+            if turn.switch_effect is False:
+                notes.append("switch: no effect")
+            if turn.paired_effect:
+                active = "" if turn.paired_effect_active else " (no effect)"
+                notes.append(f"paired: {turn.paired_effect}{active}")
+            extra = f"  [{'; '.join(notes)}]" if notes else ""
+            print(f"  {turn.number:2}. {faces}  (underground {turn.underground_seen}/5){extra}")
+
+
+def command_deal(args: argparse.Namespace) -> int:
+    modules = _modules(args.modules)
+    seed = args.seed or draw_seed(random.SystemRandom())
+    deal = deal_game(Setup(CityName(args.city), args.players, modules, seed))
+    if mixes_card_modules(modules):
+        print(
+            "warning: the rulebooks advise one of special_stations, city_gates and "
+            "pencil_powers at a time",
+            file=sys.stderr,
+        )
+    if args.json:
+        print(json.dumps(deal_as_dict(deal), indent=1))
+    else:
+        _print_deal(deal)
+    return 0
+
+
+def _modules(text: str):
+    try:
+        return parse_modules(text)
+    except ValueError as error:
+        raise UsageError(f"nsdevice: {error}") from None
+
+
+def _interchanges(text: str, allowed: Sequence[int]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        lines, sep, count = part.partition(":")
+        if not (sep and lines.isdigit() and count.isdigit()) or int(lines) not in allowed:
+            keys = ", ".join(f"{n}:COUNT" for n in allowed)
+            raise UsageError(f"nsdevice score: bad --interchanges {part!r} (use {keys})")
+        counts[int(lines)] = counts.get(int(lines), 0) + int(count)
+    return counts
+
+
+def _line(text: str, with_monuments: bool) -> tuple[int, int, int]:
+    body, plus, monuments = text.partition("+")
+    districts, times, stations = body.lower().partition("x")
+    parts = [districts, stations] + ([monuments] if with_monuments else [])
+    shape = "DxS+M" if with_monuments else "DxS"
+    if not times or bool(plus) != with_monuments or not all(p.isdigit() for p in parts):
+        raise UsageError(f"nsdevice score: bad --line {text!r} (use {shape}, e.g. 5x4)")
+    return int(districts), int(stations), int(monuments) if with_monuments else 0
+
+
+def score_result(args: argparse.Namespace) -> dict:
+    name = args.city
+    parts_given = any(
+        [
+            args.line,
+            args.stamps,
+            args.ring_unconnected,
+            args.interchanges,
+            args.overpasses_once,
+            args.overpasses_twice,
+            args.objectives,
+        ]
+    )
+    if len(args.line) > 4:
+        raise UsageError("nsdevice score: at most 4 --line (one per round)")
+    result: dict = {"city": name}
+    if args.total is not None:
+        if parts_given:
+            raise UsageError("nsdevice score: give --total or the parts, not both")
+        total = args.total
+    elif name == "tokyo":
+        lines = [scoring.tokyo_line(*_line(t, False)[:2]) for t in args.line]
+        result["lines"] = lines
+        total = scoring.tokyo_total(
+            lines,
+            stamps=args.stamps,
+            ring_unconnected=args.ring_unconnected,
+            interchanges=_interchanges(args.interchanges, (3, 4, 5)),
+            objectives=args.objectives,
+        )
+    elif name == "paris":
+        lines = [scoring.paris_line(*_line(t, True)) for t in args.line]
+        result["lines"] = lines
+        total = scoring.paris_total(
+            lines,
+            overpasses_once=args.overpasses_once,
+            overpasses_twice=args.overpasses_twice,
+            interchanges=_interchanges(args.interchanges, (2, 3, 4)),
+            objectives=args.objectives,
+        )
+    else:
+        raise UsageError("nsdevice score: London scores are entered with --total N")
+    result["total"] = total
+    if args.solo_modules is not None:
+        adjusted = scoring.solo_adjusted(total, args.solo_modules)
+        result["solo_adjusted"] = adjusted
+        result["tier"] = scoring.solo_tier(city(name), adjusted)
+    return result
+
+
+def command_score(args: argparse.Namespace) -> int:
+    try:
+        result = score_result(args)
+    except ValueError as error:
+        raise UsageError(f"nsdevice score: {error}") from None
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    if "lines" in result:
+        print("lines: " + " ".join(str(line) for line in result["lines"]))
+    print(f"total: {result['total']}")
+    if "tier" in result:
+        print(
+            f"solo, after the module penalty: {result['solo_adjusted']} (tier {result['tier']} of 6)"
+        )
+    return 0
+
+
+def command_simulate(args: argparse.Namespace) -> int:
+    from nsdevice.rules.simulation import simulate
+
+    started = time.perf_counter()
+    result = simulate(args.city, args.rounds, args.seed)
+    seconds = time.perf_counter() - started
+    rate = args.rounds / seconds if seconds > 0 else float("inf")
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "city": result.city,
+                    "rounds": result.rounds,
+                    "seed": args.seed,
+                    "turns": {str(k): v for k, v in result.turns.items()},
+                    "switch_revealed": result.switch_revealed,
+                    "switch_no_effect": result.switch_no_effect,
+                    "seconds": round(seconds, 4),
+                    "rounds_per_second": round(rate),
+                }
+            )
+        )
+        return 0
+    print(f"{result.city}: {result.rounds} rounds (seed {args.seed})")
+    print("turns  rounds   share")
+    for turns, count in result.turns.items():
+        print(f"{turns:5}  {count:7}  {count / result.rounds:6.1%}")
+    print(
+        f"switch revealed in {result.switch_revealed / result.rounds:.1%} of rounds, "
+        f"without effect in {result.switch_no_effect / result.rounds:.1%}"
+    )
+    print(f"{rate:,.0f} rounds per second ({seconds:.3f} s)")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "deal":
+            return command_deal(args)
+        if args.command == "score":
+            return command_score(args)
+        if args.command == "simulate":
+            return command_simulate(args)
+        from nsdevice import runner
+
+        return runner.dispatch(args)
+    except UsageError as error:
+        print(str(error), file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `nsdevice deal | head`: the reader left, nothing to report
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""The three cities, read from the data files shipped beside this module (RULES 3-5, D-5)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+
+from nsdevice.rules.cards import Kind, Special, StationCard, Symbol
+
+
+class CityName(StrEnum):
+    TOKYO = "tokyo"
+    PARIS = "paris"
+    LONDON = "london"
+
+
+@dataclass(frozen=True, slots=True)
+class StartStation:
+    colour: str
+    symbol: Symbol
+    source: str
+    unverified: bool
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    name: CityName
+    colours: tuple[str, ...]  # the 4 pencil colours (C-8)
+    start_stations: tuple[StartStation, ...]
+    deck: tuple[StationCard, ...]  # 6 street then 5 underground, in data order
+    deck_unverified: bool
+    no_effect_switch_turns: int  # T-4 / L-3: a switch on these first turns has no effect
+    joker_extra: str  # "double_track" (T-3), "guided_tour" (P-3) or ""
+    line_scoring: str  # "districts", "quarters" or "" (totals only)
+    objectives: tuple[str, ...]  # C-11: the city's 5 shared objectives, by id
+    tier_upper_bounds: tuple[int, ...]  # S-SOLO: inclusive tops of tiers 1-5
+    modules: dict[str, dict[str, object]]  # module cards this city contributes
+
+    def start_symbol(self, colour: str) -> Symbol | None:
+        for station in self.start_stations:
+            if station.colour == colour:
+                return station.symbol
+        return None
+
+    def start_station(self, colour: str) -> StartStation | None:
+        return next((s for s in self.start_stations if s.colour == colour), None)
+
+
+def _card(entry: dict[str, str], kind: Kind) -> StationCard:
+    symbol = entry.get("symbol")
+    special = entry.get("special")
+    return StationCard(
+        id=entry["id"],
+        kind=kind,
+        symbol=Symbol(symbol) if symbol else None,
+        special=Special(special) if special else None,
+    )
+
+
+def _parse(data: dict) -> City:
+    deck = tuple(_card(e, Kind.STREET) for e in data["deck"]["street"]) + tuple(
+        _card(e, Kind.UNDERGROUND) for e in data["deck"]["underground"]
+    )
+    starts = tuple(
+        StartStation(
+            colour=colour,
+            symbol=Symbol(entry["symbol"]),
+            source=entry["source"],
+            unverified=bool(entry.get("unverified", False)),
+        )
+        for colour, entry in data["start_stations"].items()
+    )
+    return City(
+        name=CityName(data["name"]),
+        colours=tuple(data["pencils"]["colours"]),
+        start_stations=starts,
+        deck=deck,
+        deck_unverified=bool(data["deck"]["unverified"]),
+        no_effect_switch_turns=int(data["no_effect_switch_turns"]),
+        joker_extra=data["joker_extra"],
+        line_scoring=data["line_scoring"],
+        objectives=tuple(data["objectives"]["ids"]),
+        tier_upper_bounds=tuple(data["solo"]["tier_upper_bounds"]),
+        modules=data.get("module", {}),
+    )
+
+
+@cache  # the data files are immutable package data: read each once per process
+def city(name: str) -> City:
+    """The city called `name`; ValueError for an unknown name."""
+    key = CityName(name.lower())
+    text = resources.files("nsdevice.rules").joinpath(f"data/{key.value}.toml").read_text("utf-8")
+    return _parse(tomllib.loads(text))
+
+
+def module_cards(module: str) -> dict[str, object]:
+    """The cards of a module, from whichever city it belongs to (RULES section 6)."""
+    for name in CityName:
+        cards = city(name).modules.get(module)
+        if cards is not None:
+            return cards
+    raise KeyError(module)
