@@ -258,9 +258,8 @@ def command_score(args: argparse.Namespace) -> int:
         print("lines: " + " ".join(str(line) for line in result["lines"]))
     print(f"total: {result['total']}")
     if "tier" in result:
-        print(
-            f"solo, after the module penalty: {result['solo_adjusted']} (tier {result['tier']} of 6)"
-        )
+        adjusted, tier = result["solo_adjusted"], result["tier"]
+        print(f"solo, after the module penalty: {adjusted} (tier {tier} of 6)")
     return 0
 
 
