@@ -1,0 +1,36 @@
+"""Gettext catalogs for the box's five languages (English is the source text)."""
+
+from __future__ import annotations
+
+import gettext
+import locale as system_locale
+import os
+from functools import cache
+from importlib import resources
+
+LANGUAGES = ("en", "es", "de", "it", "fr")
+DOMAIN = "nsdevice"
+
+
+@cache  # catalogs are read-only files: load each language once per process
+def translations(language: str) -> gettext.NullTranslations:
+    """The catalog for `language`; English (the msgids themselves) when there is none."""
+    if language == "en":
+        return gettext.NullTranslations()
+    folder = resources.files("nsdevice.locale")
+    return gettext.translation(DOMAIN, localedir=str(folder), languages=[language], fallback=True)
+
+
+def system_language(environ: dict[str, str] | None = None) -> str:
+    """The first of our languages named by LC_ALL, LC_MESSAGES, LANG or LANGUAGE; else English."""
+    env = os.environ if environ is None else environ
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        for part in env.get(variable, "").split(":"):
+            code = part.split(".")[0].split("_")[0].lower()
+            if code in LANGUAGES:
+                return code
+    try:
+        code = (system_locale.getlocale()[0] or "").split("_")[0].lower()
+    except ValueError:
+        code = ""
+    return code if code in LANGUAGES else "en"

@@ -1,0 +1,276 @@
+"""What each screen shows, as plain data (DESIGN.md: session → view → display).
+
+A view holds facts, not words: card faces, counts, keys such as `restart_round`.
+`nsdevice.texts` turns keys into the player's language; displays lay them out.
+`as_dict()` is the `--display json` line: keep its keys stable (README lists them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar
+
+from nsdevice.rules.cards import StationCard
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What a button does on this screen, for the legend at the bottom."""
+
+    button: str  # "next", "back", "menu"
+    action: str  # a key from texts.ACTIONS, e.g. "reveal", "undo", "select"
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    screen: ClassVar[str] = ""
+    language: str = "en"
+    hints: tuple[Hint, ...] = ()
+    chime: str | None = None  # a sound cue for this change ("reveal", "round_end"), if sound is on
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"screen": self.screen}
+        for item in dataclasses.fields(self):
+            data[item.name] = _plain(getattr(self, item.name))
+        return data
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, StationCard):
+        return value.as_dict()
+    if isinstance(value, Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of a list screen (setup, menu): a key and its current value key, if any."""
+
+    key: str
+    value: str | None = None
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SetupView(View):
+    screen: ClassVar[str] = "setup"
+    rows: tuple[Row, ...] = ()
+    cursor: int = 0
+    city: str = "tokyo"
+    players: int = 1
+    modules: tuple[str, ...] = ()
+    seed: str | None = None  # None: a random deal; else the code typed in to replay a deal
+    mix_warning: bool = False  # X-4
+
+
+@dataclass(frozen=True, slots=True)
+class SeedEntryView(View):
+    screen: ClassVar[str] = "seed_entry"
+    characters: tuple[str, ...] = ()  # "" marks the end
+    cursor: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPencil:
+    slot: str  # "1".."4", "table", "table-1", "table-2"
+    colour: str
+    start_symbol: str | None  # C-9, where known
+    start_unverified: bool = False
+    power: str | None = None  # L-PP
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryView(View):
+    screen: ClassVar[str] = "summary"
+    city: str = "tokyo"
+    players: int = 1
+    modules: tuple[str, ...] = ()
+    objectives: tuple[str, ...] = ()
+    city_gates: tuple[tuple[str, str], ...] = ()
+    pencil_powers: tuple[tuple[str, str], ...] = ()
+    solo_order: tuple[str, ...] = ()
+    mix_warning: bool = False
+    recall: bool = False  # shown again from the menu: BACK/NEXT return to the game
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    symbol: str
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStartView(View):
+    screen: ClassVar[str] = "round_start"
+    city: str = "tokyo"
+    round: int = 1
+    rounds: int = 4
+    players: int = 1
+    controller: int = 1
+    pencils: tuple[SeatPencil, ...] = ()  # seats first, then the table spots
+    pairing: Pairing | None = None
+    objectives: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedTurn:
+    """A turn as shown in the strip of the round's earlier cards (C-3)."""
+
+    number: int
+    cards: tuple[StationCard, ...]
+    switch_effect: bool | None
+    paired_effect: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnView(View):
+    screen: ClassVar[str] = "turn"
+    city: str = "tokyo"
+    round: int = 1
+    turn: int = 1
+    controller: int = 1
+    cards: tuple[StationCard, ...] = ()  # one card, or the switch then its companion (C-5)
+    earlier: tuple[PlayedTurn, ...] = ()
+    underground_seen: int = 0
+    underground_total: int = 5
+    switch_effect: bool | None = None  # False: "no effect" (T-4, L-3, D-3)
+    paired_effect: str | None = None  # T-SP-3
+    paired_effect_active: bool | None = None  # D-10
+    pairing: Pairing | None = None
+    joker_extra: str = ""  # T-3 double track, P-3 guided tour
+    last: bool = False  # this turn reveals the 5th underground card (C-4)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEndView(View):
+    screen: ClassVar[str] = "round_end"
+    city: str = "tokyo"
+    round: int = 1
+    rounds: int = 4
+    solo: bool = False
+    line_scoring: str = ""  # "districts", "quarters" or "" (London)
+
+
+@dataclass(frozen=True, slots=True)
+class PencilMove:
+    colour: str
+    from_slot: str
+    to_slot: str
+
+
+@dataclass(frozen=True, slots=True)
+class PencilPassView(View):
+    screen: ClassVar[str] = "pencil_pass"
+    city: str = "tokyo"
+    round: int = 2  # the round about to start
+    players: int = 1
+    moves: tuple[PencilMove, ...] = ()
+    next_controller: int = 1
+    solo_next: str | None = None  # solo: the next pencil in the row
+
+
+@dataclass(frozen=True, slots=True)
+class GameEndView(View):
+    screen: ClassVar[str] = "game_end"
+    city: str = "tokyo"
+    players: int = 1
+    seed: str = ""  # D-2: shown once the game is over
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreEntryView(View):
+    screen: ClassVar[str] = "score_entry"
+    city: str = "tokyo"
+    seat: int = 1
+    field: str = "total"  # "total" or "best_line"
+    value: int = 0
+    step: int = 0  # which field of how many
+    steps: int = 1
+    solo: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    total: int
+    best_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResultView(View):
+    screen: ClassVar[str] = "result"
+    city: str = "tokyo"
+    seed: str = ""
+    solo: bool = True
+    total: int = 0
+    modules_used: int = 0
+    penalty: int = 0
+    adjusted: int = 0
+    tier: int = 0
+    personal_best: int | None = None  # before this game
+    new_best: bool = False
+    seats: tuple[SeatResult, ...] = ()
+    winners: tuple[int, ...] = ()
+    decided_by: str = ""  # "total", "best_line", "shared"
+
+
+@dataclass(frozen=True, slots=True)
+class MenuView(View):
+    screen: ClassVar[str] = "menu"
+    rows: tuple[Row, ...] = ()
+    cursor: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmView(View):
+    screen: ClassVar[str] = "confirm"
+    question: str = ""  # "back_to_round", "restart_round", "new_game", "shutdown"
+    round: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AboutView(View):
+    screen: ClassVar[str] = "about"
+    version: str = ""
+    seed: str | None = None  # only once the game is over (D-2)
+    city: str = "tokyo"
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeView(View):
+    screen: ClassVar[str] = "notice"
+    notice: str = ""  # "store_damaged", "display_fallback", "input_fallback", ...
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ShutdownView(View):
+    screen: ClassVar[str] = "shutdown"
+
+
+ALL_VIEWS: tuple[type[View], ...] = (
+    SetupView,
+    SeedEntryView,
+    SummaryView,
+    RoundStartView,
+    TurnView,
+    RoundEndView,
+    PencilPassView,
+    GameEndView,
+    ScoreEntryView,
+    ResultView,
+    MenuView,
+    ConfirmView,
+    AboutView,
+    NoticeView,
+    ShutdownView,
+)
