@@ -1,13 +1,329 @@
-"""The `run`, `screenshot` and `hwtest` commands (placeholder until the box lands)."""
+"""`nsdevice run`, `screenshot` and `hwtest`: choose the back ends and start the loop.
+
+Missing hardware never stops the box: each back end that cannot start falls back to
+one that can, with a one-line notice on stderr (and on screen where it matters).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DISPLAYS = ("auto", "window", "kmsdrm", "text", "json", "st7789")
+INPUTS = ("auto", "keyboard", "gpio", "script", "serial")
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument(
+        "--display",
+        choices=DISPLAYS,
+        default="auto",
+        help="where to draw (auto: window on a desktop, else the Pi's screen)",
+    )
+    parser.add_argument(
+        "--input",
+        choices=INPUTS,
+        default="auto",
+        help="where presses come from (auto: the hardware profile or keyboard)",
+    )
+    parser.add_argument(
+        "--keys", default=None, help="with --input script: presses such as next,back,hold:menu"
+    )
+    parser.add_argument("--size", default=None, help="window size WIDTHxHEIGHT (480x320)")
+    parser.add_argument("--hardware", default=None, help="hardware profile name or .toml path")
+    parser.add_argument("--port", default=None, help="serial port of the button board")
+    parser.add_argument("--state-dir", default=None, help="where the game is kept")
+    parser.add_argument(
+        "--shutdown-command", default=None, help="offer 'shut down' in the menu, running this"
+    )
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    width, sep, height = text.lower().partition("x")
+    if not (sep and width.isdigit() and height.isdigit()):
+        raise ValueError(f"size must look like 480x320, not {text!r}")
+    size = (int(width), int(height))
+    if not (160 <= size[0] <= 4096 and 120 <= size[1] <= 4096):
+        raise ValueError(f"size {text} is outside 160x120 to 4096x4096")
+    return size
+
+
+def _usage(message: str) -> Exception:
+    from nsdevice.cli import UsageError
+
+    return UsageError(f"nsdevice run: {message}")
+
+
+def notice(message: str) -> None:
+    print(f"nsdevice: {message}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class Plan:
+    """What `run` will use, decided from the options and the hardware profile."""
+
+    display: str
+    input: str
+    size: tuple[int, int]
+    profile: Any = None
+    keys: list = field(default_factory=list)
+    port: str | None = None
+
+
+def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Plan:
+    env = dict(os.environ if environ is None else environ)
+    profile = None
+    if args.hardware:
+        from nsdevice.hardware import ProfileError, load_profile
+
+        try:
+            profile = load_profile(args.hardware)
+        except ProfileError as error:
+            raise _usage(str(error)) from None
+    try:
+        size = parse_size(args.size) if args.size else None
+    except ValueError as error:
+        raise _usage(str(error)) from None
+    display = args.display
+    if display == "auto":
+        if profile is not None:
+            display = profile.display.kind
+        elif env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or sys.platform != "linux":
+            display = "window"
+        elif any(Path("/dev/dri").glob("card*")):
+            display = "kmsdrm"
+        else:
+            display = "text"
+    if size is None:
+        size = profile.display.size() if profile is not None else (480, 320)
+    chosen_input = args.input
+    if chosen_input == "auto":
+        chosen_input = profile.input.kind if profile is not None else "keyboard"
+    keys: list = []
+    if chosen_input == "script":
+        from nsdevice.inputs.script import parse_keys
+
+        if args.keys is None:
+            raise _usage("--input script needs --keys, e.g. --keys next,next,back")
+        try:
+            keys = parse_keys(args.keys)
+        except ValueError as error:
+            raise _usage(str(error)) from None
+    elif args.keys is not None:
+        raise _usage("--keys goes with --input script")
+    return Plan(display, chosen_input, size, profile, keys, getattr(args, "port", None))
+
+
+def open_display(chosen: Plan) -> tuple[Any, str | None]:
+    """The display to draw on, falling back to the terminal; and a notice if it fell back."""
+    from nsdevice.displays import DisplayUnavailable
+
+    try:
+        if chosen.display == "json":
+            from nsdevice.displays.json_display import JsonDisplay
+
+            return JsonDisplay(), None
+        if chosen.display == "text":
+            from nsdevice.displays.text_display import TextDisplay
+
+            return TextDisplay(), None
+        if chosen.display == "st7789":
+            from nsdevice.displays.st7789_display import St7789Display
+
+            spec = chosen.profile.display if chosen.profile is not None else None
+            options: dict[str, Any] = {"width": chosen.size[0], "height": chosen.size[1]}
+            if spec is not None:
+                for ours, theirs in (
+                    ("port", "spi_port"),
+                    ("chip_select", "spi_chip_select"),
+                    ("data_command", "data_command_pin"),
+                    ("backlight", "backlight_pin"),
+                    ("rotation", "rotation"),
+                    ("spi_speed_hz", "spi_speed_hz"),
+                ):
+                    value = getattr(spec, theirs)
+                    if value is not None:
+                        options[ours] = value
+            return St7789Display(**options), None
+        from nsdevice.displays.pygame_display import PygameDisplay
+
+        if chosen.display == "kmsdrm":
+            return PygameDisplay(chosen.size, fullscreen=True, driver="kmsdrm"), None
+        return PygameDisplay(chosen.size), None
+    except DisplayUnavailable as error:
+        from nsdevice.displays.text_display import TextDisplay
+
+        return TextDisplay(), f"no {chosen.display} display ({error}); using the terminal"
+
+
+def open_inputs(chosen: Plan, inbox: Any, display_kind: str) -> tuple[list[Any], str | None]:
+    """Start the chosen input; fall back to the keyboard with a notice."""
+    if chosen.input == "script":
+        from nsdevice.inputs.script import ScriptInput
+
+        script = ScriptInput(chosen.keys, inbox)
+        return [script], None
+    fallback = None
+    if chosen.input == "gpio":
+        from nsdevice.inputs.gpio import GpioButtons, GpioUnavailable
+
+        if chosen.profile is None or not chosen.profile.input.buttons:
+            fallback = "--input gpio needs --hardware with button pins"
+        else:
+            spec = chosen.profile.input
+            try:
+                return [GpioButtons(spec.button_pins(), inbox, pull_up=spec.pull_up)], None
+            except GpioUnavailable as error:
+                fallback = str(error)
+    if chosen.input == "serial":
+        from nsdevice.inputs.serial_board import SerialBoard
+
+        device = chosen.profile.input.device if chosen.profile is not None else None
+        board = SerialBoard(inbox, port=chosen.port or device)
+        board.start()
+        return [board], None
+    # keyboard: a window reads its own keys; otherwise the terminal does
+    if display_kind in ("window", "kmsdrm") and fallback is None:
+        return [], None
+    if display_kind in ("window", "kmsdrm"):
+        return [], f"{fallback}; using the keyboard"
+    from nsdevice.inputs.keyboard import TerminalKeys
+
+    keys = TerminalKeys(inbox)
+    keys.start()
+    return [keys], (f"{fallback}; using the keyboard" if fallback else None)
+
+
+def _led_output(chosen: Plan, inputs: list[Any]) -> list[Callable[[Any], None]]:
+    """Light the LED in the colour of the current card's kind (Display HAT Mini, Pico)."""
+    from nsdevice.displays.theme import kind_led_colour
+
+    outputs: list[Callable[[Any], None]] = []
+    for device in inputs:
+        if hasattr(device, "set_led"):
+            outputs.append(lambda view, d=device: d.set_led(kind_led_colour(view)))
+    led = chosen.profile.led if chosen.profile is not None else None
+    if led is not None:
+        try:
+            from gpiozero import RGBLED
+
+            light = RGBLED(led.red, led.green, led.blue, active_high=led.active_high)
+        except Exception as error:  # any pin failure only means no LED
+            notice(f"LED unavailable ({error})")
+        else:
+
+            def show(view: Any) -> None:
+                colour = kind_led_colour(view)
+                light.color = tuple(c / 255 for c in colour) if colour else (0, 0, 0)
+
+            outputs.append(show)
+    return outputs
+
+
+def run(args: argparse.Namespace) -> int:
+    from nsdevice.inputs.events import ButtonTracker, QueueInbox
+    from nsdevice.locale import system_language
+    from nsdevice.loop import Loop
+    from nsdevice.notify import Notifier
+    from nsdevice.session import Capabilities, Session, Settings
+    from nsdevice.store import Store, set_aside, state_directory
+
+    chosen = plan(args)
+    display, display_notice = open_display(chosen)
+    if display_notice:
+        notice(display_notice)
+    display_kind = chosen.display if display_notice is None else "text"
+    inbox = display.inbox() or QueueInbox()
+    inputs, input_notice = open_inputs(chosen, inbox, display_kind)
+    if input_notice:
+        notice(input_notice)
+
+    directory = Path(args.state_dir) if args.state_dir else state_directory()
+    opened = Store.open(directory)
+    store = opened.store
+    notices: list[tuple[str, str]] = [opened.notice] if opened.notice else []
+    capabilities = Capabilities(
+        brightness=bool(getattr(display, "supports_brightness", False)),
+        shutdown=bool(args.shutdown_command),
+    )
+    session_options = {"capabilities": capabilities, "records": store}
+    session = None
+    try:
+        saved = store.load()
+    except ValueError:
+        saved = {}
+    if saved is not None:
+        try:
+            session = Session.restore(saved, **session_options)
+        except ValueError:
+            # The game row cannot be trusted: keep the file for a person and start clean.
+            store.close()
+            aside = set_aside(store.path) if store.path else None
+            store = Store.open(directory).store
+            session_options["records"] = store
+            notices.append(("store_damaged", aside.name if aside else ""))
+    if session is None:
+        session = Session(Settings(language=system_language()), **session_options)
+    session.notices.extend(notices)
+    for key, detail in notices:
+        notice(f"{key.replace('_', ' ')}: {detail}")
+
+    def on_request(request: str) -> None:
+        if request == "shutdown" and args.shutdown_command:
+            subprocess.run(shlex.split(args.shutdown_command), check=False)
+
+    loop = Loop(
+        session=session,
+        display=display,
+        inbox=inbox,
+        tracker=ButtonTracker(),
+        save=store.save,
+        notifier=Notifier(),
+        outputs=_led_output(chosen, inputs),
+        on_request=on_request,
+    )
+    for device in inputs:
+        if hasattr(device, "start") and chosen.input == "script":
+            device.start()
+    try:
+        return loop.run()
+    finally:
+        for device in inputs:
+            with contextlib.suppress(Exception):
+                device.close()
+        display.close()
+        store.close()
+
+
+def screenshot(args: argparse.Namespace) -> int:
+    from nsdevice.screenshots import render_all
+
+    try:
+        size = parse_size(args.size)
+    except ValueError as error:
+        from nsdevice.cli import UsageError
+
+        raise UsageError(f"nsdevice screenshot: {error}") from None
+    files = render_all(Path(args.out), size=size)
+    print(f"{len(files)} screens written to {args.out}")
+    return 0
 
 
 def dispatch(args: argparse.Namespace) -> int:
-    raise NotImplementedError(args.command)
+    if args.command == "run":
+        return run(args)
+    if args.command == "screenshot":
+        return screenshot(args)
+    if args.command == "hwtest":
+        from nsdevice.hwtest import hwtest
+
+        return hwtest(args)
+    raise AssertionError(args.command)

@@ -1,0 +1,85 @@
+"""The only place that knows everything: inputs → session → display, store and systemd.
+
+It blocks on the inbox (no polling): an untouched box sleeps until a button, a hold
+deadline or the watchdog wakes it, and it draws only when the view changed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from nsdevice.inputs.events import ButtonTracker, Edge, Inbox, Press, Stop
+from nsdevice.notify import Notifier
+from nsdevice.session import Session
+from nsdevice.views import View
+
+
+@dataclass
+class Loop:
+    session: Session
+    display: object  # nsdevice.displays.Display
+    inbox: Inbox
+    tracker: ButtonTracker
+    save: Callable[[dict], object] = lambda snapshot: None
+    notifier: Notifier = field(default_factory=lambda: Notifier({}))
+    outputs: Sequence[Callable[[View], None]] = ()  # e.g. an LED showing the card's kind
+    clock: Callable[[], float] = time.monotonic
+    on_request: Callable[[str], None] = lambda request: None
+    frames: int = 0
+    _shown: View | None = None
+    _brightness: int | None = None
+
+    def draw(self) -> None:
+        view = self.session.view()
+        if view == self._shown:
+            return
+        self.display.show(view)
+        self.frames += 1
+        chime = getattr(view, "chime", None)
+        if chime and self.session.settings.sound:
+            self.display.chime(chime)
+        for output in self.outputs:
+            output(view)
+        self._shown = view
+        brightness = self.session.settings.brightness
+        if brightness != self._brightness and getattr(self.display, "supports_brightness", False):
+            self.display.set_brightness(brightness)
+        self._brightness = brightness
+
+    def handle(self, press: Press) -> None:
+        self.session.press(press)
+        self.save(self.session.snapshot())
+        self.draw()
+
+    def run(self) -> int:
+        """Run until a Stop arrives or the session asks to shut down; the exit status."""
+        self.draw()
+        self.notifier.ready()
+        while True:
+            self.notifier.watchdog()
+            timeout = self._timeout()
+            for item in self.inbox.get(timeout):
+                if isinstance(item, Stop):
+                    self.notifier.stopping()
+                    return 0
+                presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
+                for press in presses:
+                    self.handle(press)
+            for press in self.tracker.due(self.clock()):
+                self.handle(press)
+            request = self.session.request
+            if request is not None:
+                self.notifier.stopping()
+                self.on_request(request)
+                return 0
+
+    def _timeout(self) -> float | None:
+        waits = []
+        deadline = self.tracker.next_deadline()
+        if deadline is not None:
+            waits.append(max(0.0, deadline - self.clock()))
+        if self.notifier.watchdog_interval is not None:
+            waits.append(self.notifier.watchdog_interval)
+        return min(waits) if waits else None

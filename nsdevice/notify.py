@@ -1,0 +1,49 @@
+"""Tell systemd we are up and alive (sd_notify), with nothing beyond the standard library."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Mapping
+
+
+class Notifier:
+    """READY=1 after the first frame; WATCHDOG=1 from the loop. Silent without NOTIFY_SOCKET."""
+
+    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+        env = os.environ if environ is None else environ
+        address = env.get("NOTIFY_SOCKET", "")
+        if address.startswith("@"):  # an abstract socket name
+            address = "\0" + address[1:]
+        self._address = address or None
+        usec = env.get("WATCHDOG_USEC", "")
+        pid = env.get("WATCHDOG_PID", "")
+        mine = not pid or pid == str(os.getpid())
+        # Ping at half the watchdog period, as systemd's documentation recommends.
+        self.watchdog_interval: float | None = (
+            int(usec) / 2_000_000 if usec.isdigit() and int(usec) > 0 and mine else None
+        )
+
+    @property
+    def active(self) -> bool:
+        return self._address is not None
+
+    def send(self, message: str) -> None:
+        if self._address is None:
+            return
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+                sock.connect(self._address)
+                sock.sendall(message.encode())
+        except OSError:
+            pass  # systemd gone or socket unreachable: the game goes on
+
+    def ready(self) -> None:
+        self.send("READY=1")
+
+    def watchdog(self) -> None:
+        if self.watchdog_interval is not None:
+            self.send("WATCHDOG=1")
+
+    def stopping(self) -> None:
+        self.send("STOPPING=1")
