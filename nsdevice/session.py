@@ -411,7 +411,6 @@ class Session:
         if setup.solo:  # read before this game joins the records
             state.best_before = self.records.best_solo(setup.city.value)
         result = self._result_view()
-        assert setup is not None
         totals = (result.total,) if setup.solo else tuple(s.total for s in result.seats)
         self.records.record(
             FinishedGame(
@@ -727,11 +726,7 @@ class Session:
             total = state.scores[0]
             used = len(setup.modules)
             adjusted = scoring.solo_adjusted(total, used)
-            best = (
-                getattr(self, "_best_before", None)
-                if state.recorded
-                else (self.records.best_solo(setup.city.value))
-            )
+            best = state.best_before
             return views.ResultView(
                 city=setup.city.value,
                 seed=setup.seed,
