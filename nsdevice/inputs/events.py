@@ -1,0 +1,266 @@
+"""Logical button events: the only thing the session ever hears from hardware.
+
+Every input back end (GPIO, serial board, keyboard, script) turns its own
+signals into `Edge`s (a button went down or up at a time) or, for scripted
+play, straight into `Press`es. The `ButtonTracker` turns edges into presses:
+debounce, tap, hold and hold-repeat, all on an injectable clock so tests
+never sleep.
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+
+class Button(StrEnum):
+    NEXT = "next"
+    BACK = "back"
+    MENU = "menu"
+
+
+class Gesture(StrEnum):
+    TAP = "tap"
+    HOLD = "hold"
+    REPEAT = "repeat"  # fired again and again while a held button stays down
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A raw, possibly bouncing, change of one button: `down` True when pressed."""
+
+    button: Button
+    down: bool
+    at: float  # seconds on the tracker's clock (time.monotonic by default)
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """One logical press: what a screen reacts to."""
+
+    button: Button
+    gesture: Gesture = Gesture.TAP
+
+    def __str__(self) -> str:
+        if self.gesture is Gesture.TAP:
+            return self.button.value
+        return f"{self.gesture.value}:{self.button.value}"
+
+    @classmethod
+    def parse(cls, word: str) -> Press:
+        """`next`, `hold:menu`, `repeat:back` → Press; ValueError on anything else."""
+        gesture_word, _, button_word = word.strip().lower().rpartition(":")
+        try:
+            gesture = Gesture(gesture_word) if gesture_word else Gesture.TAP
+            return cls(Button(button_word), gesture)
+        except ValueError:
+            raise ValueError(f"unknown key {word.strip()!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Asks the loop to finish: the script ran out, or the window was closed."""
+
+    reason: str = ""
+
+
+Item = Edge | Press | Stop
+
+
+class Inbox(Protocol):
+    """Where inputs drop their items; the loop blocks on `get`. `put` is thread-safe."""
+
+    def put(self, item: Item) -> None: ...
+
+    def get(self, timeout: float | None) -> list[Item]:
+        """Block until at least one item arrives or `timeout` seconds pass; return all waiting."""
+        ...
+
+
+class QueueInbox:
+    """The plain inbox: a thread-safe queue. Back ends with no event loop of their own use it."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[Item] = queue.SimpleQueue()
+
+    def put(self, item: Item) -> None:
+        self._queue.put(item)
+
+    def get(self, timeout: float | None) -> list[Item]:
+        try:
+            items = [self._queue.get(timeout=timeout)]
+        except queue.Empty:
+            return []
+        while True:
+            try:
+                items.append(self._queue.get_nowait())
+            except queue.Empty:
+                return items
+
+
+@dataclass(slots=True)
+class _Contact:
+    """What the tracker knows of one button's contact. Private and mutable on purpose."""
+
+    level: bool = False  # debounced: presses are built from this
+    raw: bool = False  # the latest edge reported, bounce or not
+    raw_at: float = 0.0  # when `raw` last changed
+    quiet_until: float = -math.inf  # an edge before this is bounce
+
+    @property
+    def settled(self) -> bool:
+        return self.raw == self.level
+
+
+@dataclass(slots=True)
+class _Pressing:
+    """The one press being tracked: a tap until `hold_at`, then a hold that repeats."""
+
+    button: Button
+    hold_at: float
+    next_repeat: float | None = None  # set when the HOLD fires
+
+    @property
+    def held(self) -> bool:
+        return self.next_repeat is not None
+
+
+class ButtonTracker:
+    """Turns raw `Edge`s into `Press`es: debounce, tap, hold and hold-repeat.
+
+    Pure: no threads, no sleeping, no clock of its own. Time is the `at` of the
+    edges fed and the `now` given to `due`; a time earlier than one already seen
+    is taken as that latest time, so time never runs backwards.
+
+    Debounce is leading-edge: an edge on a contact that has been quiet for
+    `debounce` seconds is taken at once, with no added latency. An edge sooner
+    than that after the contact's previous edge is bounce and is ignored, and
+    every such edge restarts the quiet period, so a chatter storm of any length
+    gives one press, not one per `debounce`. Once the contact has been quiet for
+    `debounce`, its last reported level is taken (at the time of that edge), so a
+    release that arrived during bounce is never lost and never leaves a phantom
+    hold.
+
+    A press released before `hold` seconds is one TAP, sent on release. A press
+    still down at `hold` seconds is one HOLD, then a REPEAT every `repeat`
+    seconds, every `fast_repeat` seconds once it has been held `fast_after`
+    seconds past the HOLD (scrolling speeds up); its release sends nothing.
+    While the contact bounces, HOLD and REPEAT wait for it to settle. Each call
+    sends at most one HOLD or REPEAT: repeats missed because the caller was late
+    are skipped, never sent in a burst.
+
+    Only one press at a time: a button that goes down while another is down is
+    ignored for that whole press, down and up, so mashing two buttons never
+    makes a surprise action. The press already under way carries on.
+    """
+
+    def __init__(
+        self,
+        *,
+        debounce: float = 0.03,
+        hold: float = 0.8,
+        repeat: float = 0.15,
+        fast_repeat: float = 0.05,
+        fast_after: float = 2.0,
+    ) -> None:
+        if not 0 <= debounce < hold:
+            raise ValueError(f"need 0 <= debounce < hold, got {debounce} and {hold}")
+        if repeat <= 0 or fast_repeat <= 0 or fast_after < 0:
+            raise ValueError("repeat intervals must be positive and fast_after not negative")
+        self.debounce = debounce
+        self.hold = hold
+        self.repeat = repeat
+        self.fast_repeat = fast_repeat
+        self.fast_after = fast_after
+        self._contacts = {button: _Contact() for button in Button}
+        self._pressing: _Pressing | None = None
+        self._now = -math.inf
+
+    def is_down(self, button: Button) -> bool:
+        """Whether `button` is down after debounce (pressed, even if its press is ignored)."""
+        return self._contacts[button].level
+
+    def feed(self, edge: Edge) -> list[Press]:
+        """Take one edge; return the presses it completes, after any that fell due before it."""
+        at = max(edge.at, self._now)
+        presses = self.due(at)  # a late caller still gets a HOLD before the release that ends it
+        contact = self._contacts[edge.button]
+        if edge.down == contact.raw:
+            return presses  # redundant: no change of level
+        quiet = at >= contact.quiet_until
+        contact.raw, contact.raw_at = edge.down, at
+        contact.quiet_until = at + self.debounce
+        if quiet:
+            presses += self._take_level(edge.button, at)
+        return presses
+
+    def due(self, now: float) -> list[Press]:
+        """Presses whose time has come by `now`: settled bounces, HOLDs, REPEATs."""
+        now = self._now = max(now, self._now)
+        presses: list[Press] = []
+        while (step := self._next_step()) is not None and step[0] <= now:
+            presses += step[1](now)
+        return presses
+
+    def next_deadline(self) -> float | None:
+        """When `due` next has something to do; None when nothing is pending (block freely)."""
+        step = self._next_step()
+        return None if step is None else step[0]
+
+    def _next_step(self) -> tuple[float, Callable[[float], list[Press]]] | None:
+        steps: list[tuple[float, Callable[[float], list[Press]]]] = []
+        for button, contact in self._contacts.items():
+            if not contact.settled:
+                steps.append((contact.quiet_until, self._settler(button)))
+        pressing = self._pressing
+        if pressing is not None and self._contacts[pressing.button].raw:
+            if pressing.next_repeat is None:
+                steps.append((pressing.hold_at, self._fire_hold))
+            else:
+                steps.append((pressing.next_repeat, self._fire_repeat))
+        return min(steps, key=lambda step: step[0], default=None)
+
+    def _settler(self, button: Button) -> Callable[[float], list[Press]]:
+        def settle(now: float) -> list[Press]:
+            return self._take_level(button, self._contacts[button].raw_at)
+
+        return settle
+
+    def _take_level(self, button: Button, at: float) -> list[Press]:
+        """The contact's raw level becomes its debounced level, as of `at`."""
+        contact = self._contacts[button]
+        contact.level = contact.raw
+        if contact.level:
+            others_down = any(c.level for b, c in self._contacts.items() if b is not button)
+            if not others_down:
+                assert self._pressing is None, "a press under way without its button down"
+                self._pressing = _Pressing(button, hold_at=at + self.hold)
+            return []
+        pressing = self._pressing
+        if pressing is None or pressing.button is not button:
+            return []  # the release of an ignored press
+        self._pressing = None
+        return [] if pressing.held else [Press(button, Gesture.TAP)]
+
+    def _fire_hold(self, now: float) -> list[Press]:
+        pressing = self._pressing
+        assert pressing is not None
+        pressing.next_repeat = self._after(pressing, pressing.hold_at, now)
+        return [Press(pressing.button, Gesture.HOLD)]
+
+    def _fire_repeat(self, now: float) -> list[Press]:
+        pressing = self._pressing
+        assert pressing is not None and pressing.next_repeat is not None
+        pressing.next_repeat = self._after(pressing, pressing.next_repeat, now)
+        return [Press(pressing.button, Gesture.REPEAT)]
+
+    def _after(self, pressing: _Pressing, tick: float, now: float) -> float:
+        """The first repeat time after `now` on the press's schedule, starting from `tick`."""
+        while tick <= now:
+            held_for = tick - pressing.hold_at
+            tick += self.repeat if held_for < self.fast_after else self.fast_repeat
+        return tick

@@ -1,0 +1,127 @@
+"""The terminal as a keypad, for runs with no window (over SSH, text display).
+
+A terminal sends characters, not key-down and key-up, so there is no timing to
+tell a tap from a hold: upper-case letters stand for holds instead. The pygame
+window reads its own keys; this is only for the terminal.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import sys
+import threading
+from types import MappingProxyType
+from typing import TextIO
+
+from nsdevice.inputs.events import Button, Gesture, Inbox, Press, Stop
+
+# The key table, as data so the README can be generated from it. Backspace arrives
+# as DEL on most terminals and as ^H on some; Enter as \n, or \r where ICRNL is off.
+KEYS: MappingProxyType[str, Press | Stop] = MappingProxyType(
+    {
+        "n": Press(Button.NEXT),
+        " ": Press(Button.NEXT),
+        "\n": Press(Button.NEXT),
+        "\r": Press(Button.NEXT),
+        "b": Press(Button.BACK),
+        "\x7f": Press(Button.BACK),
+        "\b": Press(Button.BACK),
+        "m": Press(Button.MENU),
+        "\t": Press(Button.MENU),
+        "N": Press(Button.NEXT, Gesture.HOLD),
+        "B": Press(Button.BACK, Gesture.HOLD),
+        "M": Press(Button.MENU, Gesture.HOLD),
+        "q": Stop("quit key"),
+        "\x04": Stop("quit key"),  # Ctrl-D: cbreak mode reads it as a plain character
+    }
+)
+
+KEY_NAMES = MappingProxyType(
+    {" ": "Space", "\n": "Enter", "\r": "Enter", "\x7f": "Backspace", "\b": "Backspace",
+     "\t": "Tab", "\x04": "Ctrl-D"}
+)  # fmt: skip
+
+
+def key_help() -> list[tuple[str, str]]:
+    """(keys, action) rows for documentation, e.g. ("n, Space, Enter", "next")."""
+    rows: dict[str, list[str]] = {}
+    for key, item in KEYS.items():
+        action = str(item) if isinstance(item, Press) else "quit"
+        name = KEY_NAMES.get(key, key)
+        if name not in rows.setdefault(action, []):
+            rows[action].append(name)
+    return [(", ".join(names), action) for action, names in rows.items()]
+
+
+class TerminalKeys:
+    """Reads single characters from `stream` on a daemon thread and puts presses in `inbox`.
+
+    When `stream` is a terminal it is put in cbreak mode (keys arrive one at a
+    time, without echo) and restored by `close()`, or at exit if nobody closed it.
+    End of input puts a `Stop`.
+    """
+
+    def __init__(self, inbox: Inbox, stream: TextIO = sys.stdin) -> None:
+        self._inbox = inbox
+        self._stream = stream
+        self._saved_mode: list | None = None
+        self._closed = threading.Event()
+        self._thread = threading.Thread(target=self._read, name="terminal-keys", daemon=True)
+
+    def start(self) -> None:
+        self._enter_cbreak()
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop passing keys on and give the terminal back as it was. Safe to call twice."""
+        self._closed.set()
+        self._restore_mode()
+
+    def __enter__(self) -> TerminalKeys:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _read(self) -> None:
+        while not self._closed.is_set():
+            try:
+                key = self._stream.read(1)
+            except (OSError, ValueError):  # the terminal went away, or bytes that aren't text
+                key = ""
+            if self._closed.is_set():
+                return
+            if not key:
+                self._inbox.put(Stop("end of keyboard input"))
+                return
+            item = KEYS.get(key)
+            if item is not None:
+                self._inbox.put(item)
+            if isinstance(item, Stop):
+                return
+
+    def _enter_cbreak(self) -> None:
+        try:
+            if not self._stream.isatty():
+                return
+            import termios
+            import tty
+
+            fd = self._stream.fileno()
+            self._saved_mode = termios.tcgetattr(fd)
+            tty.setcbreak(fd)
+        except (ImportError, OSError, ValueError, AttributeError):
+            return  # not a terminal we can drive (Windows, a closed stream): read it as it is
+        atexit.register(self._restore_mode)
+
+    def _restore_mode(self) -> None:
+        saved, self._saved_mode = self._saved_mode, None
+        if saved is None:
+            return
+        atexit.unregister(self._restore_mode)
+        import termios
+
+        with contextlib.suppress(OSError, ValueError):  # a terminal that is gone needs no restoring
+            termios.tcsetattr(self._stream.fileno(), termios.TCSADRAIN, saved)

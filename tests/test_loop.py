@@ -1,0 +1,138 @@
+"""The loop: presses in, one frame per change out, systemd told, never busy-waiting."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+
+from nsdevice.inputs.events import Button, ButtonTracker, Edge, Press, QueueInbox, Stop
+from nsdevice.loop import Loop
+from nsdevice.notify import Notifier
+from nsdevice.session import Session, Settings
+
+
+class RecordingDisplay:
+    supports_brightness = True
+
+    def __init__(self) -> None:
+        self.shown = []
+        self.chimes = []
+        self.brightness = []
+
+    def show(self, view) -> None:
+        self.shown.append(view)
+
+    def chime(self, name: str) -> None:
+        self.chimes.append(name)
+
+    def set_brightness(self, level: int) -> None:
+        self.brightness.append(level)
+
+    def inbox(self):
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def make_loop(**kwargs) -> tuple[Loop, RecordingDisplay, QueueInbox]:
+    display = RecordingDisplay()
+    inbox = QueueInbox()
+    session = Session(Settings(players=2), seed_source=lambda: "LOOP")
+    loop = Loop(session=session, display=display, inbox=inbox, tracker=ButtonTracker(), **kwargs)
+    return loop, display, inbox
+
+
+def test_each_press_draws_once_and_saves_and_stop_exits_zero():
+    saved = []
+    loop, display, inbox = make_loop(save=saved.append)
+    for word in ("menu", "next", "next", "next"):
+        inbox.put(Press.parse(word))
+    inbox.put(Stop("done"))
+    assert loop.run() == 0
+    assert [v.screen for v in display.shown] == ["setup", "summary", "round_start", "turn", "turn"]
+    assert len(saved) == 4
+    assert display.chimes == ["reveal", "reveal"]
+    assert display.brightness == [5]
+
+
+def test_a_press_that_changes_nothing_draws_nothing():
+    loop, display, inbox = make_loop()
+    inbox.put(Press.parse("menu"))  # setup → summary
+    inbox.put(Press.parse("menu"))  # summary → menu
+    inbox.put(Press.parse("back"))  # cursor up
+    inbox.put(Stop())
+    loop.run()
+    assert len(display.shown) == 4
+    assert display.shown[-1] != display.shown[-2]
+
+
+def test_chattering_edges_make_one_press():
+    loop, display, inbox = make_loop()
+    t = 100.0
+    for down in (True, False, True, False, True, False):  # 5 ms apart: one bouncy tap
+        inbox.put(Edge(Button.MENU, down, t))
+        t += 0.005
+    inbox.put(Edge(Button.MENU, False, t + 0.2))
+    inbox.put(Stop())
+    loop.run()
+    assert [v.screen for v in display.shown] == ["setup", "summary"]
+
+
+def test_idle_loop_blocks_without_a_timeout():
+    loop, _display, _inbox = make_loop()
+    assert loop._timeout() is None  # no deadline, no watchdog: sleep until a press
+
+
+def test_systemd_hears_ready_after_the_first_frame_and_watchdog_pings(tmp_path):
+    address = str(tmp_path / "notify")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(address)
+    server.settimeout(2)
+    notifier = Notifier({"NOTIFY_SOCKET": address, "WATCHDOG_USEC": "2000000",
+                         "WATCHDOG_PID": str(os.getpid())})  # fmt: skip
+    assert notifier.watchdog_interval == 1.0
+    loop, display, inbox = make_loop(notifier=notifier)
+    assert loop._timeout() == 1.0
+    threading.Timer(0.3, lambda: inbox.put(Stop())).start()
+    loop.run()
+    messages = []
+    server.settimeout(0.2)
+    try:
+        while True:
+            messages.append(server.recv(64).decode())
+    except TimeoutError:
+        pass
+    assert messages[0] == "READY=1"
+    assert "WATCHDOG=1" in messages
+    assert display.shown  # READY came after a frame was drawn
+    server.close()
+
+
+def test_notifier_is_silent_without_systemd():
+    notifier = Notifier({})
+    assert not notifier.active and notifier.watchdog_interval is None
+    notifier.ready()  # must not raise
+
+
+def test_shutdown_request_runs_the_hook_and_exits():
+    requests = []
+    loop, display, inbox = make_loop(on_request=requests.append)
+    loop.session.capabilities = type(loop.session.capabilities)(shutdown=True)
+    for word in ("menu", "next", "next", "menu"):  # start, round start, first card, menu
+        inbox.put(Press.parse(word))
+    rows = None
+    inbox.put(Stop())
+    loop.run()
+    rows = [r.key for r in loop.session.view().rows]
+    # walk to "shut down" and confirm
+    inbox2 = QueueInbox()
+    loop.inbox = inbox2
+    for _ in range(rows.index("shutdown")):
+        inbox2.put(Press.parse("next"))
+    inbox2.put(Press.parse("menu"))
+    inbox2.put(Press.parse("next"))
+    assert loop.run() == 0
+    assert requests == ["shutdown"]
+    assert display.shown[-1].screen == "shutdown"
