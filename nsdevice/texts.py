@@ -297,6 +297,7 @@ class Words:
             "about": _("About"),
             "notice": _("Notice"),
             "shutdown": _("Shutting down"),
+            "hwtest": _("Hardware check"),
         }.get(view.screen, view.screen)
 
     def page(self, view: views.View) -> Page:
@@ -538,3 +539,22 @@ class Words:
 
     def _page_shutdown(self, view: views.ShutdownView) -> Page:
         return Page(self.title(view), (self._("Unplug when the screen goes dark."),))
+
+    def _page_hwtest(self, view: views.HardwareTestView) -> Page:
+        _ = self._
+        if view.step == "pattern":
+            lines = [_("Sharp text and four colour bars?"), _("Press any button to go on.")]
+        elif view.step == "press":
+            lines = [_("Press {button} now.").format(button=self.button(view.button or "next"))]
+        elif view.step == "led":
+            colour = {"red": _("red"), "green": _("green"), "blue": _("blue")}[view.led or "red"]
+            lines = [_("The light should be {colour}.").format(colour=colour)]
+        else:
+            lines = [_("All buttons answered.") if not view.failed else _("Some buttons failed.")]
+        if view.passed:
+            names = ", ".join(self.button(b) for b in view.passed)
+            lines.append(_("Working: {buttons}").format(buttons=names))
+        if view.failed:
+            names = ", ".join(self.button(b) for b in view.failed)
+            lines.append(_("No answer: {buttons}").format(buttons=names))
+        return Page(self.title(view), tuple(lines))

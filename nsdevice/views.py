@@ -257,6 +257,18 @@ class ShutdownView(View):
     screen: ClassVar[str] = "shutdown"
 
 
+@dataclass(frozen=True, slots=True)
+class HardwareTestView(View):
+    """`nsdevice hwtest`: one step of the builder's check of a new box."""
+
+    screen: ClassVar[str] = "hwtest"
+    step: str = "pattern"  # "pattern", "press", "led", "done"
+    button: str | None = None  # the button asked for in a "press" step
+    led: str | None = None  # the colour lit in an "led" step
+    passed: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()
+
+
 ALL_VIEWS: tuple[type[View], ...] = (
     SetupView,
     SeedEntryView,
@@ -273,4 +285,5 @@ ALL_VIEWS: tuple[type[View], ...] = (
     AboutView,
     NoticeView,
     ShutdownView,
+    HardwareTestView,
 )

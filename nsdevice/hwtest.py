@@ -1,0 +1,126 @@
+"""`nsdevice hwtest`: a guided check for the person who just built a box.
+
+It shows a test pattern, asks for each button in turn, lights the LED in each colour,
+and ends with what worked. Exit status 0 when every button answered, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+from nsdevice import views
+from nsdevice.inputs.events import Button, ButtonTracker, Edge, Inbox, Press, Stop
+
+LED_COLOURS = {"red": (255, 0, 0), "green": (0, 255, 0), "blue": (0, 0, 255)}
+
+
+def wait_for_press(
+    inbox: Inbox,
+    tracker: ButtonTracker,
+    timeout: float,
+    clock: Callable[[], float] = time.monotonic,
+) -> Press | None:
+    """The next logical press within `timeout` seconds, or None (also on Stop)."""
+    deadline = clock() + timeout
+    while (left := deadline - clock()) > 0:
+        hold = tracker.next_deadline()
+        wait = min(left, max(0.0, hold - clock())) if hold is not None else left
+        for item in inbox.get(wait):
+            if isinstance(item, Stop):
+                return None
+            presses = tracker.feed(item) if isinstance(item, Edge) else [item]
+            if presses:
+                return presses[0]
+        due = tracker.due(clock())
+        if due:
+            return due[0]
+    return None
+
+
+def check(
+    display: Any,
+    inbox: Inbox,
+    *,
+    report: Callable[[str], None] = print,
+    leds: list[Callable[[tuple[int, int, int] | None], None]] | None = None,
+    timeout: float = 30.0,
+    language: str = "en",
+    led_seconds: float = 0.7,
+) -> int:
+    """Run the guided check on an opened display and inbox; the exit status."""
+    tracker = ButtonTracker()
+    passed: list[str] = []
+    failed: list[str] = []
+
+    def show(**fields: Any) -> None:
+        display.show(views.HardwareTestView(language=language, passed=tuple(passed),
+                                            failed=tuple(failed), **fields))  # fmt: skip
+
+    show(step="pattern")
+    report("hwtest: the screen shows a test pattern; press any button to go on")
+    wait_for_press(inbox, tracker, timeout)
+    for button in Button:
+        show(step="press", button=button.value)
+        report(f"hwtest: press {button.value.upper()}")
+        while True:
+            press = wait_for_press(inbox, tracker, timeout)
+            if press is None:
+                failed.append(button.value)
+                report(f"hwtest: {button.value.upper()} did not answer within {timeout:g} s")
+                break
+            if press.button is button:
+                passed.append(button.value)
+                report(f"hwtest: {button.value.upper()} works ({press})")
+                break
+            report(f"hwtest: got {press.button.value.upper()}, waiting for {button.value.upper()}")
+    for name, colour in LED_COLOURS.items():
+        if not leds:
+            break
+        show(step="led", led=name)
+        report(f"hwtest: the LED should be {name}")
+        for led in leds:
+            led(colour)
+        time.sleep(led_seconds)
+    for led in leds or ():
+        led(None)
+    show(step="done")
+    verdict = "every button answered" if not failed else f"no answer from {', '.join(failed)}"
+    report(f"hwtest: {verdict}")
+    return 0 if not failed else 1
+
+
+def hwtest(args: argparse.Namespace) -> int:
+    from nsdevice.inputs.events import QueueInbox
+    from nsdevice.runner import Plan, notice, open_display, open_inputs, plan
+
+    namespace = argparse.Namespace(
+        hardware=args.hardware, display="auto", input="auto", keys=None, size=None, port=None
+    )
+    chosen: Plan = plan(namespace)
+    display, display_notice = open_display(chosen)
+    if display_notice:
+        notice(display_notice)
+    inbox = display.inbox() or QueueInbox()
+    kind = chosen.display if display_notice is None else "text"
+    inputs, input_notice = open_inputs(chosen, inbox, kind)
+    if input_notice:
+        notice(input_notice)
+    leds = [device.set_led for device in inputs if hasattr(device, "set_led")]
+    led = chosen.profile.led if chosen.profile is not None else None
+    if led is not None:
+        try:
+            from gpiozero import RGBLED
+
+            light = RGBLED(led.red, led.green, led.blue, active_high=led.active_high)
+            leds.append(lambda c: setattr(light, "color", tuple(v / 255 for v in c or (0, 0, 0))))
+        except Exception as error:  # any pin failure only means no LED to check
+            notice(f"LED unavailable ({error})")
+    try:
+        return check(display, inbox, leds=leds, timeout=args.timeout)
+    finally:
+        for device in inputs:
+            device.close()
+        display.close()
