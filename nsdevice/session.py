@@ -222,14 +222,18 @@ class Session:
         rows.append(views.Row("language", s.language))
         return rows
 
+    def _chosen(self, press: Press, rows: list[views.Row]) -> str | None:
+        """On a list screen NEXT and BACK move the cursor; MENU returns the row chosen."""
+        state = self._state
+        if press.button is Button.MENU:
+            return rows[state.cursor].key
+        step = 1 if press.button is Button.NEXT else -1
+        state.cursor = (state.cursor + step) % len(rows)
+        return None
+
     def _on_setup(self, press: Press) -> None:
         state = self._state
-        rows = self._setup_rows()
-        if press.button is not Button.MENU:
-            step = 1 if press.button is Button.NEXT else -1
-            state.cursor = (state.cursor + step) % len(rows)
-            return
-        key = rows[state.cursor].key
+        key = self._chosen(press, self._setup_rows())
         s = state.settings
         if key == "start":
             self._start_game()
@@ -457,12 +461,7 @@ class Session:
 
     def _on_menu(self, press: Press) -> None:
         state = self._state
-        rows = self._menu_rows()
-        if press.button is not Button.MENU:
-            step = 1 if press.button is Button.NEXT else -1
-            state.cursor = (state.cursor + step) % len(rows)
-            return
-        key = rows[state.cursor].key
+        key = self._chosen(press, self._menu_rows())
         s = state.settings
         if key == "resume":
             state.screen = state.under
