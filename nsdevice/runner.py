@@ -250,9 +250,12 @@ def run(args: argparse.Namespace) -> int:
     opened = Store.open(directory)
     store = opened.store
     notices: list[tuple[str, str]] = [opened.notice] if opened.notice else []
+    # Under the service the box may not power off itself: it exits with an agreed status
+    # and the unit's root-side ExecStopPost powers off (systemd/nsdevice.service).
+    power_off_status = os.environ.get("NSDEVICE_POWER_OFF_EXIT_STATUS", "")
     capabilities = Capabilities(
         brightness=bool(getattr(display, "supports_brightness", False)),
-        shutdown=bool(args.shutdown_command),
+        shutdown=bool(args.shutdown_command) or power_off_status.isdigit(),
     )
     session_options = {"capabilities": capabilities, "records": store}
     session = None
@@ -276,9 +279,16 @@ def run(args: argparse.Namespace) -> int:
     for key, detail in notices:
         notice(f"{key.replace('_', ' ')}: {detail}")
 
+    exit_status = 0
+
     def on_request(request: str) -> None:
-        if request == "shutdown" and args.shutdown_command:
+        nonlocal exit_status
+        if request != "shutdown":
+            return
+        if args.shutdown_command:
             subprocess.run(shlex.split(args.shutdown_command), check=False)
+        elif power_off_status.isdigit():
+            exit_status = int(power_off_status)
 
     loop = Loop(
         session=session,
@@ -294,7 +304,8 @@ def run(args: argparse.Namespace) -> int:
         if hasattr(device, "start") and chosen.input == "script":
             device.start()
     try:
-        return loop.run()
+        status = loop.run()
+        return exit_status or status
     finally:
         for device in inputs:
             with contextlib.suppress(Exception):

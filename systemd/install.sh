@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Install nsdevice as a systemd service from this checkout. Run as root on the box:
+#
+#   sudo systemd/install.sh [--profile NAME] [--no-start] [--pi | --no-pi]
+#
+# Safe to run again (to update the app, or after a failed run): it never overwrites a
+# profile or /etc/default/nsdevice that already exists, and it restarts the service so
+# the new code runs.
+#
+# --root DIR (or DESTDIR=DIR) installs the files under DIR instead of / and touches
+# nothing else: no user or groups, no venv, no systemctl. The tests use it, and it
+# shows what an install would write.
+set -euo pipefail
+
+readonly SERVICE=nsdevice.service
+readonly SERVICE_USER=nsdevice
+# The device groups the unit names in SupplementaryGroups= (see nsdevice.service).
+readonly DEVICE_GROUPS=(gpio spi video render input dialout)
+
+say() { printf 'install.sh: %s\n' "$*"; }
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 2; }
+
+usage() {
+    cat <<'EOF'
+usage: install.sh [--profile NAME] [--no-start] [--pi | --no-pi] [--root DIR]
+
+  --profile NAME  hardware profile written to /etc/default/nsdevice on the first
+                  install (default display-hat-mini); later runs keep the file
+  --no-start      enable the service but do not (re)start it now
+  --pi, --no-pi   install the Raspberry Pi extra (st7789 panel driver); default:
+                  only when this machine is a Raspberry Pi
+  --root DIR      write the files under DIR and change nothing else (also DESTDIR)
+EOF
+}
+
+profile=display-hat-mini
+start=yes
+pi=auto
+root=${DESTDIR:-}
+
+while (($#)); do
+    case $1 in
+        --profile) (($# >= 2)) || die "--profile needs a name"; profile=$2; shift ;;
+        --profile=*) profile=${1#*=} ;;
+        --no-start) start=no ;;
+        --pi) pi=yes ;;
+        --no-pi) pi=no ;;
+        --root) (($# >= 2)) || die "--root needs a directory"; root=$2; shift ;;
+        --root=*) root=${1#*=} ;;
+        -h | --help) usage; exit 0 ;;
+        *) usage >&2; die "unknown option: $1" ;;
+    esac
+    shift
+done
+
+# The name ends up in a file systemd reads and on the app's command line: keep it plain.
+[[ $profile =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ ]] || die "not a profile name: $profile"
+
+source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+[[ -f $source_dir/pyproject.toml && -f $source_dir/systemd/$SERVICE ]] ||
+    die "run me from an nsdevice checkout (no pyproject.toml next to systemd/)"
+
+# Refuse a misspelt profile before doing anything slow.
+known_profiles() {
+    local file
+    for file in "$source_dir"/hardware/profiles/*.toml "$root"/etc/nsdevice/profiles/*.toml; do
+        if [[ -e $file ]]; then basename "$file" .toml; fi
+    done | sort -u | paste -sd ' ' -
+}
+[[ -e $source_dir/hardware/profiles/$profile.toml || -e $root/etc/nsdevice/profiles/$profile.toml ]] ||
+    die "no hardware profile $profile (known: $(known_profiles))"
+
+if [[ -n $root ]]; then
+    dry=yes
+    mkdir -p "$root"
+    root=$(cd "$root" && pwd)
+    say "installing into $root only: no user, venv or systemctl"
+else
+    dry=no
+    [[ $EUID -eq 0 ]] || die "run me as root (sudo), or use --root DIR to try me out"
+fi
+
+# Root's umask may be 077; the service user must be able to read what we install.
+umask 022
+
+scratch=""
+trap '[[ -z $scratch ]] || rm -rf "$scratch"' EXIT
+
+is_raspberry_pi() {
+    [[ -r /proc/device-tree/model ]] && tr -d '\0' </proc/device-tree/model | grep -q 'Raspberry Pi'
+}
+
+ensure_user() {
+    local group
+    for group in "${DEVICE_GROUPS[@]}"; do
+        # A group Raspberry Pi OS has but this system lacks: an empty one grants nothing
+        # and lets SupplementaryGroups= resolve, so the unit still starts.
+        getent group "$group" >/dev/null || { groupadd --system "$group"; say "created group $group"; }
+    done
+    if ! id -u "$SERVICE_USER" >/dev/null 2>&1; then
+        useradd --system --user-group --home-dir /var/lib/nsdevice --no-create-home \
+            --shell /usr/sbin/nologin --comment "Next Station box" "$SERVICE_USER"
+        say "created system user $SERVICE_USER"
+    fi
+    # The unit grants these groups itself; membership lets `sudo -u nsdevice nsdevice
+    # hwtest` see the same devices as the service.
+    usermod --append --groups "$(IFS=,; echo "${DEVICE_GROUPS[*]}")" "$SERVICE_USER"
+}
+
+build_venv() {
+    local venv=/opt/nsdevice/venv extra=""
+    case $pi in
+        yes) extra="[pi]" ;;
+        auto) if is_raspberry_pi; then extra="[pi]"; fi ;;
+    esac
+    if [[ ! -x $venv/bin/python ]]; then
+        # System site packages: Raspberry Pi OS ships lgpio (python3-lgpio) as a
+        # Debian package, and gpiozero finds it through them.
+        python3 -m venv --system-site-packages "$venv"
+        say "created $venv"
+    fi
+    # Build from a copy so pip's build files do not land, owned by root, in the checkout.
+    # (pip reinstalls a local folder even at the same version, so a rerun updates.)
+    scratch=$(mktemp -d)
+    tar -C "$source_dir" --exclude=.git --exclude=./.venv --exclude='*.egg-info' --exclude=./build -cf - . |
+        tar -C "$scratch" -xf -
+    "$venv/bin/python" -m pip install --quiet --upgrade "$scratch$extra"
+    say "installed nsdevice${extra} into $venv"
+}
+
+install_profiles() {
+    local folder=$root/etc/nsdevice/profiles shipped target
+    install -d -m 0755 "$folder"
+    for shipped in "$source_dir"/hardware/profiles/*.toml; do
+        target=$folder/$(basename "$shipped")
+        if [[ ! -e $target ]]; then
+            install -m 0644 "$shipped" "$target"
+            say "added profile $target"
+        elif ! cmp -s "$shipped" "$target"; then
+            # Someone edited it (or it is from an older version): theirs stays in force.
+            install -m 0644 "$shipped" "$target.new"
+            say "kept your $target; this version's is beside it as $(basename "$target").new"
+        fi
+    done
+}
+
+write_defaults() {
+    local file=$root/etc/default/nsdevice current
+    if [[ -e $file ]]; then
+        current=$(sed -n 's/^NSDEVICE_PROFILE=//p' "$file" | tail -n 1)
+        if [[ $current != "$profile" ]]; then
+            say "kept $file (NSDEVICE_PROFILE=${current:-unset}); edit it to change the profile"
+        fi
+        return
+    fi
+    install -d -m 0755 "$(dirname "$file")"
+    cat >"$file" <<EOF
+# Settings for nsdevice.service; read at every start (systemctl restart nsdevice).
+# NSDEVICE_PROFILE: a name from /etc/nsdevice/profiles, or a path to a .toml file.
+NSDEVICE_PROFILE=$profile
+EOF
+    chmod 0644 "$file"
+    say "wrote $file with NSDEVICE_PROFILE=$profile"
+}
+
+install_unit() {
+    local units=$root/etc/systemd/system
+    install -d -m 0755 "$units" "$root/opt/nsdevice"
+    install -m 0644 "$source_dir/systemd/$SERVICE" "$units/$SERVICE"
+    install -m 0644 "$source_dir/hardware/README.md" "$root/opt/nsdevice/README.md"
+    say "installed $units/$SERVICE"
+}
+
+enable_and_start() {
+    if [[ $dry == yes ]]; then
+        # What `systemctl enable` would make, given WantedBy=multi-user.target.
+        install -d -m 0755 "$root/etc/systemd/system/multi-user.target.wants"
+        ln -sfn "/etc/systemd/system/$SERVICE" "$root/etc/systemd/system/multi-user.target.wants/$SERVICE"
+        say "enabled $SERVICE under $root"
+        return
+    fi
+    systemctl daemon-reload
+    systemctl enable --quiet "$SERVICE"
+    say "enabled $SERVICE"
+    if [[ $start == yes ]]; then
+        # Forget earlier failed starts, or the start limit may refuse this one.
+        systemctl reset-failed "$SERVICE" 2>/dev/null || true
+        systemctl restart "$SERVICE"
+        say "started $SERVICE (journalctl -u nsdevice -f to follow it)"
+    fi
+}
+
+warn_if_spi_off() {
+    if grep -q 'kind = "st7789"' "$root/etc/nsdevice/profiles/$profile.toml" && [[ ! -e /dev/spidev0.1 ]]; then
+        say "warning: no /dev/spidev0.1: enable SPI (raspi-config nonint do_spi 0) and reboot"
+    fi
+}
+
+if [[ $dry == no ]]; then
+    ensure_user
+    build_venv
+fi
+install_profiles
+write_defaults
+install_unit
+enable_and_start
+if [[ $dry == no ]]; then
+    warn_if_spi_off
+fi

@@ -1,0 +1,329 @@
+"""The service unit and its install scripts.
+
+systemd-analyze checks the unit as systemd itself would read it, and scores its sandbox;
+the scripts run into a temporary root (`--root`), which touches no user, venv or
+systemctl, so these tests are safe on any machine, root or not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+UNIT = REPOSITORY / "systemd" / "nsdevice.service"
+INSTALL = REPOSITORY / "systemd" / "install.sh"
+UNINSTALL = REPOSITORY / "systemd" / "uninstall.sh"
+EXEC_START_BINARY = "/opt/nsdevice/venv/bin/nsdevice"
+MAX_EXPOSURE = 2.5
+EXPOSURE = re.compile(r"Overall exposure level for nsdevice\.service: (\d+(?:\.\d+)?)")
+DEVICE_GROUPS = "gpio spi video render input dialout"
+DEVICE_CLASSES = "char-gpiochip char-spi char-drm char-fb char-ttyACM char-input"
+
+SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
+needs_systemd_analyze = pytest.mark.skipif(
+    SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed on this machine"
+)
+
+
+def unit_settings() -> list[tuple[str, str, str]]:
+    """(section, key, value) for every setting, in order; repeated keys stay separate."""
+    settings: list[tuple[str, str, str]] = []
+    section = ""
+    for line in UNIT.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        settings.append((section, key, value))
+    return settings
+
+
+def values(key: str) -> list[str]:
+    return [value for _, name, value in unit_settings() if name == key]
+
+
+def only(key: str) -> str:
+    found = values(key)
+    assert len(found) == 1, f"{key}= set {len(found)} times"
+    return found[0]
+
+
+# --- systemd-analyze ---------------------------------------------------------------------
+
+
+@needs_systemd_analyze
+def test_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    """verify insists that ExecStart's program exists, and /opt/nsdevice/venv does not exist
+    off the box. So the test copies the unit unchanged except for that one path, which it
+    points at a stand-in `nsdevice` script; every other line is checked as shipped."""
+    stand_in = tmp_path / "bin" / "nsdevice"
+    stand_in.parent.mkdir()
+    stand_in.write_text("#!/bin/sh\nexit 0\n")
+    stand_in.chmod(0o755)
+    text = UNIT.read_text(encoding="utf-8")
+    assert text.count(f"ExecStart={EXEC_START_BINARY} ") == 1
+    copy = tmp_path / "nsdevice.service"  # same name: verify judges the unit by it
+    copy.write_text(text.replace(f"ExecStart={EXEC_START_BINARY} ", f"ExecStart={stand_in} "))
+
+    result = subprocess.run(
+        [SYSTEMD_ANALYZE, "verify", str(copy)], capture_output=True, text=True, check=False
+    )
+    complaints = [
+        line for line in (result.stdout + result.stderr).splitlines() if "nsdevice" in line
+    ]
+    assert result.returncode == 0, result.stderr
+    assert complaints == []
+
+
+@needs_systemd_analyze
+def test_unit_sandbox_exposure_is_at_most_2_5() -> None:
+    result = subprocess.run(
+        [SYSTEMD_ANALYZE, "security", "--offline=true", "--no-pager", str(UNIT)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found = EXPOSURE.search(result.stdout)
+    assert found, result.stdout + result.stderr
+    assert float(found.group(1)) <= MAX_EXPOSURE
+
+
+# --- what the unit promises -------------------------------------------------------------
+
+
+def test_unit_is_a_notify_service_with_a_watchdog() -> None:
+    assert only("Type") == "notify"
+    assert only("NotifyAccess") == "main"
+    assert only("WatchdogSec") == "15s"
+    assert only("Restart") == "on-failure"
+    # A restart loop ends: at most StartLimitBurst starts per StartLimitIntervalSec.
+    assert int(only("StartLimitBurst")) <= 10
+    assert int(only("StartLimitIntervalSec")) >= 60
+    assert only("RestartSec") not in ("0", "0s")
+
+
+def test_unit_runs_the_venvs_app_with_the_configured_profile() -> None:
+    assert only("ExecStart") == f"{EXEC_START_BINARY} run --hardware ${{NSDEVICE_PROFILE}}"
+    assert only("EnvironmentFile") == "-/etc/default/nsdevice"
+    # SDL's video driver follows the profile's display kind, not the unit.
+    assert not any(value.startswith("SDL_VIDEODRIVER") for value in values("Environment"))
+
+
+def test_unit_runs_as_its_own_user_with_only_the_device_groups() -> None:
+    assert only("User") == "nsdevice"
+    assert set(only("SupplementaryGroups").split()) == set(DEVICE_GROUPS.split())
+    assert only("StateDirectory") == "nsdevice"
+    # lgpio writes its pipes into the working directory: it must be the runtime dir.
+    assert only("WorkingDirectory") == f"/run/{only('RuntimeDirectory')}"
+
+
+def test_unit_allows_the_boxs_devices_and_nothing_else() -> None:
+    assert only("DevicePolicy") == "closed"
+    allowed = {value.split()[0] for value in values("DeviceAllow")}
+    assert allowed == set(DEVICE_CLASSES.split())
+    assert only("PrivateNetwork") == "yes"
+    assert only("RestrictAddressFamilies") == "AF_UNIX"
+    assert only("NoNewPrivileges") == "yes"
+    assert only("CapabilityBoundingSet") == ""
+
+
+def power_off_status() -> str:
+    """The status the app exits with to ask for power-off, as the unit tells it."""
+    told = [value for value in values("Environment") if value.startswith("NSDEVICE_POWER_OFF")]
+    assert len(told) == 1
+    name, _, status = told[0].partition("=")
+    assert name == "NSDEVICE_POWER_OFF_EXIT_STATUS" and status.isdigit()
+    return status
+
+
+def test_power_off_status_is_a_success_not_a_crash() -> None:
+    assert power_off_status() in only("SuccessExitStatus").split()
+
+
+def power_off_hook(tmp_path: Path, exit_code: str, exit_status: str) -> list[str]:
+    """Run the unit's ExecStopPost as systemd would, with a stand-in systemctl that
+    records its arguments; returns them (empty when it was not called)."""
+    line = only("ExecStopPost")
+    assert line.startswith("+"), "the hook needs full privileges to power off"
+    # systemd turns $$ into $ and splits words much as the shell does.
+    argv = shlex.split(line[1:].replace("$$", "$"))
+    record = tmp_path / "systemctl-called"
+    fake = tmp_path / "bin" / "systemctl"
+    fake.parent.mkdir(exist_ok=True)
+    fake.write_text(f'#!/bin/sh\necho "$@" > {record}\n')
+    fake.chmod(0o755)
+    environment = {
+        "PATH": f"{fake.parent}:/usr/bin:/bin",
+        "EXIT_CODE": exit_code,
+        "EXIT_STATUS": exit_status,
+    }
+    result = subprocess.run(argv, env=environment, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr  # a failing hook would mark the unit failed
+    return record.read_text().split() if record.exists() else []
+
+
+def test_power_off_hook_powers_off_on_the_agreed_status(tmp_path: Path) -> None:
+    called = power_off_hook(tmp_path, "exited", power_off_status())
+    assert called == ["--no-block", "poweroff"]
+
+
+@pytest.mark.parametrize(
+    ("exit_code", "exit_status"),
+    [("exited", "0"), ("exited", "1"), ("exited", "2"), ("killed", "TERM"), ("dumped", "ABRT")],
+)
+def test_power_off_hook_does_nothing_otherwise(
+    tmp_path: Path, exit_code: str, exit_status: str
+) -> None:
+    assert power_off_hook(tmp_path, exit_code, exit_status) == []
+
+
+# --- install.sh and uninstall.sh --------------------------------------------------------
+
+
+def run_script(script: Path, *arguments: str, **environment: str) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key != "DESTDIR"}
+    env.update(environment)
+    return subprocess.run(
+        ["bash", str(script), *arguments], capture_output=True, text=True, env=env, check=False
+    )
+
+
+def install(root: Path, *arguments: str) -> subprocess.CompletedProcess:
+    result = run_script(INSTALL, "--root", str(root), *arguments)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def uninstall(root: Path, *arguments: str) -> subprocess.CompletedProcess:
+    result = run_script(UNINSTALL, "--root", str(root), *arguments)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every file and link under root: content hash and mode, or link target."""
+    files: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        name = str(path.relative_to(root))
+        if path.is_symlink():
+            files[name] = f"-> {os.readlink(path)}"
+        elif path.is_file():
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+            files[name] = f"{stat.filemode(path.stat().st_mode)} {digest}"
+    return files
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda path: path.name)
+def test_scripts_are_valid_bash(script: Path) -> None:
+    subprocess.run(["bash", "-n", str(script)], check=True)
+    assert "set -euo pipefail" in script.read_text()
+    shellcheck = shutil.which("shellcheck")
+    if shellcheck:  # used when present, never required
+        result = subprocess.run([shellcheck, str(script)], capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout
+
+
+def test_install_writes_the_unit_profiles_and_settings(tmp_path: Path) -> None:
+    install(tmp_path, "--profile", "arcade-serial")
+    files = snapshot(tmp_path)
+    assert files["etc/systemd/system/nsdevice.service"].startswith("-rw-r--r--")
+    assert (tmp_path / "etc/systemd/system/nsdevice.service").read_bytes() == UNIT.read_bytes()
+    assert files["etc/systemd/system/multi-user.target.wants/nsdevice.service"] == (
+        "-> /etc/systemd/system/nsdevice.service"
+    )
+    shipped = {path.name for path in (REPOSITORY / "hardware/profiles").glob("*.toml")}
+    assert {path.name for path in (tmp_path / "etc/nsdevice/profiles").iterdir()} == shipped
+    defaults = (tmp_path / "etc/default/nsdevice").read_text()
+    assert re.findall(r"^NSDEVICE_PROFILE=.*$", defaults, re.MULTILINE) == [
+        "NSDEVICE_PROFILE=arcade-serial"
+    ]
+
+
+def test_install_defaults_to_the_display_hat_mini(tmp_path: Path) -> None:
+    install(tmp_path)
+    assert "NSDEVICE_PROFILE=display-hat-mini\n" in (tmp_path / "etc/default/nsdevice").read_text()
+
+
+def test_install_twice_changes_nothing(tmp_path: Path) -> None:
+    install(tmp_path)
+    first = snapshot(tmp_path)
+    install(tmp_path)
+    assert snapshot(tmp_path) == first
+
+
+def test_install_keeps_an_edited_profile_and_the_settings(tmp_path: Path) -> None:
+    install(tmp_path)
+    edited = tmp_path / "etc/nsdevice/profiles/arcade-gpio.toml"
+    edited.write_text(edited.read_text().replace("next = 23", "next = 12"))
+    mine = edited.read_text()
+    settings = (tmp_path / "etc/default/nsdevice").read_text()
+
+    result = install(tmp_path, "--profile", "desktop")
+
+    assert edited.read_text() == mine
+    shipped = (REPOSITORY / "hardware/profiles/arcade-gpio.toml").read_bytes()
+    assert edited.with_name("arcade-gpio.toml.new").read_bytes() == shipped
+    assert (tmp_path / "etc/default/nsdevice").read_text() == settings
+    assert "kept" in result.stdout
+
+
+def test_install_honours_destdir(tmp_path: Path) -> None:
+    result = run_script(INSTALL, DESTDIR=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "etc/systemd/system/nsdevice.service").is_file()
+
+
+def test_install_refuses_an_unknown_profile_before_writing(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    result = run_script(INSTALL, "--root", str(root), "--profile", "no-such-box")
+    assert result.returncode == 2
+    assert "no hardware profile no-such-box" in result.stderr
+    assert "display-hat-mini" in result.stderr
+    assert not root.exists()
+
+
+def test_install_refuses_an_unknown_option(tmp_path: Path) -> None:
+    result = run_script(INSTALL, "--root", str(tmp_path), "--frobnicate")
+    assert result.returncode == 2 and "unknown option: --frobnicate" in result.stderr
+
+
+def test_uninstall_removes_the_service_and_keeps_the_games(tmp_path: Path) -> None:
+    install(tmp_path)
+    saved_game = tmp_path / "var/lib/nsdevice/state.sqlite"
+    saved_game.parent.mkdir(parents=True)
+    saved_game.write_bytes(b"a game in progress")
+
+    uninstall(tmp_path)
+
+    left = set(snapshot(tmp_path))
+    assert "etc/systemd/system/nsdevice.service" not in left
+    assert "etc/systemd/system/multi-user.target.wants/nsdevice.service" not in left
+    assert not (tmp_path / "opt/nsdevice").exists()
+    assert saved_game.read_bytes() == b"a game in progress"
+    assert "etc/default/nsdevice" in left
+    assert "etc/nsdevice/profiles/display-hat-mini.toml" in left
+    uninstall(tmp_path)  # a second run finds nothing to do and still succeeds
+    assert set(snapshot(tmp_path)) == left
+
+
+def test_uninstall_purge_removes_everything_install_made(tmp_path: Path) -> None:
+    install(tmp_path)
+    (tmp_path / "var/lib/nsdevice").mkdir(parents=True)
+    (tmp_path / "var/lib/nsdevice/state.sqlite").write_bytes(b"")
+
+    uninstall(tmp_path, "--purge")
+
+    assert snapshot(tmp_path) == {}
+    uninstall(tmp_path, "--purge")
