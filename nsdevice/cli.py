@@ -152,7 +152,7 @@ def _print_deal(deal: Deal) -> None:
 
 
 def command_deal(args: argparse.Namespace) -> int:
-    modules = _modules(args.modules)
+    modules = _modules(args.modules, "nsdevice deal")
     seed = args.seed or draw_seed(random.SystemRandom())
     deal = deal_game(Setup(CityName(args.city), args.players, modules, seed))
     if mixes_card_modules(modules):
@@ -168,11 +168,11 @@ def command_deal(args: argparse.Namespace) -> int:
     return 0
 
 
-def _modules(text: str):
+def _modules(text: str, command: str) -> tuple:
     try:
         return parse_modules(text)
     except ValueError as error:
-        raise UsageError(f"nsdevice: {error}") from None
+        raise UsageError(f"{command}: {error}") from None
 
 
 def _interchanges(text: str, allowed: Sequence[int]) -> dict[int, int]:
@@ -190,9 +190,9 @@ def _line(text: str, with_monuments: bool) -> tuple[int, int, int]:
     body, plus, monuments = text.partition("+")
     districts, times, stations = body.lower().partition("x")
     parts = [districts, stations] + ([monuments] if with_monuments else [])
-    shape = "DxS+M" if with_monuments else "DxS"
+    shape = "DxS+M, e.g. 7x5+5" if with_monuments else "DxS, e.g. 5x4"
     if not times or bool(plus) != with_monuments or not all(p.isdigit() for p in parts):
-        raise UsageError(f"nsdevice score: bad --line {text!r} (use {shape}, e.g. 5x4)")
+        raise UsageError(f"nsdevice score: bad --line {text!r} (use {shape})")
     return int(districts), int(stations), int(monuments) if with_monuments else 0
 
 

@@ -186,8 +186,13 @@ def open_inputs(chosen: Plan, inbox: Any, display_kind: str) -> tuple[list[Any],
     if chosen.input == "serial":
         from nsdevice.inputs.serial_board import SerialBoard
 
-        device = chosen.profile.input.device if chosen.profile is not None else None
-        board = SerialBoard(inbox, port=chosen.port or device)
+        spec = chosen.profile.input if chosen.profile is not None else None
+        board = SerialBoard(
+            inbox,
+            port=chosen.port or (spec.device if spec else None),
+            usb_vendor_id=spec.usb_vendor_id if spec else None,
+            usb_product_id=spec.usb_product_id if spec else None,
+        )
         board.start()
         return [board], None
     # keyboard: a window reads its own keys; otherwise the terminal does

@@ -126,7 +126,7 @@ class Deal:
         return city(self.setup.city)
 
 
-def turn_ends(order: Sequence[StationCard], no_effect_turns: int = 0) -> list[int]:
+def turn_ends(order: Sequence[StationCard]) -> list[int]:
     """Index one past each turn's last card, up to the turn with the 5th underground card.
 
     The single source of truth for C-4 and C-5, shared by `deal_game` and `simulate`.

@@ -11,6 +11,7 @@ MODULE_PENALTY = 10  # C-13: per module used in a solo game
 OBJECTIVE_POINTS = 10  # C-11
 TOKYO_RING_STATIONS = 8  # T-5
 TOKYO_RING_PENALTY = 3  # S-T-END
+TOKYO_MOST_STAMPS = 4 * 10 + 4 * 5  # S-T-END: four corner districts and four other outer ones
 TOKYO_INTERCHANGES = {3: 5, 4: 15, 5: 30}  # S-T-END: lines through one station → points
 PARIS_INTERCHANGES = {2: 2, 3: 5, 4: 9}  # S-P-END
 PARIS_OVERPASS_ONCE = 2
@@ -58,7 +59,7 @@ def tokyo_total(
     """S-T-END: lines + stamps − 3 per lonely ring station + interchanges + objectives."""
     return (
         sum(_count("line score", line) for line in lines)
-        + _count("tourist stamps", stamps)
+        + _count("tourist stamps", stamps, TOKYO_MOST_STAMPS)
         - TOKYO_RING_PENALTY * _count("unconnected ring stations", ring_unconnected, 8)
         + _interchange_points(TOKYO_INTERCHANGES, interchanges or {})
         + OBJECTIVE_POINTS * _count("objectives", objectives, 2)
