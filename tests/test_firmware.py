@@ -1,0 +1,400 @@
+"""The Pico firmware's logic (firmware/board.py, firmware/main.py) run on CPython.
+
+board.py takes its pins, LED, writer and tick from outside, so these tests hand
+it fakes and a clock they move by hand. main.py is run once with stand-ins for
+MicroPython's modules, to check the wiring around the logic.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import runpy
+import sys
+import time
+import types
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+
+
+def load_board_module() -> types.ModuleType:
+    # A private name: "board" alone could be some other installed package.
+    spec = importlib.util.spec_from_file_location("nsboard_firmware", FIRMWARE / "board.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+fw = load_board_module()
+
+
+class FakePin:
+    """A button input with its pull-up: reads 1 until pressed, 0 while pressed."""
+
+    def __init__(self) -> None:
+        self.level = 1
+
+    def value(self) -> int:
+        return self.level
+
+
+class FakeLed:
+    kind = "rgb"
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[int, int, int]] = []
+
+    def show(self, red: int, green: int, blue: int) -> None:
+        self.shown.append((red, green, blue))
+
+    @property
+    def now(self) -> tuple[int, int, int] | None:
+        return self.shown[-1] if self.shown else None
+
+
+class Rig:
+    """A board with four fake buttons, a fake LED and a millisecond clock moved by hand."""
+
+    def __init__(self, **options: int) -> None:
+        self.ms = 0
+        self.pins = [FakePin() for _ in range(4)]
+        self.led = FakeLed()
+        self.sent = bytearray()
+        self.board = fw.Board(self.pins, self.led, self.sent.extend, lambda: self.ms, **options)
+        self.board.boot()
+
+    def lines(self) -> list[str]:
+        """Everything the board sent since the last call, as lines without CR LF."""
+        text = self.sent.decode("ascii")
+        self.sent.clear()
+        assert text == "" or text.endswith("\r\n")
+        return text.split("\r\n")[:-1]
+
+    def run(self, until_ms: int, step_ms: int = 1) -> None:
+        while self.ms < until_ms:
+            self.ms += step_ms
+            self.board.tick()
+
+    def ask(self, data: bytes) -> list[str]:
+        self.lines()
+        self.board.feed(data)
+        return self.lines()
+
+
+# Debounce ---------------------------------------------------------------------
+
+
+def test_press_reports_once_after_it_settles() -> None:
+    rig = Rig(settle_ms=20)
+    rig.lines()
+    rig.pins[1].level = 0
+    rig.run(19)
+    assert rig.lines() == []
+    rig.run(25)
+    assert rig.lines() == ["DOWN 1"]
+    rig.pins[1].level = 1
+    rig.run(60)
+    assert rig.lines() == ["UP 1"]
+
+
+def test_bouncing_contact_gives_one_down_and_one_up() -> None:
+    rig = Rig(settle_ms=20)
+    rig.lines()
+    # A contact chattering every 3 ms for 30 ms, then held; later released with chatter too.
+    for level in [0, 1] * 5:
+        rig.pins[0].level = level
+        rig.run(rig.ms + 3)
+    rig.pins[0].level = 0
+    rig.run(rig.ms + 50)
+    for level in [1, 0] * 5:
+        rig.pins[0].level = level
+        rig.run(rig.ms + 3)
+    rig.pins[0].level = 1
+    rig.run(rig.ms + 50)
+    assert rig.lines() == ["DOWN 0", "UP 0"]
+
+
+def test_a_blip_shorter_than_settle_time_is_ignored() -> None:
+    rig = Rig(settle_ms=20)
+    rig.lines()
+    rig.pins[2].level = 0
+    rig.run(15)
+    rig.pins[2].level = 1
+    rig.run(100)
+    assert rig.lines() == []
+
+
+def test_debounce_survives_the_tick_counter_wrapping() -> None:
+    # MicroPython's ticks_ms wraps; ticks_diff gives the signed distance across the wrap.
+    period = 1 << 30
+
+    def ticks_diff(later: int, earlier: int) -> int:
+        return ((later - earlier + period // 2) % period) - period // 2
+
+    debouncer = fw.Debouncer(settle_ms=20)
+    start = period - 10
+    assert not debouncer.update(True, start, ticks_diff)
+    assert not debouncer.update(True, (start + 15) % period, ticks_diff)
+    assert debouncer.update(True, (start + 20) % period, ticks_diff)
+    assert debouncer.pressed
+
+
+# Heartbeat ----------------------------------------------------------------------
+
+
+def test_heartbeat_every_interval_carries_button_state() -> None:
+    rig = Rig(heartbeat_ms=1000, settle_ms=20)
+    assert rig.lines() == ["HELLO nsboard proto=1.0 fw=0.1.0 buttons=4 led=rgb"]
+    rig.run(999)
+    assert rig.lines() == []
+    rig.run(1000)
+    assert rig.lines() == ["BEAT 0000"]
+    rig.pins[2].level = 0
+    rig.run(1999)
+    assert rig.lines() == ["DOWN 2"]
+    rig.run(2000)
+    assert rig.lines() == ["BEAT 0010"]
+
+
+def test_heartbeat_keeps_its_pace_with_a_coarse_tick() -> None:
+    rig = Rig(heartbeat_ms=1000)
+    rig.lines()
+    rig.run(10_000, step_ms=7)
+    assert rig.lines() == ["BEAT 0000"] * 9  # one a second, never two at once
+
+
+# Lines from the host ------------------------------------------------------------
+
+
+def test_hello_answers_with_versions_and_hardware() -> None:
+    rig = Rig()
+    assert rig.ask(b"HELLO\n") == ["HELLO nsboard proto=1.0 fw=0.1.0 buttons=4 led=rgb"]
+    assert rig.ask(b"hello 1\n") == ["HELLO nsboard proto=1.0 fw=0.1.0 buttons=4 led=rgb"]
+
+
+def test_terminal_line_endings_cr_and_crlf_give_one_answer_each() -> None:
+    rig = Rig()
+    assert rig.ask(b"LED OFF\r") == ["OK LED"]
+    assert rig.ask(b"LED OFF\r\n") == ["OK LED"]
+    assert rig.ask(b"\r\n\n\r   \n") == []
+
+
+def test_a_line_split_across_reads_is_put_back_together() -> None:
+    rig = Rig()
+    assert rig.ask(b"LE") == []
+    assert rig.ask(b"D 1 2") == []
+    assert rig.ask(b" 3\n") == ["OK LED"]
+    assert rig.led.now == (1, 2, 3)
+
+
+def test_garbage_gets_an_error_and_the_next_line_still_works() -> None:
+    rig = Rig()
+    assert rig.ask(b"FROB 1 2\n") == ["ERR unknown FROB"]
+    assert rig.ask(b"\xff\xfe\x00garbage\n") == ["ERR bad-byte"]
+    assert rig.ask(b"A" * 10 + b"\n") == ["ERR unknown " + "A" * 10]
+    assert rig.ask(b"LED 0 0 9\n") == ["OK LED"]
+
+
+def test_ctrl_c_bytes_are_data_not_an_interrupt() -> None:
+    # main.py turns off MicroPython's Ctrl-C, so 0x03 reaches the parser like any byte.
+    rig = Rig()
+    assert rig.ask(b"\x03\x03\n") == ["ERR bad-byte"]
+    assert rig.ask(b"LED 1\x03 2 3\n") == ["ERR bad-byte"]
+    assert rig.led.now == (0, 0, 0)
+    assert rig.ask(b"\x03\nHELLO\n")[1].startswith("HELLO nsboard")
+
+
+def test_longest_allowed_line_is_accepted() -> None:
+    rig = Rig()
+    line = b"LED 1 2 3".ljust(fw.MAX_LINE)
+    assert len(line) == 62
+    assert rig.ask(line + b"\r\n") == ["OK LED"]
+
+
+def test_overlong_line_is_dropped_with_one_error() -> None:
+    rig = Rig()
+    line = b"LED 1 2 3".ljust(fw.MAX_LINE + 1)
+    assert rig.ask(line + b"\n") == ["ERR too-long"]
+    assert rig.led.now == (0, 0, 0)
+    assert rig.ask(b"LED 4 5 6\n") == ["OK LED"]
+
+
+def test_endless_line_never_grows_the_buffer() -> None:
+    reader = fw.LineReader(fw.MAX_LINE)
+    for _ in range(200):
+        assert reader.feed(b"x" * 500) == []
+        assert len(reader._buffer) <= fw.MAX_LINE
+    assert reader.feed(b"\nHELLO\n") == [None, b"HELLO"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=80), max_size=20))
+def test_any_bytes_get_only_protocol_lines_back(chunks: list[bytes]) -> None:
+    rig = Rig()
+    rig.lines()
+    for chunk in chunks:
+        rig.board.feed(chunk)
+        assert len(rig.board._reader._buffer) <= fw.MAX_LINE
+    for line in rig.lines():
+        assert len(line) + 2 <= 64
+        assert line.split(" ")[0] in {"HELLO", "OK", "ERR"}
+
+
+# LED commands -------------------------------------------------------------------
+
+
+def test_led_set_and_off() -> None:
+    rig = Rig()
+    assert rig.led.now == (0, 0, 0)  # dark from boot
+    assert rig.ask(b"LED 255 0 10\n") == ["OK LED"]
+    assert rig.led.now == (255, 0, 10)
+    assert rig.ask(b"led off\n") == ["OK LED"]
+    assert rig.led.now == (0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b"LED\n", b"LED 1 2\n", b"LED 1 2 3 4\n", b"LED 256 0 0\n", b"LED -1 0 0\n", b"LED a b c\n"],
+)
+def test_bad_led_arguments_change_nothing(line: bytes) -> None:
+    rig = Rig()
+    rig.ask(b"LED 7 7 7\n")
+    assert rig.ask(line) == ["ERR bad-args LED"]
+    assert rig.led.now == (7, 7, 7)
+
+
+def test_blink_alternates_each_half_period_until_a_steady_colour() -> None:
+    rig = Rig(heartbeat_ms=100_000)
+    assert rig.ask(b"BLINK 0 0 255 200\n") == ["OK BLINK"]
+    seen = []
+    for _ in range(4):
+        seen.append(rig.led.now)
+        rig.run(rig.ms + 100)
+    assert seen == [(0, 0, 255), (0, 0, 0), (0, 0, 255), (0, 0, 0)]
+    rig.ask(b"LED 9 9 9\n")
+    rig.run(rig.ms + 1000)
+    assert rig.led.now == (9, 9, 9)
+
+
+@pytest.mark.parametrize("line", [b"BLINK 1 2 3\n", b"BLINK 1 2 3 50\n", b"BLINK 1 2 3 20000\n"])
+def test_bad_blink_is_refused(line: bytes) -> None:
+    rig = Rig()
+    assert rig.ask(line) == ["ERR bad-args BLINK"]
+    assert rig.board.blink_ms == 0
+
+
+def test_repl_command_ends_the_loop() -> None:
+    rig = Rig()
+    assert rig.ask(b"REPL\n") == ["OK REPL"]
+    assert rig.board.finished
+
+
+# main.py with MicroPython's modules stood in for ------------------------------
+
+
+class FakeStdin:
+    """sys.stdin for main.py: its bytes come out one read at a time through `buffer`."""
+
+    def __init__(self, data: bytes) -> None:
+        self.pending = bytearray(data)
+        self.buffer = self
+        self.polls = 0
+
+    def read(self, size: int) -> bytes:
+        taken = bytes(self.pending[:size])
+        del self.pending[:size]
+        return taken
+
+
+class FakePoll:
+    def __init__(self) -> None:
+        self.stream: FakeStdin | None = None
+
+    def register(self, stream: FakeStdin, mask: int) -> None:
+        self.stream = stream
+
+    def poll(self, timeout_ms: int) -> list[tuple[FakeStdin, int]]:
+        assert self.stream is not None
+        self.stream.polls += 1
+        assert self.stream.polls < 10_000, "main loop did not stop"
+        return [(self.stream, 1)] if self.stream.pending else []
+
+
+class FakeStdout:
+    def __init__(self) -> None:
+        self.buffer = self
+        self.data = bytearray()
+        self.text = ""
+
+    def write(self, data: bytes | str) -> int:
+        if isinstance(data, str):
+            self.text += data
+        else:
+            self.data.extend(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+def run_main(monkeypatch: pytest.MonkeyPatch, host_bytes: bytes, next_held: bool = False):
+    """Run firmware/main.py against fakes; returns (what it wrote, kbd_intr calls, the pixel)."""
+    interrupts: list[int] = []
+    pixel: list[tuple[int, int, int]] = []
+
+    class Pin:
+        IN, OUT, PULL_UP = 0, 1, 2
+
+        def __init__(self, gpio: int | str, mode: int = 0, pull: int | None = None) -> None:
+            self.gpio = gpio
+
+        def value(self) -> int:
+            return 0 if next_held and self.gpio == 2 else 1
+
+    class NeoPixel:
+        def __init__(self, pin: Pin, count: int) -> None:
+            self.values = [(0, 0, 0)] * count
+
+        def __setitem__(self, index: int, colour: tuple[int, int, int]) -> None:
+            self.values[index] = colour
+
+        def write(self) -> None:
+            pixel.append(self.values[0])
+
+    stdin, stdout = FakeStdin(host_bytes), FakeStdout()
+    fakes = {
+        "machine": types.SimpleNamespace(Pin=Pin, PWM=object),
+        "micropython": types.SimpleNamespace(kbd_intr=interrupts.append),
+        "neopixel": types.SimpleNamespace(NeoPixel=NeoPixel),
+        "select": types.SimpleNamespace(poll=FakePoll, POLLIN=1),
+        "board": fw,
+    }
+    for name, module in fakes.items():
+        monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.setattr(time, "ticks_ms", lambda: int(time.monotonic() * 1000), raising=False)
+    monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
+    monkeypatch.setattr(sys, "stdin", stdin)
+    monkeypatch.setattr(sys, "stdout", stdout)
+    runpy.run_path(str(FIRMWARE / "main.py"), run_name="__main__")
+    return stdout, interrupts, pixel
+
+
+def test_main_turns_off_ctrl_c_speaks_the_protocol_and_restores_it(monkeypatch) -> None:
+    stdout, interrupts, pixel = run_main(monkeypatch, b"\x03\x03\nHELLO\nLED 0 40 0\nREPL\n")
+    lines = stdout.data.decode().split("\r\n")
+    assert lines[0].startswith("HELLO nsboard")
+    assert lines[1:5] == ["ERR bad-byte", lines[0], "OK LED", "OK REPL"]
+    assert interrupts == [-1, 3]
+    assert (0, 40, 0) in pixel and pixel[-1] == (0, 0, 0)  # lit as asked, dark on leaving
+
+
+def test_main_stays_at_the_repl_when_next_is_held_at_start(monkeypatch) -> None:
+    stdout, interrupts, _ = run_main(monkeypatch, b"HELLO\n", next_held=True)
+    assert stdout.data == b""
+    assert "staying at the REPL" in stdout.text
+    assert interrupts == []  # Ctrl-C still works for mpremote

@@ -1,0 +1,446 @@
+"""nsdevice's SerialBoard against the real firmware logic, over pseudo-terminals.
+
+The "Pico" is firmware/board.py driven by a thread on the master end of a pty,
+with fake buttons and LED; SerialBoard opens the slave end through pyserial as
+it would /dev/ttyACM0. Pulling the cable is closing the master; plugging it back
+is a fresh pty that the port finder starts returning. A few narrower checks use
+pyserial's loop:// and plain unit tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import logging
+import os
+import queue
+import select
+import subprocess
+import sys
+import threading
+import time
+import tty
+import types
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import serial
+
+from nsdevice.inputs.events import Button, Edge, QueueInbox
+from nsdevice.inputs.serial_board import (
+    MAX_LINE,
+    BoardState,
+    LineSplitter,
+    SerialBoard,
+    find_board_ports,
+    led_command,
+    parse_hello,
+)
+
+FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+
+
+def load_board_module() -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location("nsboard_firmware", FIRMWARE / "board.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+fw = load_board_module()
+
+
+class FakePin:
+    def __init__(self) -> None:
+        self.level = 1  # pulled up: 0 while pressed
+
+    def value(self) -> int:
+        return self.level
+
+
+class FakeLed:
+    kind = "rgb"
+
+    def __init__(self) -> None:
+        self.now = (0, 0, 0)
+
+    def show(self, red: int, green: int, blue: int) -> None:
+        self.now = (red, green, blue)
+
+
+class PicoOnPty:
+    """A Pico on a cable: the firmware logic on the master end of a fresh pseudo-terminal."""
+
+    def __init__(self) -> None:
+        self.master, self._slave = os.openpty()
+        tty.setraw(self._slave)  # no echo or line editing before pyserial takes the port
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self._slave)
+        self.pins = [FakePin() for _ in range(4)]
+        self.led = FakeLed()
+        self.received = bytearray()  # everything the host sent
+        self.frozen = threading.Event()  # a hung board: reads nothing, sends nothing
+        self._stop = threading.Event()
+        self._inject: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        self.board = fw.Board(
+            self.pins, self.led, self._write, self._ticks, settle_ms=5, heartbeat_ms=100
+        )
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def press(self, index: int) -> None:
+        self.pins[index].level = 0
+
+    def release(self, index: int) -> None:
+        self.pins[index].level = 1
+
+    def inject(self, data: bytes) -> None:
+        """Send raw bytes from the board, between two of its own lines."""
+        self._inject.put(data)
+
+    def unplug(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        os.close(self.master)
+        os.close(self._slave)
+
+    @staticmethod
+    def _ticks() -> int:
+        return int(time.monotonic() * 1000)
+
+    def _write(self, data: bytes) -> None:
+        with contextlib.suppress(OSError):  # nobody reading: the Pico drops output too
+            os.write(self.master, data)
+
+    def _run(self) -> None:
+        self.board.boot()
+        while not self._stop.is_set():
+            if self.frozen.is_set():
+                time.sleep(0.005)
+                continue
+            readable, _, _ = select.select([self.master], [], [], 0.005)
+            if readable:
+                with contextlib.suppress(OSError):
+                    data = os.read(self.master, 256)
+                    self.received += data
+                    self.board.feed(data)
+            while not self._inject.empty():
+                self._write(self._inject.get())
+            self.board.tick()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def take(inbox: QueueInbox, count: int, timeout: float = 5.0) -> list[tuple[Button, bool]]:
+    """The next `count` edges as (button, down), or fewer if the time runs out."""
+    got: list[tuple[Button, bool]] = []
+    deadline = time.monotonic() + timeout
+    while len(got) < count and time.monotonic() < deadline:
+        for item in inbox.get(timeout=0.05):
+            assert isinstance(item, Edge)
+            got.append((item.button, item.down))
+    return got
+
+
+@pytest.fixture
+def pico() -> Iterator[PicoOnPty]:
+    board = PicoOnPty()
+    yield board
+    board.unplug()
+
+
+@pytest.fixture
+def inbox() -> QueueInbox:
+    return QueueInbox()
+
+
+def start_host(inbox: QueueInbox, ports: list[str], **options) -> SerialBoard:
+    host = SerialBoard(inbox, find_ports=lambda: list(ports), **options)
+    host.start()
+    assert wait_for(lambda: host.connected), host.status
+    return host
+
+
+# End to end over a pty ------------------------------------------------------------
+
+
+def test_presses_on_the_board_arrive_as_edges(pico: PicoOnPty, inbox: QueueInbox) -> None:
+    host = start_host(inbox, [pico.path])
+    try:
+        assert host.status.port == pico.path and host.status.firmware == fw.FIRMWARE_VERSION
+        for index, button in enumerate([Button.NEXT, Button.BACK, Button.MENU]):
+            pico.press(index)
+            assert take(inbox, 1) == [(button, True)]
+            pico.release(index)
+            assert take(inbox, 1) == [(button, False)]
+        pico.press(3)  # the spare: ignored, so the next edge is NEXT's
+        pico.press(0)
+        assert take(inbox, 1) == [(Button.NEXT, True)]
+    finally:
+        host.close()
+
+
+def test_edges_carry_the_injected_clock(pico: PicoOnPty, inbox: QueueInbox) -> None:
+    host = start_host(inbox, [pico.path], clock=lambda: 42.0)
+    try:
+        pico.press(1)
+        [edge] = inbox.get(timeout=5.0)
+        assert edge == Edge(Button.BACK, True, 42.0)
+    finally:
+        host.close()
+
+
+def test_garbage_and_overlong_lines_from_the_board_are_survived(
+    pico: PicoOnPty, inbox: QueueInbox
+) -> None:
+    host = start_host(inbox, [pico.path])
+    try:
+        pico.inject(b"\x00\xff\xfe junk\r\n")
+        pico.inject(b"DOWN 9x\r\nDOWN\r\nUP banana\r\nBEAT 2x1\r\n")
+        pico.inject(b"Traceback (most recent call last):\r\n")
+        pico.inject(b"y" * 5000 + b"\r\n")
+        # The tail of an overlong line is part of it, never a line of its own.
+        pico.inject(b"z" * (MAX_LINE + 1) + b"DOWN 0\r\n")
+        pico.press(2)
+        assert take(inbox, 1) == [(Button.MENU, True)]
+        assert host.connected
+    finally:
+        host.close()
+
+
+def test_led_commands_reach_the_board(pico: PicoOnPty, inbox: QueueInbox) -> None:
+    host = start_host(inbox, [pico.path])
+    try:
+        host.set_led((10, 20, 30))
+        assert wait_for(lambda: pico.led.now == (10, 20, 30))
+        host.set_led(None)
+        assert wait_for(lambda: pico.led.now == (0, 0, 0))
+        host.set_led((0, 0, 255), blink=0.2)
+        assert wait_for(lambda: pico.board.blink_ms == 200 and pico.board.colour == (0, 0, 255))
+    finally:
+        host.close()
+
+
+def test_asking_for_the_same_colour_again_sends_nothing(pico: PicoOnPty, inbox: QueueInbox) -> None:
+    host = start_host(inbox, [pico.path])
+    try:
+        for _ in range(3):
+            host.set_led((1, 2, 3))
+        host.set_led((4, 5, 6))  # lines arrive in order: once this shows, the rest came
+        assert wait_for(lambda: pico.led.now == (4, 5, 6))
+        assert pico.received.count(b"LED 1 2 3\n") == 1
+    finally:
+        host.close()
+
+
+def test_unplug_releases_held_buttons_and_replug_is_back_within_2s(inbox: QueueInbox) -> None:
+    first = PicoOnPty()
+    ports = [first.path]
+    host = start_host(inbox, ports)  # the default reconnect_interval: what the box uses
+    try:
+        host.set_led((0, 90, 0))
+        assert wait_for(lambda: first.led.now == (0, 90, 0))
+        first.press(0)
+        assert take(inbox, 1) == [(Button.NEXT, True)]
+
+        ports.clear()
+        first.unplug()
+        assert take(inbox, 1) == [(Button.NEXT, False)]  # nothing stays stuck down
+        assert wait_for(lambda: not host.connected)
+        assert host.status.state is BoardState.SEARCHING
+
+        second = PicoOnPty()
+        try:
+            plugged_at = time.monotonic()
+            ports.append(second.path)
+            assert wait_for(lambda: host.connected, timeout=2.0)
+            assert time.monotonic() - plugged_at < 2.0
+            assert wait_for(lambda: second.led.now == (0, 90, 0))  # remembered and resent
+            second.press(1)
+            assert take(inbox, 1) == [(Button.BACK, True)]
+        finally:
+            second.unplug()
+    finally:
+        host.close()
+
+
+def test_a_silent_board_is_dropped_and_taken_back(pico: PicoOnPty, inbox: QueueInbox) -> None:
+    host = start_host(inbox, [pico.path], heartbeat_timeout=0.5, reconnect_interval=0.1)
+    try:
+        pico.press(1)
+        assert take(inbox, 1) == [(Button.BACK, True)]
+        pico.frozen.set()
+        assert take(inbox, 1) == [(Button.BACK, False)]
+        assert not host.connected
+        pico.frozen.clear()
+        assert wait_for(lambda: host.connected)
+        # Still held on the board: the first heartbeat puts it back down.
+        assert take(inbox, 1) == [(Button.BACK, True)]
+    finally:
+        host.close()
+
+
+def test_close_stops_the_reader_and_releases_buttons(pico: PicoOnPty, inbox: QueueInbox) -> None:
+    host = start_host(inbox, [pico.path])
+    pico.press(2)
+    assert take(inbox, 1) == [(Button.MENU, True)]
+    host.close()
+    assert take(inbox, 1) == [(Button.MENU, False)]
+    assert host.status.state is BoardState.STOPPED
+    assert not any(thread.name == "serial-board" for thread in threading.enumerate())
+
+
+# With pyserial's loop:// -----------------------------------------------------------
+
+
+class LoopPorts:
+    """open_port for SerialBoard: each open is a fresh loop:// already holding `preload`."""
+
+    def __init__(self, preload: bytes) -> None:
+        self.preload = preload
+        self.opened = 0
+
+    def __call__(self, url: str) -> serial.SerialBase:
+        link = serial.serial_for_url(url, timeout=0.02)
+        link.write(self.preload)
+        self.opened += 1
+        return link
+
+
+def test_a_board_with_another_major_version_is_refused_with_one_notice(
+    inbox: QueueInbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    ports = LoopPorts(b"HELLO nsboard proto=2.0 fw=9.0.0 buttons=4 led=rgb\r\nDOWN 0\r\n")
+    host = SerialBoard(inbox, port="loop://", open_port=ports, reconnect_interval=0.02)
+    with caplog.at_level(logging.INFO, logger="nsdevice.inputs.serial_board"):
+        host.start()
+        assert wait_for(lambda: ports.opened >= 4)
+        host.close()
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and "protocol 2.0" in warnings[0].getMessage()
+    assert inbox.get(timeout=0) == []  # its DOWN was never taken
+
+
+def test_an_echoing_repl_is_not_taken_for_a_board(inbox: QueueInbox) -> None:
+    # A Pico at the REPL echoes what it is sent: "HELLO" comes back, without the board's name.
+    ports = LoopPorts(b">>> ")
+    host = SerialBoard(inbox, port="loop://", open_port=ports, handshake_timeout=0.2)
+    host.start()
+    try:
+        assert wait_for(lambda: ports.opened >= 2)
+        assert not host.connected and host.status.state is BoardState.SEARCHING
+    finally:
+        host.close()
+
+
+def test_minor_version_and_unknown_fields_are_accepted(inbox: QueueInbox) -> None:
+    ports = LoopPorts(b"HELLO nsboard proto=1.7 fw=1.2.3 buttons=3 led=mono dial=1\n")
+    host = SerialBoard(inbox, port="loop://", open_port=ports)
+    host.start()
+    try:
+        assert wait_for(lambda: host.connected)
+        assert host.status.protocol == "1.7" and host.status.firmware == "1.2.3"
+    finally:
+        host.close()
+
+
+# Pieces -----------------------------------------------------------------------------
+
+
+def test_line_splitter_drops_overlong_lines_and_stays_bounded() -> None:
+    splitter = LineSplitter()
+    assert splitter.feed(b"DOWN 0\r\nUP") == ["DOWN 0"]
+    assert splitter.feed(b" 0\n") == ["UP 0"]
+    for _ in range(100):
+        assert splitter.feed(b"x" * 1000) == []
+        assert len(splitter._buffer) <= MAX_LINE
+    assert splitter.feed(b"DOWN 1\nBEAT 0000\n") == ["BEAT 0000"]
+    assert splitter.feed(b"a" * MAX_LINE + b"\n") == ["a" * MAX_LINE]
+    assert splitter.feed(b"\x03DOWN 0\n\xffUP 0\n") == []
+    assert splitter.dropped == 3
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "HELLO",
+        "HELLO otherboard proto=1.0",
+        "HELLO nsboard",
+        "HELLO nsboard proto=one.0",
+        "HELLO nsboard proto=1",
+        "hello nsboard proto=1.0",
+    ],
+)
+def test_parse_hello_refuses_what_is_not_our_board(line: str) -> None:
+    assert parse_hello(line) is None
+
+
+def test_parse_hello_reads_the_fields() -> None:
+    hello = parse_hello("HELLO nsboard proto=1.0 fw=0.1.0 buttons=4 led=rgb")
+    assert hello is not None
+    assert (hello.major, hello.protocol, hello.firmware, hello.buttons, hello.led) == (
+        1,
+        "1.0",
+        "0.1.0",
+        4,
+        "rgb",
+    )
+
+
+def test_led_command_lines_and_their_checks() -> None:
+    assert led_command((255, 0, 7)) == b"LED 255 0 7\n"
+    assert led_command(None) == b"LED OFF\n"
+    assert led_command((1, 2, 3), blink=0.5) == b"BLINK 1 2 3 500\n"
+    for bad in [(256, 0, 0), (-1, 0, 0), (1, 2), (1.5, 0, 0)]:
+        with pytest.raises(ValueError):
+            led_command(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        led_command((1, 2, 3), blink=0.01)
+
+
+def test_led_commands_are_lines_the_firmware_accepts() -> None:
+    # One contract, two sides: what the host sends, the board must answer OK.
+    led = FakeLed()
+    sent = bytearray()
+    board = fw.Board([FakePin()], led, sent.extend, lambda: 0)
+    for command in [led_command((9, 8, 7)), led_command(None), led_command((1, 1, 1), 2.0)]:
+        sent.clear()
+        board.feed(command)
+        assert bytes(sent).startswith(b"OK "), (command, bytes(sent))
+
+
+def test_find_board_ports_picks_micropython_picos_by_usb_id(monkeypatch) -> None:
+    from serial.tools import list_ports
+
+    def port(device: str, vid: int | None, pid: int | None) -> types.SimpleNamespace:
+        return types.SimpleNamespace(device=device, vid=vid, pid=pid)
+
+    found = [
+        port("/dev/ttyACM1", 0x2E8A, 0x0005),
+        port("/dev/ttyUSB0", 0x0403, 0x6001),  # an FTDI adapter
+        port("/dev/ttyACM2", 0x2E8A, 0x000A),  # a Pico with other firmware
+        port("/dev/ttyS0", None, None),
+        port("/dev/ttyACM0", 0x2E8A, 0x0005),
+    ]
+    monkeypatch.setattr(list_ports, "comports", lambda: found)
+    assert find_board_ports() == ["/dev/ttyACM0", "/dev/ttyACM1"]
+    assert find_board_ports(0x0403, 0x6001) == ["/dev/ttyUSB0"]
+    # SerialBoard's own search: the profile's ids, else the board's.
+    assert SerialBoard(QueueInbox())._find_ports() == ["/dev/ttyACM0", "/dev/ttyACM1"]
+    assert SerialBoard(QueueInbox(), usb_product_id=0x000A)._find_ports() == ["/dev/ttyACM2"]
+    assert SerialBoard(QueueInbox(), port="/dev/ttyS0")._find_ports() == ["/dev/ttyS0"]
+
+
+def test_importing_the_module_does_not_load_pyserial() -> None:
+    code = "import sys, nsdevice.inputs.serial_board; print('serial' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "False", result.stderr
