@@ -93,18 +93,22 @@ def check(
 
 
 def hwtest(args: argparse.Namespace) -> int:
-    from nsdevice.inputs.events import QueueInbox
-    from nsdevice.runner import Plan, notice, open_display, open_inputs, plan
+    from nsdevice.runner import Plan, choose_inbox, notice, open_display, open_inputs, plan
 
     namespace = argparse.Namespace(
         hardware=args.hardware, display="auto", input="auto", keys=None, size=None, port=None
     )
-    chosen: Plan = plan(namespace)
+    from nsdevice.cli import UsageError
+
+    try:
+        chosen: Plan = plan(namespace)
+    except UsageError as error:  # plan speaks as `run`; this is hwtest's own option
+        raise UsageError(str(error).replace("nsdevice run:", "nsdevice hwtest:", 1)) from None
     display, display_notice = open_display(chosen)
     if display_notice:
         notice(display_notice)
-    inbox = display.inbox() or QueueInbox()
     kind = chosen.display if display_notice is None else "text"
+    inbox = choose_inbox(display, kind, chosen.input)
     inputs, input_notice = open_inputs(chosen, inbox, kind)
     if input_notice:
         notice(input_notice)

@@ -119,6 +119,12 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
             raise _usage(str(error)) from None
     elif args.keys is not None:
         raise _usage("--keys goes with --input script")
+    shutdown_command = getattr(args, "shutdown_command", None)
+    if shutdown_command:  # checked now, not when a player picks "shut down"
+        try:
+            shlex.split(shutdown_command)
+        except ValueError as error:
+            raise _usage(f"bad --shutdown-command {shutdown_command!r}: {error}") from None
     return Plan(display, chosen_input, size, profile, keys, getattr(args, "port", None))
 
 
@@ -233,8 +239,23 @@ def _led_output(chosen: Plan, inputs: list[Any]) -> list[Callable[[Any], None]]:
     return outputs
 
 
+def choose_inbox(display: Any, display_kind: str, input_kind: str) -> Any:
+    """Wait on the display's own events only when its keys or window need them.
+
+    SDL 2 has no true blocking wait on the kmsdrm and dummy drivers: it checks for events
+    every millisecond. A box driven by GPIO, serial or a script therefore waits on a plain
+    queue and sleeps for real; a window keeps its events so it stays responsive.
+    """
+    from nsdevice.inputs.events import QueueInbox
+
+    own = display.inbox()
+    if own is not None and (input_kind == "keyboard" or display_kind == "window"):
+        return own
+    return QueueInbox()
+
+
 def run(args: argparse.Namespace) -> int:
-    from nsdevice.inputs.events import ButtonTracker, QueueInbox
+    from nsdevice.inputs.events import ButtonTracker
     from nsdevice.locale import system_language
     from nsdevice.loop import Loop
     from nsdevice.notify import Notifier
@@ -246,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
     if display_notice:
         notice(display_notice)
     display_kind = chosen.display if display_notice is None else "text"
-    inbox = display.inbox() or QueueInbox()
+    inbox = choose_inbox(display, display_kind, chosen.input)
     inputs, input_notice = open_inputs(chosen, inbox, display_kind)
     if input_notice:
         notice(input_notice)
@@ -328,7 +349,13 @@ def screenshot(args: argparse.Namespace) -> int:
         from nsdevice.cli import UsageError
 
         raise UsageError(f"nsdevice screenshot: {error}") from None
-    files = render_all(Path(args.out), size=size)
+    try:
+        files = render_all(Path(args.out), size=size)
+    except OSError as error:  # a folder that cannot be made or written: the user's to fix
+        from nsdevice.cli import UsageError
+
+        reason = error.strerror or str(error)
+        raise UsageError(f"nsdevice screenshot: cannot write to {args.out}: {reason}") from None
     print(f"{len(files)} screens written to {args.out}")
     return 0
 

@@ -1,0 +1,58 @@
+"""Displays: each one shows a view (DESIGN.md: session → view → display).
+
+Back ends live in their own modules and import their libraries late, so that choosing
+the text or JSON display never loads pygame or the SPI driver:
+
+- `pygame_display.PygameDisplay`: a window on a PC, or full screen on KMS/DRM (Pi HDMI/DSI)
+- `st7789_display.St7789Display`: the Pimoroni Display HAT Mini over SPI
+- `text_display.TextDisplay`: plain lines on a terminal
+- `json_display.JsonDisplay`: one JSON object per screen, for scripts and end-to-end tests
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Protocol
+
+from nsdevice.inputs.events import Inbox
+from nsdevice.views import View
+
+# pygame prints a greeting on import; on stdout it would land in the JSON lines or the
+# terminal display, so keep it quiet before any back end imports pygame.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+class DisplayUnavailable(Exception):
+    """The display cannot start here; the message is one line saying why. The loop then
+    falls back to a display that works (the terminal)."""
+
+
+class Display(Protocol):
+    """What the loop needs from a display."""
+
+    size: tuple[int, int]  # pixels; (0, 0) for displays without pixels
+    supports_brightness: bool
+
+    def show(self, view: View) -> None:
+        """Draw `view` and put it on screen now (the loop calls this only on a change)."""
+        ...
+
+    def inbox(self) -> Inbox | None:
+        """The display's own event inbox when its events come with the screen (a pygame
+        window's keys and close button); None when inputs are separate."""
+        ...
+
+    def set_brightness(self, level: int) -> None:
+        """1 (dimmest) to 5 (brightest); ignored where `supports_brightness` is False."""
+        ...
+
+    def chime(self, name: str) -> None:
+        """A short sound cue ("reveal", "round_end"); silent where there is no sound."""
+        ...
+
+    def close(self) -> None: ...
+
+
+BRIGHTNESS_LEVELS = 5
+
+__all__ = ["BRIGHTNESS_LEVELS", "Display", "DisplayUnavailable"]

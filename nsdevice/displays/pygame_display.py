@@ -1,0 +1,216 @@
+"""The pygame display: a window on a PC (`--display window`) or the whole screen of a Pi
+without a desktop through SDL's KMS/DRM driver (`--display kmsdrm`).
+
+It owns pygame's event queue, so it also provides the inbox: keys become button edges,
+closing the window asks the loop to stop, and other threads (GPIO, serial board) post
+their items into the same queue so that one blocking wait hears everything.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from array import array
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+import pygame
+
+from nsdevice.displays import DisplayUnavailable
+from nsdevice.displays.painter import Drawing, Painter
+from nsdevice.inputs.events import Button, Edge, Item, Stop
+from nsdevice.texts import Words
+from nsdevice.views import View
+
+# Keyboard keys by their SDL names (`pygame.key.key_code`), kept as data so a hardware
+# profile can bring its own. Several keys per button: whatever a USB keypad sends.
+KEYS: Mapping[str, Button] = MappingProxyType(
+    {
+        "right": Button.NEXT,
+        "space": Button.NEXT,
+        "return": Button.NEXT,
+        "n": Button.NEXT,
+        "left": Button.BACK,
+        "backspace": Button.BACK,
+        "b": Button.BACK,
+        "escape": Button.MENU,
+        "tab": Button.MENU,
+        "m": Button.MENU,
+    }
+)
+
+# Chimes as notes (hertz, seconds): short, so they never talk over the table.
+TONES: Mapping[str, tuple[tuple[float, float], ...]] = MappingProxyType(
+    {
+        "reveal": ((880.0, 0.06),),
+        "round_end": ((660.0, 0.09), (990.0, 0.15)),
+        "game_end": ((660.0, 0.09), (830.0, 0.09), (990.0, 0.2)),
+    }
+)
+DEFAULT_TONE = ((880.0, 0.06),)
+SAMPLE_RATE = 22050
+
+
+def tone_samples(
+    notes: tuple[tuple[float, float], ...], rate: int, channels: int = 1, volume: float = 0.3
+) -> array:
+    """Signed 16-bit samples of `notes`, each faded in and out over 5 ms so it does not click."""
+    samples = array("h")
+    peak = 32767 * volume
+    for hertz, seconds in notes:
+        count = int(rate * seconds)
+        fade = max(1, min(count // 4, int(rate * 0.005)))
+        step = 2 * math.pi * hertz / rate
+        for i in range(count):
+            envelope = min(1.0, i / fade, (count - i) / fade)
+            value = int(peak * envelope * math.sin(step * i))
+            samples.extend([value] * channels)
+    return samples
+
+
+class PygameInbox:
+    """The Inbox protocol on pygame's event queue.
+
+    `get` blocks in `pygame.event.wait` (no polling loop of ours). SDL's own key repeat
+    is off and a second KEYDOWN for a key already down is dropped: holding and
+    repeating are the ButtonTracker's job. `put` may be called from any thread: the
+    item travels in a custom event, which also wakes a waiting `get`.
+    """
+
+    def __init__(
+        self,
+        keys: Mapping[str, Button] = KEYS,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        on_expose: Callable[[], None] | None = None,
+    ) -> None:
+        self._keys = {pygame.key.key_code(name): button for name, button in keys.items()}
+        self._clock = clock
+        self._on_expose = on_expose
+        self._item_type = pygame.event.custom_type()
+        self._down: set[int] = set()
+        pygame.key.set_repeat()  # no arguments: repeat off
+
+    def put(self, item: Item) -> None:
+        pygame.event.post(pygame.event.Event(self._item_type, item=item))
+
+    def get(self, timeout: float | None) -> list[Item]:
+        deadline = None if timeout is None else time.monotonic() + max(0.0, timeout)
+        while True:
+            event = self._next(deadline)
+            if event.type == pygame.NOEVENT:  # the time is up
+                return []
+            items = self._translate(event)
+            for waiting in pygame.event.get():
+                items += self._translate(waiting)
+            if items:
+                return items
+
+    def _next(self, deadline: float | None) -> pygame.event.Event:
+        if deadline is None:
+            return pygame.event.wait()
+        milliseconds = math.ceil((deadline - time.monotonic()) * 1000)
+        # wait(0) would mean "forever": with no time left, only look
+        return pygame.event.wait(milliseconds) if milliseconds > 0 else pygame.event.poll()
+
+    def _translate(self, event: pygame.event.Event) -> list[Item]:
+        kind = event.type
+        if kind == self._item_type:
+            return [event.item]
+        if kind == pygame.QUIT:
+            return [Stop("window closed")]
+        if kind in (pygame.KEYDOWN, pygame.KEYUP):
+            button = self._keys.get(event.key)
+            if button is None:
+                return []
+            down = kind == pygame.KEYDOWN
+            if down == (event.key in self._down):
+                return []  # a repeat, or the release of a key held before we started
+            if down:
+                self._down.add(event.key)
+            else:
+                self._down.discard(event.key)
+            return [Edge(button, down, self._clock())]
+        if kind == pygame.WINDOWEXPOSED and self._on_expose is not None:
+            self._on_expose()  # uncovered: put the last frame back, the loop need not know
+        return []
+
+
+class PygameDisplay:
+    """A window of `size`, or with `fullscreen` the whole screen at its own resolution."""
+
+    supports_brightness = False
+
+    def __init__(
+        self,
+        size: tuple[int, int] = (480, 320),
+        *,
+        fullscreen: bool = False,
+        driver: str | None = None,
+        title: str = "nsdevice",
+    ) -> None:
+        if driver is not None:
+            os.environ["SDL_VIDEODRIVER"] = driver  # SDL reads it in display.init, not later
+        try:
+            pygame.display.init()
+            pygame.font.init()
+            if fullscreen:  # (0, 0): the panel's native mode
+                self._screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            else:
+                self._screen = pygame.display.set_mode(size)
+        except pygame.error as error:
+            pygame.display.quit()
+            where = f"{driver} " if driver else ""
+            raise DisplayUnavailable(f"no {where}display: {error}") from None
+        pygame.display.set_caption(title)
+        if fullscreen:
+            pygame.mouse.set_visible(False)
+        self.size: tuple[int, int] = self._screen.get_size()
+        self._painter = Painter()
+        self._words: dict[str, Words] = {}
+        self._inbox = PygameInbox(on_expose=pygame.display.flip)
+        self._sounds: dict[str, pygame.mixer.Sound] = {}
+        self._mixer: bool | None = None  # None: not tried yet
+        self.drawing: Drawing | None = None  # what the last `show` placed, for tests and tools
+
+    def show(self, view: View) -> None:
+        words = self._words.get(view.language)
+        if words is None:
+            words = self._words[view.language] = Words(view.language)
+        self.drawing = self._painter.paint(view, self._screen, words)
+        pygame.display.flip()
+
+    def inbox(self) -> PygameInbox:
+        return self._inbox
+
+    def set_brightness(self, level: int) -> None:
+        pass  # a window or HDMI panel: the monitor has its own knob
+
+    def chime(self, name: str) -> None:
+        sound = self._sound(name)
+        if sound is not None:
+            sound.play()
+
+    def _sound(self, name: str) -> pygame.mixer.Sound | None:
+        if self._mixer is None:
+            try:
+                pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=1, buffer=512)
+                self._mixer = pygame.mixer.get_init() is not None
+            except pygame.error:
+                self._mixer = False  # no sound card: the box works silently
+        if not self._mixer:
+            return None
+        sound = self._sounds.get(name)
+        if sound is None:
+            rate, sample_format, channels = pygame.mixer.get_init()
+            if sample_format != -16:
+                return None  # asked for signed 16 bit; anything else: stay quiet
+            samples = tone_samples(TONES.get(name, DEFAULT_TONE), rate, channels)
+            sound = self._sounds[name] = pygame.mixer.Sound(buffer=samples)
+        return sound
+
+    def close(self) -> None:
+        if self._mixer:
+            pygame.mixer.quit()
+        pygame.display.quit()

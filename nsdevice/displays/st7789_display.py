@@ -1,0 +1,145 @@
+"""The SPI panel of the Pimoroni Display HAT Mini (320×240, ST7789), through Pimoroni's
+`st7789` library (1.0 or later, which uses gpiod and works on the Pi 5).
+
+Frames are painted into an off-screen pygame Surface (no SDL video needed), converted
+to the panel's RGB565 by an SDL blit and sent with the library's `set_window()` and
+`data()`. We do not use its `display(image)`: that wants a PIL image (or a numpy
+array) and converts it with numpy on every frame; the blit does the same conversion in
+C and needs neither Pillow nor a numpy copy, which matters on a Pi Zero 2 W.
+
+Brightness: st7789 1.0 switches the backlight only on or off (a plain gpiod line,
+no PWM), so levels 1-5 dim the picture itself and the backlight goes off only at 0.
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from typing import Any, Protocol
+
+import pygame
+
+from nsdevice.displays import BRIGHTNESS_LEVELS, DisplayUnavailable
+from nsdevice.displays.painter import Drawing, Painter
+from nsdevice.inputs.events import Inbox
+from nsdevice.texts import Words
+from nsdevice.views import View
+
+# The share of full brightness at each level: the steps look even to the eye, and level 1
+# still reads in a dark room.
+DIMMING = {0: 0.0, 1: 0.3, 2: 0.45, 3: 0.62, 4: 0.8, 5: 1.0}
+INSTALL_HINT = "st7789 library not installed: pip install 'nsdevice[pi]'"
+
+
+class Panel(Protocol):
+    """The part of `st7789.ST7789` we use (tests pass a fake with the same methods)."""
+
+    def set_window(self) -> None: ...
+    def data(self, data: bytes) -> None: ...
+    def set_backlight(self, value: bool) -> None: ...
+
+
+class St7789Display:
+    supports_brightness = True
+
+    def __init__(
+        self,
+        *,
+        port: int = 0,
+        chip_select: int = 1,
+        data_command: int = 9,
+        backlight: int = 13,
+        rotation: int = 180,
+        spi_speed_hz: int = 60_000_000,
+        width: int = 320,
+        height: int = 240,
+        panel: Panel | None = None,
+    ) -> None:
+        if rotation not in (0, 90, 180, 270):
+            raise ValueError(f"rotation must be 0, 90, 180 or 270, not {rotation}")
+        if panel is None:
+            panel = _open_panel(
+                port=port,
+                cs=chip_select,
+                dc=data_command,
+                backlight=backlight,
+                rotation=rotation,
+                spi_speed_hz=spi_speed_hz,
+                width=width,
+                height=height,
+            )
+        self._panel = panel
+        self._rotation = rotation
+        pygame.font.init()  # fonts only: no window, no SDL video driver
+        # 90 and 270 turn the picture a quarter: we paint upright, the panel is sideways
+        self.size = (height, width) if rotation in (90, 270) else (width, height)
+        self._canvas = pygame.Surface(self.size)
+        self._frame = pygame.Surface((width, height), 0, 16)  # SDL's 16 bit is RGB565
+        self._painter = Painter()
+        self._words: dict[str, Words] = {}
+        self._level = BRIGHTNESS_LEVELS
+        self.drawing: Drawing | None = None
+
+    def show(self, view: View) -> None:
+        words = self._words.get(view.language)
+        if words is None:
+            words = self._words[view.language] = Words(view.language)
+        self.drawing = self._painter.paint(view, self._canvas, words)
+        self._push()
+
+    def frame(self) -> bytes:
+        """The current picture in the panel's format: RGB565, big-endian, row by row."""
+        picture = self._canvas
+        factor = DIMMING[self._level]
+        if factor < 1.0:
+            picture = picture.copy()
+            shade = round(255 * factor)
+            picture.fill((shade, shade, shade), special_flags=pygame.BLEND_MULT)
+        if self._rotation:
+            # the library turns images with numpy.rot90 (anticlockwise); pygame's
+            # rotate turns anticlockwise too, so the picture lands the same way up
+            picture = pygame.transform.rotate(picture, self._rotation)
+        self._frame.blit(picture, (0, 0))
+        width, height = self._frame.get_size()
+        raw = self._frame.get_buffer().raw
+        pitch = self._frame.get_pitch()
+        if pitch != width * 2:  # rows padded in memory: keep only the pixels
+            raw = b"".join(raw[row * pitch : row * pitch + width * 2] for row in range(height))
+        pixels = array("H")
+        pixels.frombytes(raw)
+        if sys.byteorder == "little":  # the panel reads the high byte first
+            pixels.byteswap()
+        return pixels.tobytes()
+
+    def _push(self) -> None:
+        self._panel.set_window()
+        self._panel.data(self.frame())
+
+    def inbox(self) -> Inbox | None:
+        return None  # the HAT's buttons are GPIO inputs, read by the GPIO back end
+
+    def set_brightness(self, level: int) -> None:
+        level = max(0, min(BRIGHTNESS_LEVELS, level))
+        if level == self._level:
+            return
+        self._level = level
+        self._panel.set_backlight(level > 0)
+        if level > 0 and self.drawing is not None:
+            self._push()  # show the new level now, not at the next change of screen
+
+    def chime(self, name: str) -> None:
+        pass  # the HAT has no speaker
+
+    def close(self) -> None:
+        self._panel.set_backlight(False)  # "unplug when the screen goes dark"
+
+
+def _open_panel(**settings: Any) -> Panel:
+    try:
+        import st7789  # late: only a Pi with the HAT has it
+    except ImportError:
+        raise DisplayUnavailable(INSTALL_HINT) from None
+    try:
+        return st7789.ST7789(**settings)
+    except (OSError, RuntimeError, ValueError) as error:  # no SPI device, pin busy, ...
+        raise DisplayUnavailable(f"SPI panel did not start: {error}") from None

@@ -1,0 +1,45 @@
+"""`nsdevice screenshot`: every screen as a PNG, for docs/screens and for people to look at.
+
+Draws off screen (no window, no display driver needed): the gallery's examples for
+every city in English, and for Tokyo in each of the other languages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nsdevice.displays.gallery import example_views  # no pygame: views only
+from nsdevice.locale import LANGUAGES
+from nsdevice.rules.cities import CityName
+
+SOURCE_LANGUAGE = "en"
+TRANSLATED_CITY = "tokyo"  # one city is enough to check the other languages' wording
+
+
+def render_all(out_dir: str | Path, size: tuple[int, int] = (480, 320)) -> list[Path]:
+    """Writes the PNGs and returns their paths.
+
+    English goes to `out_dir/<city>-<screen>.png`, the other languages to
+    `out_dir/<language>/tokyo-<screen>.png`.
+    """
+    import pygame  # late, and after nsdevice.displays has quietened its greeting
+
+    from nsdevice.displays.painter import Painter
+    from nsdevice.texts import Words
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    painter = Painter()
+    surface = pygame.Surface(size)
+    jobs: list[tuple[str, str, Path]] = [(c.value, SOURCE_LANGUAGE, out) for c in CityName]
+    jobs += [(TRANSLATED_CITY, lang, out / lang) for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
+    written: list[Path] = []
+    for city, language, folder in jobs:
+        folder.mkdir(parents=True, exist_ok=True)
+        words = Words(language)
+        for name, view in example_views(city, language, size):
+            painter.paint(view, surface, words)
+            path = folder / f"{city}-{name}.png"
+            pygame.image.save(surface, str(path))
+            written.append(path)
+    return written

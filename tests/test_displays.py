@@ -1,0 +1,361 @@
+"""The displays: JSON and text output, the painter, the pygame window and its inbox, the
+SPI panel behind a fake (DESIGN.md: a small fake at the seam where the library has none)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import threading
+import time
+
+import pygame
+import pytest
+
+from nsdevice import views
+from nsdevice.displays import DisplayUnavailable
+from nsdevice.displays.gallery import example_views
+from nsdevice.displays.json_display import JsonDisplay
+from nsdevice.displays.painter import DRAWN_GLYPHS, FontBook, Painter, fit_text
+from nsdevice.displays.pygame_display import PygameDisplay, PygameInbox, tone_samples
+from nsdevice.displays.st7789_display import INSTALL_HINT, St7789Display
+from nsdevice.displays.text_display import TextDisplay
+from nsdevice.displays.theme import LED_COLOURS, kind_led_colour
+from nsdevice.inputs.events import Button, Edge, Gesture, Press, Stop
+from nsdevice.locale import LANGUAGES
+from nsdevice.texts import Words
+
+CITIES = ("tokyo", "paris", "london")
+SIZES = ((320, 240), (480, 320))
+
+
+@pytest.fixture(scope="module")
+def painter() -> Painter:
+    return Painter()
+
+
+@pytest.fixture
+def window():
+    display = PygameDisplay((320, 240))
+    yield display
+    display.close()
+
+
+# --- JSON and text ----------------------------------------------------------------------
+def test_json_display_writes_one_parseable_line_per_view():
+    stream = io.StringIO()
+    display = JsonDisplay(stream)
+    examples = example_views("paris", "fr")
+    for _, view in examples:
+        display.show(view)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == len(examples)
+    for line, (_, view) in zip(lines, examples, strict=True):
+        data = json.loads(line)
+        assert data["screen"] == view.screen
+        assert data == json.loads(json.dumps(view.as_dict()))
+    assert display.inbox() is None
+
+
+def test_json_display_keeps_accents_readable():
+    stream = io.StringIO()
+    JsonDisplay(stream).show(views.NoticeView(notice="store_damaged", detail="état"))
+    assert "état" in stream.getvalue()
+
+
+def test_text_display_prints_title_lines_cursor_and_legend():
+    stream = io.StringIO()
+    display = TextDisplay(stream)
+    menu = dict(example_views("tokyo"))["menu"]
+    display.show(menu)
+    display.show(dict(example_views("tokyo"))["shutdown"])
+    text = stream.getvalue()
+    assert text.count("─" * 40) == 2  # each screen starts with a rule
+    assert "MENU" in text.splitlines()[1]  # the title
+    assert "> Shut down" in text  # the cursor's row
+    assert "[NEXT] Down" in text and "[MENU] Select" in text
+    assert "Unplug when the screen goes dark." in text
+    assert display.inbox() is None
+
+
+# --- fitting text -----------------------------------------------------------------------
+@pytest.mark.parametrize("width", [20, 60, 140, 400])
+@pytest.mark.parametrize("lines", [1, 2, 4])
+def test_fit_text_never_exceeds_its_width_or_line_count(width, lines):
+    fonts = FontBook()
+    text = "Donaudampfschifffahrtsgesellschaft → eine sehr lange Zeile mit Umlauten äöü"
+    fitted = fit_text(text, 24, width, fonts=fonts, max_lines=lines, min_size=10)
+    assert len(fitted.lines) <= lines
+    assert all(fonts.width(line, fitted.size) <= width for line in fitted.lines)
+    assert 10 <= fitted.size <= 24
+
+
+def test_fit_text_keeps_a_short_text_whole_and_at_full_size():
+    fonts = FontBook()
+    fitted = fit_text("Reveal", 20, 300, fonts=fonts)
+    assert fitted.lines == ("Reveal",) and fitted.size == 20 and not fitted.cut
+
+
+def test_fit_text_wraps_before_shrinking_much():
+    fonts = FontBook()
+    text = "Start round 3 again with the same cards?"
+    fitted = fit_text(text, 20, fonts.width(text, 20) // 2 + 20, fonts=fonts, max_lines=3)
+    assert len(fitted.lines) == 2 and fitted.size == 20
+
+
+def test_every_character_shown_is_in_the_font_or_drawn(painter):
+    """The bundled font must draw every letter of es/de/it/fr; '→' it lacks is drawn."""
+    fonts = painter.fonts
+    assert not fonts.has_glyph("→") and "→" in DRAWN_GLYPHS
+    assert fonts.missing_glyphs("áéíóúñ¿¡ äöüß àèìòù çâêîôûëïœ «» × · −") == set()
+    surface = pygame.Surface((480, 320))
+    for language in LANGUAGES:
+        words = Words(language)
+        for city in CITIES:
+            for name, view in example_views(city, language):
+                drawing = painter.paint(view, surface, words)
+                for placed in drawing.texts:
+                    assert fonts.missing_glyphs(placed.text) == set(), (language, name, placed)
+
+
+# --- the painter ------------------------------------------------------------------------
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("city", CITIES)
+def test_painter_draws_every_gallery_view(painter, city, size):
+    surface = pygame.Surface(size)
+    examples = example_views(city, "en", size)
+    assert {type(v) for _, v in examples} == set(views.ALL_VIEWS)
+    for name, view in examples:
+        drawing = painter.paint(view, surface, Words("en"))
+        assert drawing.size == size
+        assert drawing.texts, name
+        assert [t.role for t in drawing.texts].count("title") == 1
+
+
+@pytest.mark.parametrize("size", [*SIZES, (800, 480), (1024, 600)])
+@pytest.mark.parametrize("city", CITIES)
+def test_turn_symbol_takes_at_least_forty_percent_of_the_height(painter, city, size):
+    """On landscape screens (4:3 and wider); narrower ones keep room for the notes."""
+    surface = pygame.Surface(size)
+    turns = [(n, v) for n, v in example_views(city) if isinstance(v, views.TurnView)]
+    assert len(turns) >= 6
+    for name, view in turns:
+        drawing = painter.paint(view, surface, Words("en"))
+        (symbol,) = drawing.figures_of("card-symbol")
+        assert symbol.rect[3] >= 0.4 * size[1], (name, symbol)
+        kind = Words("en").kind(view.cards[-1].kind, city)
+        assert kind in [t.text for t in drawing.texts if t.role == "card-label"]  # C-3 colour-blind
+
+
+def test_switch_turn_shows_the_switch_smaller_with_its_note(painter):
+    examples = dict(example_views("tokyo"))
+    view = examples["turn-switch-no-effect"]
+    assert view.switch_effect is False
+    drawing = painter.paint(view, pygame.Surface((480, 320)), Words("en"))
+    (switch,) = drawing.figures_of("switch")
+    (card,) = drawing.figures_of("card-symbol")
+    assert switch.rect[3] < card.rect[3]
+    notes = " ".join(t.text for t in drawing.texts if t.role == "switch-note")
+    assert notes == " ".join(Words("en").switch_note(False).split())  # wrapped, same words
+
+
+def test_turn_screen_shows_earlier_cards_underground_count_and_notes(painter):
+    examples = dict(example_views("tokyo"))
+    words = Words("en")
+    last = examples["turn-last"]
+    drawing = painter.paint(last, pygame.Surface((480, 320)), words)
+    strip = drawing.figures_of("strip")
+    assert len(strip) == sum(len(t.cards) for t in last.earlier)  # C-3: all earlier cards
+    texts = [t.text for t in drawing.texts]
+    assert words.underground(5, 5, "tokyo") in texts
+    assert any(words.last_turn().startswith(t) for t in texts)
+    paired = examples["turn-paired-effect"]
+    drawing = painter.paint(paired, pygame.Surface((480, 320)), words)
+    shown = " ".join(t.text for t in drawing.texts if t.role == "paired")
+    assert shown == words.paired_note(paired.paired_effect, True)
+
+
+def test_round_start_shows_a_pencil_per_slot_and_the_pairing(painter):
+    view = dict(example_views("london"))["round-start-3-players"]
+    drawing = painter.paint(view, pygame.Surface((320, 240)), Words("en"))
+    pencils = drawing.figures_of("pencil")
+    assert sorted(f.name for f in pencils) == sorted(f"pencil-{p.colour}" for p in view.pencils)
+    assert len(view.pencils) == 4  # three seats and the table spot (C-8, D-7)
+    assert view.pairing is not None
+    assert any(f.name == view.pairing.symbol for f in drawing.figures_of("icon"))
+
+
+def test_legend_names_each_button_and_action(painter):
+    view = dict(example_views("tokyo"))["turn"]
+    drawing = painter.paint(view, pygame.Surface((320, 240)), Words("de"))
+    legend = [t.text for t in drawing.texts if t.role == "legend"]
+    words = Words("de")
+    for hint in view.hints:
+        assert words.button(hint.button) in legend
+        assert words.action(hint.action) in legend
+    assert drawing.legend is not None and drawing.legend[1] + drawing.legend[3] == 240
+
+
+# --- the pygame window and its inbox ----------------------------------------------------
+def _key(kind: int, key: int) -> None:
+    pygame.event.post(pygame.event.Event(kind, key=key, mod=0, unicode="", scancode=0))
+
+
+def test_window_shows_a_view(window):
+    view = dict(example_views("tokyo"))["turn"]
+    window.show(view)
+    assert window.size == (320, 240)
+    assert window.drawing is not None and window.drawing.figures_of("card-symbol")
+    assert window.supports_brightness is False
+    window.set_brightness(2)  # a no-op, not an error
+
+
+def test_inbox_turns_keys_into_edges_and_ignores_repeats(window):
+    inbox = window.inbox()
+    pygame.event.clear()
+    before = time.monotonic()
+    _key(pygame.KEYDOWN, pygame.K_RIGHT)
+    _key(pygame.KEYDOWN, pygame.K_RIGHT)  # a repeat while held: dropped
+    _key(pygame.KEYDOWN, pygame.K_q)  # not ours: dropped
+    _key(pygame.KEYUP, pygame.K_RIGHT)
+    _key(pygame.KEYDOWN, pygame.K_ESCAPE)
+    _key(pygame.KEYUP, pygame.K_ESCAPE)
+    _key(pygame.KEYUP, pygame.K_b)  # released but never seen down: dropped
+    items = inbox.get(1.0)
+    assert [(i.button, i.down) for i in items] == [
+        (Button.NEXT, True),
+        (Button.NEXT, False),
+        (Button.MENU, True),
+        (Button.MENU, False),
+    ]
+    assert all(isinstance(i, Edge) and i.at >= before for i in items)
+
+
+def test_inbox_reports_the_window_closing(window):
+    pygame.event.clear()
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert window.inbox().get(1.0) == [Stop("window closed")]
+
+
+def test_inbox_wakes_for_an_item_put_from_another_thread(window):
+    inbox = window.inbox()
+    pygame.event.clear()
+    press = Press(Button.BACK, Gesture.HOLD)
+    thread = threading.Timer(0.1, inbox.put, args=(press,))
+    started = time.monotonic()
+    thread.start()
+    items = inbox.get(5.0)
+    thread.join()
+    assert items == [press]
+    assert time.monotonic() - started < 2.0  # woken by the item, not by the timeout
+
+
+def test_inbox_get_returns_nothing_after_the_timeout(window):
+    inbox = window.inbox()
+    pygame.event.clear()
+    started = time.monotonic()
+    assert inbox.get(0.05) == []
+    assert time.monotonic() - started >= 0.045
+    assert inbox.get(0) == []
+
+
+def test_inbox_key_table_is_data():
+    pygame.display.init()
+    try:
+        inbox = PygameInbox({"x": Button.NEXT})
+        pygame.event.clear()
+        _key(pygame.KEYDOWN, pygame.K_x)
+        _key(pygame.KEYDOWN, pygame.K_RIGHT)  # not in this table
+        assert [(i.button, i.down) for i in inbox.get(1.0)] == [(Button.NEXT, True)]
+    finally:
+        pygame.display.quit()
+
+
+def test_window_unavailable_is_one_line(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    with pytest.raises(DisplayUnavailable) as raised:
+        PygameDisplay(driver="no-such-driver")
+    assert "\n" not in str(raised.value) and "no-such-driver" in str(raised.value)
+
+
+def test_chime_plays_or_stays_silent(window):
+    window.chime("reveal")
+    window.chime("round_end")
+    window.chime("anything else")  # unknown cues get the default beep
+
+
+def test_tone_samples_fade_in_and_out():
+    samples = tone_samples(((440.0, 0.1),), 8000, channels=2)
+    assert len(samples) == 2 * 800
+    assert samples[0] == 0 and abs(samples[-1]) < 2000
+    assert max(samples) > 5000
+
+
+# --- the SPI panel ----------------------------------------------------------------------
+class FakePanel:
+    """Records what the display sends, in the shape of st7789.ST7789's methods."""
+
+    def __init__(self) -> None:
+        self.windows = 0
+        self.frames: list[bytes] = []
+        self.backlight: list[bool] = []
+
+    def set_window(self) -> None:
+        self.windows += 1
+
+    def data(self, data: bytes) -> None:
+        self.frames.append(bytes(data))
+
+    def set_backlight(self, value: bool) -> None:
+        self.backlight.append(value)
+
+
+def _rgb565(colour: tuple[int, int, int]) -> bytes:
+    r, g, b = colour
+    value = (r >> 3) << 11 | (g >> 2) << 5 | b >> 3
+    return value.to_bytes(2, "big")
+
+
+def test_st7789_sends_a_whole_rgb565_frame_turned_for_the_panel():
+    panel = FakePanel()
+    display = St7789Display(panel=panel)
+    assert display.size == (320, 240) and display.inbox() is None
+    display.show(dict(example_views("tokyo"))["turn"])
+    assert panel.windows == 1
+    (frame,) = panel.frames
+    assert len(frame) == 320 * 240 * 2
+    header = display._painter.theme.palette.header
+    # rotation 180: the picture's top-left corner is the last pixel sent
+    assert frame[-2:] == _rgb565(header)
+
+
+def test_st7789_brightness_dims_the_picture_and_switches_the_backlight():
+    panel = FakePanel()
+    display = St7789Display(panel=panel, rotation=0)
+    assert display.supports_brightness
+    display.show(dict(example_views("tokyo"))["menu"])
+    bright = panel.frames[-1]
+    display.set_brightness(2)
+    assert panel.backlight == [True]
+    dim = panel.frames[-1]
+    assert len(panel.frames) == 2 and dim != bright  # pushed again at once
+    assert int.from_bytes(dim[:2], "big") < int.from_bytes(bright[:2], "big")
+    display.set_brightness(0)
+    assert panel.backlight == [True, False]
+    display.close()
+    assert panel.backlight[-1] is False
+
+
+def test_st7789_missing_library_is_unavailable(monkeypatch):
+    monkeypatch.setitem(sys.modules, "st7789", None)  # makes `import st7789` fail
+    with pytest.raises(DisplayUnavailable) as raised:
+        St7789Display()
+    assert str(raised.value) == INSTALL_HINT
+
+
+def test_led_follows_the_kind_of_the_card_played_and_is_off_elsewhere():
+    examples = dict(example_views("paris"))
+    turn = examples["turn"]
+    assert kind_led_colour(turn) == LED_COLOURS["paris"][turn.cards[-1].kind.value]
+    assert kind_led_colour(examples["menu"]) is None
+    assert kind_led_colour(examples["round-start-3-players"]) is None

@@ -1,0 +1,73 @@
+"""Every screen, in every city and language, at both panel sizes: no text runs off the
+screen, into the legend, or over other text."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from nsdevice.displays.gallery import example_views
+from nsdevice.displays.painter import Drawing, Painter
+from nsdevice.locale import LANGUAGES
+from nsdevice.texts import Words
+
+CITIES = ("tokyo", "paris", "london")
+SIZES = ((320, 240), (480, 320))
+
+
+@pytest.fixture(scope="module")
+def painter() -> Painter:
+    return Painter()
+
+
+def _inside(rect: tuple[int, int, int, int], width: int, height: int) -> bool:
+    x, y, w, h = rect
+    return x >= 0 and y >= 0 and x + w <= width and y + h <= height
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _problems(drawing: Drawing) -> list[str]:
+    width, height = drawing.size
+    found = []
+    for placed in drawing.texts:
+        if not _inside(placed.rect, width, height):
+            found.append(f"off screen: {placed}")
+        if drawing.legend and placed.role != "legend" and _overlap(placed.rect, drawing.legend):
+            found.append(f"in the legend: {placed}")
+    for figure in drawing.figures:
+        if not _inside(figure.rect, width, height):
+            found.append(f"figure off screen: {figure}")
+    texts = [t for t in drawing.texts if t.text.strip()]
+    for index, first in enumerate(texts):
+        for second in texts[index + 1 :]:
+            if _overlap(first.rect, second.rect):
+                found.append(f"overlap: {first} / {second}")
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("city", CITIES)
+def test_every_text_fits_its_screen(painter, city, language, size):
+    surface = pygame.Surface(size)
+    words = Words(language)
+    problems = []
+    for name, view in example_views(city, language, size):
+        drawing = painter.paint(view, surface, words)
+        problems += [f"{name}: {p}" for p in _problems(drawing)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("size", [(240, 240), (320, 480), (800, 480), (160, 128)])
+def test_other_screen_shapes_still_fit(painter, size):
+    """Square, portrait, bigger and tiny screens: smaller symbols maybe, but no spill."""
+    surface = pygame.Surface(size)
+    problems = []
+    for city in CITIES:
+        for name, view in example_views(city, "de", size):
+            drawing = painter.paint(view, surface, Words("de"))
+            problems += [f"{city} {name}: {p}" for p in _problems(drawing)]
+    assert problems == []
