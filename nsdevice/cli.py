@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from nsdevice import __version__
+from nsdevice.errors import UsageError
 from nsdevice.rules import scoring
 from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import Deal, Setup, deal_as_dict, deal_game, draw_seed, normalize_seed
@@ -21,10 +22,6 @@ from nsdevice.rules.modules import mixes_card_modules, parse_modules
 
 CITIES = [c.value for c in CityName]
 USAGE_ERROR = 2
-
-
-class UsageError(Exception):
-    """Bad input from the person at the keyboard: reported in one line, exit 2."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -63,6 +60,16 @@ def _rounds(text: str) -> int:
     value = _count(text)
     if value == 0:
         raise argparse.ArgumentTypeError("expected at least 1 round")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0 < value < 86_400:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"expected 0 to 86400 seconds (not 0), not {text}")
     return value
 
 
@@ -115,7 +122,7 @@ def build_parser() -> Parser:
 
     hwtest = commands.add_parser("hwtest", help="check the buttons, LED and screen of a build")
     hwtest.add_argument("--hardware", required=True, help="profile name or .toml path")
-    hwtest.add_argument("--timeout", type=float, default=30.0, help="seconds to wait per button")
+    hwtest.add_argument("--timeout", type=_seconds, default=30.0, help="seconds to wait per button")
     return parser
 
 
@@ -321,4 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as `python -m nsdevice.cli` this file is `__main__`, a second copy of the module:
+    # the runner raises `nsdevice.cli.UsageError`, which `__main__.main` would not catch.
+    from nsdevice.cli import main as package_main
+
+    sys.exit(package_main())

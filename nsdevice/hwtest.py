@@ -93,12 +93,20 @@ def check(
 
 
 def hwtest(args: argparse.Namespace) -> int:
-    from nsdevice.runner import Plan, choose_inbox, notice, open_display, open_inputs, plan
+    from nsdevice.runner import (
+        Plan,
+        choose_inbox,
+        notice,
+        open_display,
+        open_inputs,
+        open_lights,
+        plan,
+    )
 
     namespace = argparse.Namespace(
         hardware=args.hardware, display="auto", input="auto", keys=None, size=None, port=None
     )
-    from nsdevice.cli import UsageError
+    from nsdevice.errors import UsageError
 
     try:
         chosen: Plan = plan(namespace)
@@ -112,16 +120,7 @@ def hwtest(args: argparse.Namespace) -> int:
     inputs, input_notice = open_inputs(chosen, inbox, kind)
     if input_notice:
         notice(input_notice)
-    leds = [device.set_led for device in inputs if hasattr(device, "set_led")]
-    led = chosen.profile.led if chosen.profile is not None else None
-    if led is not None:
-        try:
-            from gpiozero import RGBLED
-
-            light = RGBLED(led.red, led.green, led.blue, active_high=led.active_high)
-            leds.append(lambda c: setattr(light, "color", tuple(v / 255 for v in c or (0, 0, 0))))
-        except Exception as error:  # any pin failure only means no LED to check
-            notice(f"LED unavailable ({error})")
+    leds = open_lights(chosen, inputs)
     try:
         return check(display, inbox, leds=leds, timeout=args.timeout)
     finally:

@@ -57,7 +57,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def _usage(message: str) -> Exception:
-    from nsdevice.cli import UsageError
+    from nsdevice.errors import UsageError
 
     return UsageError(f"nsdevice run: {message}")
 
@@ -213,30 +213,40 @@ def open_inputs(chosen: Plan, inbox: Any, display_kind: str) -> tuple[list[Any],
     return [keys], (f"{fallback}; using the keyboard" if fallback else None)
 
 
-def _led_output(chosen: Plan, inputs: list[Any]) -> list[Callable[[Any], None]]:
-    """Light the LED in the colour of the current card's kind (Display HAT Mini, Pico)."""
-    from nsdevice.displays.theme import kind_led_colour
+Colour = tuple[int, int, int]
 
-    outputs: list[Callable[[Any], None]] = []
-    for device in inputs:
-        if hasattr(device, "set_led"):
-            outputs.append(lambda view, d=device: d.set_led(kind_led_colour(view)))
+
+def open_lights(chosen: Plan, inputs: list[Any]) -> list[Callable[[Colour | None], None]]:
+    """Every LED the build has: the serial board's and the profile's RGB LED on GPIO."""
+    lights: list[Callable[[Colour | None], None]] = [
+        device.set_led for device in inputs if hasattr(device, "set_led")
+    ]
     led = chosen.profile.led if chosen.profile is not None else None
     if led is not None:
         try:
             from gpiozero import RGBLED
 
-            light = RGBLED(led.red, led.green, led.blue, active_high=led.active_high)
+            rgb = RGBLED(led.red, led.green, led.blue, active_high=led.active_high)
         except Exception as error:  # any pin failure only means no LED
             notice(f"LED unavailable ({error})")
         else:
+            lights.append(lambda colour: setattr(rgb, "color", _unit(colour)))
+    return lights
 
-            def show(view: Any) -> None:
-                colour = kind_led_colour(view)
-                light.color = tuple(c / 255 for c in colour) if colour else (0, 0, 0)
 
-            outputs.append(show)
-    return outputs
+def _unit(colour: Colour | None) -> tuple[float, float, float]:
+    red, green, blue = colour or (0, 0, 0)
+    return (red / 255, green / 255, blue / 255)
+
+
+def _led_output(chosen: Plan, inputs: list[Any]) -> list[Callable[[Any], None]]:
+    """Light the LEDs in the colour of the current card's kind (Display HAT Mini, Pico)."""
+    from nsdevice.displays.theme import kind_led_colour
+
+    return [
+        lambda view, light=light: light(kind_led_colour(view))
+        for light in open_lights(chosen, inputs)
+    ]
 
 
 def choose_inbox(display: Any, display_kind: str, input_kind: str) -> Any:
@@ -346,13 +356,13 @@ def screenshot(args: argparse.Namespace) -> int:
     try:
         size = parse_size(args.size)
     except ValueError as error:
-        from nsdevice.cli import UsageError
+        from nsdevice.errors import UsageError
 
         raise UsageError(f"nsdevice screenshot: {error}") from None
     try:
         files = render_all(Path(args.out), size=size)
     except OSError as error:  # a folder that cannot be made or written: the user's to fix
-        from nsdevice.cli import UsageError
+        from nsdevice.errors import UsageError
 
         reason = error.strerror or str(error)
         raise UsageError(f"nsdevice screenshot: cannot write to {args.out}: {reason}") from None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nsdevice.displays.gallery import example_views  # no pygame: views only
+from nsdevice.gallery import example_views  # no pygame: views only
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import CityName
 

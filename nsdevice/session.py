@@ -580,32 +580,6 @@ class Session:
     def _view_recall(self, common: dict) -> views.View:
         return self._view_summary(common, recall=True)
 
-    def _pencils(self, round_number: int) -> tuple[views.SeatPencil, ...]:
-        deal = self.deal
-        assert deal is not None
-        city_ = deal.city
-        powers = dict(deal.pencil_powers or ())
-        result = []
-        for slot, colour in deal.rounds[round_number - 1].pencils:
-            start = city_.start_station(colour)
-            result.append(
-                views.SeatPencil(
-                    slot=slot,
-                    colour=colour,
-                    start_symbol=start.symbol.value if start else None,
-                    start_unverified=start.unverified if start else False,
-                    power=powers.get(colour),
-                )
-            )
-        # seats first, then the spare spots on the table (C-8)
-        return tuple(sorted(result, key=lambda p: p.slot.startswith("table")))
-
-    def _pairing(self, round_number: int) -> views.Pairing | None:
-        deal = self.deal
-        assert deal is not None
-        pairing = deal.rounds[round_number - 1].pairing
-        return views.Pairing(pairing.symbol.value, pairing.effect) if pairing else None
-
     def _view_round_start(self, common: dict) -> views.View:
         deal = self.deal
         assert deal is not None
@@ -616,8 +590,8 @@ class Session:
             rounds=ROUNDS,
             players=deal.setup.players,
             controller=deal.rounds[number - 1].controller,
-            pencils=self._pencils(number),
-            pairing=self._pairing(number),
+            pencils=seat_pencils(deal, number),
+            pairing=pairing_view(deal, number),
             objectives=deal.objectives,
             hints=_hints(next="reveal", back="back", menu="menu"),
             **common,
@@ -644,7 +618,7 @@ class Session:
             switch_effect=turn.switch_effect,
             paired_effect=turn.paired_effect,
             paired_effect_active=turn.paired_effect_active,
-            pairing=self._pairing(progress.round),
+            pairing=pairing_view(deal, progress.round),
             joker_extra=deal.city.joker_extra,
             last=turn.last,
             hints=_hints(next="continue" if turn.last else "reveal", back="undo", menu="menu"),
@@ -883,6 +857,31 @@ class Session:
             assert 0 <= state.cursor < len(state.seed_characters) <= SEED_MAX_LENGTH + 1
         view = self.view()  # builds every field the screen needs, or fails here
         assert view.screen
+
+
+def seat_pencils(deal: Deal, round_number: int) -> tuple[views.SeatPencil, ...]:
+    """Each slot's pencil for a round, with its start symbol and power: seats first, then
+    the spare spots on the table (C-8, C-9, L-PP)."""
+    powers = dict(deal.pencil_powers or ())
+    result = []
+    for slot, colour in deal.rounds[round_number - 1].pencils:
+        start = deal.city.start_station(colour)
+        result.append(
+            views.SeatPencil(
+                slot=slot,
+                colour=colour,
+                start_symbol=start.symbol.value if start else None,
+                start_unverified=start.unverified if start else False,
+                power=powers.get(colour),
+            )
+        )
+    return tuple(sorted(result, key=lambda p: p.slot.startswith("table")))
+
+
+def pairing_view(deal: Deal, round_number: int) -> views.Pairing | None:
+    """T-SP-2: the round's special-station pairing, if the module is played."""
+    pairing = deal.rounds[round_number - 1].pairing
+    return views.Pairing(pairing.symbol.value, pairing.effect) if pairing else None
 
 
 def _cycle(options: tuple[str, ...], current: str, step: int = 1) -> str:

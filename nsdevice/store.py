@@ -96,6 +96,8 @@ class Store:
 
     @classmethod
     def _connect(cls, path: Path) -> Store:
+        if _emptied(path):
+            raise DamagedStore("the file is empty: what it held is lost")
         connection = sqlite3.connect(path, isolation_level=None, timeout=5)
         try:
             connection.execute("PRAGMA journal_mode=WAL")
@@ -189,6 +191,19 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _emptied(path: Path) -> bool:
+    """A store file of zero bytes with no write-ahead log beside it. SQLite would take it
+    for a new, empty store and the saved game would vanish without a word. (The box
+    writes the file's first page within milliseconds of creating it, on the switch to WAL.)"""
+    try:
+        if path.stat().st_size != 0:
+            return False
+    except FileNotFoundError:
+        return False
+    wal = Path(f"{path}-wal")
+    return not (wal.exists() and wal.stat().st_size > 0)
 
 
 def set_aside(path: Path) -> Path:

@@ -28,7 +28,7 @@ ALL_MODULES = ("objectives", "special_stations", "city_gates", "pencil_powers")
 
 
 def run_box(state: Path, keys: str, *extra: str) -> tuple[list[dict], subprocess.CompletedProcess]:
-    command = [sys.executable, "-m", "nsdevice.cli", "run", "--input", "script",
+    command = [sys.executable, "-m", "nsdevice", "run", "--input", "script",
                "--display", "json", "--state-dir", str(state), "--keys", keys, *extra]  # fmt: skip
     result = subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=60)
     screens = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
@@ -125,7 +125,7 @@ class Box:
     """An interactive `nsdevice run` on a pipe: keys in through the terminal-key input."""
 
     def __init__(self, state: Path) -> None:
-        command = [sys.executable, "-m", "nsdevice.cli", "run", "--input", "keyboard",
+        command = [sys.executable, "-m", "nsdevice", "run", "--input", "keyboard",
                    "--display", "json", "--state-dir", str(state)]  # fmt: skip
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,

@@ -16,6 +16,7 @@ from nsdevice.rules.cards import Special
 from nsdevice.rules.cities import city as city_data
 from nsdevice.rules.deal import Deal, Round, Setup, Turn, deal_game, slots
 from nsdevice.rules.modules import Module, mixes_card_modules
+from nsdevice.session import pairing_view, seat_pencils
 
 ALL_MODULES = tuple(m.value for m in Module)
 SEARCH = 2000  # seeds tried when looking for a deal that shows a given situation
@@ -73,7 +74,6 @@ SITUATIONS: dict[str, Finder] = {
 
 def _turn_view(deal: Deal, round_: Round, turn: Turn, language: str) -> views.TurnView:
     index = turn.number - 1
-    pairing = round_.pairing
     return views.TurnView(
         language=language,
         hints=_hints(next="continue" if turn.last else "reveal", back="undo", menu="menu"),
@@ -91,27 +91,10 @@ def _turn_view(deal: Deal, round_: Round, turn: Turn, language: str) -> views.Tu
         switch_effect=turn.switch_effect,
         paired_effect=turn.paired_effect,
         paired_effect_active=turn.paired_effect_active,
-        pairing=views.Pairing(pairing.symbol.value, pairing.effect) if pairing else None,
+        pairing=pairing_view(deal, round_.number),
         joker_extra=deal.city.joker_extra,
         last=turn.last,
     )
-
-
-def _pencils(deal: Deal, number: int) -> tuple[views.SeatPencil, ...]:
-    powers = dict(deal.pencil_powers or ())
-    result = []
-    for slot, colour in deal.rounds[number - 1].pencils:
-        start = deal.city.start_station(colour)
-        result.append(
-            views.SeatPencil(
-                slot=slot,
-                colour=colour,
-                start_symbol=start.symbol.value if start else None,
-                start_unverified=start.unverified if start else False,
-                power=powers.get(colour),
-            )
-        )
-    return tuple(sorted(result, key=lambda p: p.slot.startswith("table")))
 
 
 def _round_start(deal: Deal, number: int, language: str) -> views.RoundStartView:
@@ -123,7 +106,7 @@ def _round_start(deal: Deal, number: int, language: str) -> views.RoundStartView
         round=number,
         players=deal.setup.players,
         controller=deal.rounds[number - 1].controller,
-        pencils=_pencils(deal, number),
+        pencils=seat_pencils(deal, number),
         pairing=views.Pairing(pairing.symbol.value, pairing.effect) if pairing else None,
         objectives=deal.objectives,
     )

@@ -1,0 +1,103 @@
+"""`nsdevice run`'s choice of back ends, and its fallbacks when hardware is missing."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from nsdevice.errors import UsageError
+from nsdevice.inputs.events import QueueInbox
+from nsdevice.runner import choose_inbox, open_display, open_inputs, open_lights, parse_size, plan
+
+
+def args(**overrides) -> argparse.Namespace:
+    base = {"display": "auto", "input": "auto", "keys": None, "size": None, "hardware": None,
+            "port": None}  # fmt: skip
+    return argparse.Namespace(**{**base, **overrides})
+
+
+def test_auto_picks_a_window_on_a_desktop_and_the_terminal_without_a_screen(monkeypatch):
+    assert plan(args(), {"DISPLAY": ":0"}).display == "window"
+    monkeypatch.setattr("nsdevice.runner.Path.glob", lambda self, pattern: iter(()))
+    assert plan(args(), {}).display == "text"
+
+
+def test_a_hardware_profile_chooses_display_input_and_size():
+    chosen = plan(args(hardware="display-hat-mini"), {})
+    assert (chosen.display, chosen.input, chosen.size) == ("st7789", "gpio", (320, 240))
+    assert plan(args(hardware="display-hat-mini", size="480x320"), {}).size == (480, 320)
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{"size": "big"}, {"size": "10x10"}, {"input": "script"}, {"keys": "next"},
+     {"input": "script", "keys": "jump"}, {"hardware": "no-such-profile"}],
+)  # fmt: skip
+def test_bad_run_options_are_usage_errors(overrides):
+    with pytest.raises(UsageError):
+        plan(args(**overrides), {})
+
+
+def test_parse_size():
+    assert parse_size("320x240") == (320, 240)
+    with pytest.raises(ValueError):
+        parse_size("320*240")
+
+
+def test_missing_panel_library_falls_back_to_the_terminal_with_a_notice(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_st7789(name, *rest, **kwargs):
+        if name == "st7789":
+            raise ImportError("no st7789")
+        return real_import(name, *rest, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_st7789)
+    display, message = open_display(plan(args(hardware="display-hat-mini"), {}))
+    assert type(display).__name__ == "TextDisplay"
+    assert "st7789" in message
+
+
+def test_gpio_without_a_pin_back_end_falls_back_to_the_keyboard(monkeypatch):
+    from nsdevice.inputs import gpio
+
+    def unavailable(*_args, **_kwargs):
+        raise gpio.GpioUnavailable("no GPIO buttons: no pin library")
+
+    monkeypatch.setattr(gpio, "GpioButtons", unavailable)
+    chosen = plan(args(hardware="arcade-gpio", display="json"), {})
+    inputs, message = open_inputs(chosen, QueueInbox(), "window")
+    assert inputs == [] and message == "no GPIO buttons: no pin library; using the keyboard"
+
+
+def test_button_builds_wait_on_a_plain_queue_and_windows_on_their_own_events():
+    class Window:
+        def inbox(self):
+            return "window events"
+
+    assert choose_inbox(Window(), "window", "gpio") == "window events"
+    assert choose_inbox(Window(), "kmsdrm", "keyboard") == "window events"
+    assert isinstance(choose_inbox(Window(), "kmsdrm", "gpio"), QueueInbox)
+
+
+def test_the_profiles_rgb_led_lights_through_gpiozero():
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+    try:
+        chosen = plan(args(hardware="display-hat-mini", display="json"), {})
+        (light,) = open_lights(chosen, [])
+        light((255, 0, 0))
+        led = chosen.profile.led
+        red = Device.pin_factory.pin(led.red)
+        green = Device.pin_factory.pin(led.green)
+        # active low: a lit channel drives its pin towards 0
+        assert red.state == 0 and green.state == 1
+        light(None)
+        assert red.state == 1
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = MockFactory()
