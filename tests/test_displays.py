@@ -14,13 +14,13 @@ import pytest
 
 from nsdevice import views
 from nsdevice.displays import DisplayUnavailable
-from nsdevice.displays.gallery import example_views
 from nsdevice.displays.json_display import JsonDisplay
 from nsdevice.displays.painter import DRAWN_GLYPHS, FontBook, Painter, fit_text
 from nsdevice.displays.pygame_display import PygameDisplay, PygameInbox, tone_samples
 from nsdevice.displays.st7789_display import INSTALL_HINT, St7789Display
 from nsdevice.displays.text_display import TextDisplay
 from nsdevice.displays.theme import LED_COLOURS, kind_led_colour
+from nsdevice.gallery import example_views
 from nsdevice.inputs.events import Button, Edge, Gesture, Press, Stop
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words

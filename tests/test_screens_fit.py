@@ -6,8 +6,8 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from nsdevice.displays.gallery import example_views
 from nsdevice.displays.painter import Drawing, Painter
+from nsdevice.gallery import example_views
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from nsdevice.displays.gallery import example_views
+from nsdevice.gallery import example_views
 from nsdevice.locale import LANGUAGES
 from nsdevice.screenshots import render_all
 
