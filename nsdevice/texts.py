@@ -363,6 +363,8 @@ class Words:
         text = f"{self.slot(pencil.slot, players)}: {self.colour(pencil.colour)}"
         if pencil.start_symbol and not pencil.slot.startswith("table"):
             text += " · " + _("start {symbol}").format(symbol=self.symbol(pencil.start_symbol))
+        if pencil.power:  # L-PP: the power travels with the pencil
+            text += " · " + self.power(pencil.power)
         return text
 
     def controller(self, seat: int) -> str:

@@ -1010,8 +1010,6 @@ class Painter:
         for pencil in view.pencils:
             table = pencil.slot.startswith("table")
             text = words.pencil_line(pencil, view.players)
-            if pencil.power:
-                text += " · " + words.power(pencil.power)
             symbol = (
                 Icon("symbol", pencil.start_symbol)
                 if pencil.start_symbol and not table
