@@ -313,8 +313,13 @@ class Recorder:
         started = [button for button in Button if after[button] and not before[button]]
         for button in started:
             self.presses[button].append([])
-            others = any(before[other] or after[other] for other in Button if other != button)
-            self.started_while_other_down[button].append(others and len(started) == 1)
+            others = [other for other in Button if other != button]
+            # Mashed only if another button stayed down across the call. When another one
+            # settled in the same call, the order inside the call decides and the model
+            # cannot see it, so that press is left unjudged.
+            held = any(before[o] and after[o] for o in others)
+            changed = any(before[o] != after[o] for o in others)
+            self.started_while_other_down[button].append(held and len(started) == 1 and not changed)
         for press in result:
             assert before[press.button] or after[press.button], "a press with no press under way"
             self.presses[press.button][-1].append(press.gesture)

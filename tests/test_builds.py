@@ -1,0 +1,139 @@
+"""The two ways a person plays: keys in a window, and the Display HAT Mini's own buttons.
+
+Both run the real loop, session and store; only the hardware below them is faked
+(SDL's dummy driver, gpiozero's mock pins, a fake SPI panel).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pygame
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from nsdevice.displays.pygame_display import PygameDisplay
+from nsdevice.displays.st7789_display import St7789Display
+from nsdevice.hardware import load_profile
+from nsdevice.inputs.events import Button, ButtonTracker, QueueInbox, Stop
+from nsdevice.inputs.gpio import GpioButtons
+from nsdevice.loop import Loop
+from nsdevice.runner import Plan, _led_output
+from nsdevice.session import Session, Settings
+from nsdevice.store import Store
+
+
+def test_a_whole_solo_game_by_keyboard_in_a_window(tmp_path):
+    """Every screen from setup to the ending card, with key presses posted to the window."""
+    display = PygameDisplay((480, 320))
+    inbox = display.inbox()
+    store = Store.open(tmp_path).store
+    session = Session(
+        Settings(city="london", players=1,
+                 modules=("objectives", "special_stations", "city_gates", "pencil_powers")),
+        records=store, seed_source=lambda: "WINDOW",
+    )  # fmt: skip
+    # Keys do not bounce: a short debounce lets the test type quickly, like a fast player.
+    loop = Loop(session=session, display=display, inbox=inbox,
+                tracker=ButtonTracker(debounce=0.01), save=store.save)  # fmt: skip
+    screens: list[str] = []
+    real_show = display.show
+
+    def show(view):
+        screens.append(view.screen)
+        real_show(view)
+
+    display.show = show
+
+    def player():
+        def key(name: str) -> None:
+            code = pygame.key.key_code(name)
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=code))
+            time.sleep(0.015)
+            pygame.event.post(pygame.event.Event(pygame.KEYUP, key=code))
+            time.sleep(0.015)
+
+        def step(name: str) -> None:  # one key, then wait for the frame it causes
+            before = len(screens)
+            key(name)
+            deadline = time.monotonic() + 5
+            while len(screens) == before and time.monotonic() < deadline:
+                time.sleep(0.002)
+
+        step("m")  # start
+        while screens[-1] != "game_end":
+            step("right")
+        step("right")  # to the score
+        for _ in range(3):  # three points, one press each
+            step("space")
+        step("escape")  # done
+        inbox.put(Stop("played"))
+
+    threading.Thread(target=player, daemon=True).start()
+    assert loop.run() == 0
+    display.close()
+    assert screens[0] == "setup"
+    assert screens.count("round_start") == 4 and screens.count("round_end") == 4
+    assert screens[-1] == "result"
+    assert session.view().adjusted == 3 - 40  # C-13: four modules, ten points each
+    assert store.finished_games()[0]["city"] == "london"
+
+
+class FakePanel:
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+        self.backlight: list[bool] = []
+
+    def set_window(self) -> None:
+        pass
+
+    def data(self, data: bytes) -> None:
+        self.frames.append(bytes(data))
+
+    def set_backlight(self, value: bool) -> None:
+        self.backlight.append(value)
+
+
+def test_display_hat_mini_buttons_panel_and_led_play_a_round(tmp_path):
+    profile = load_profile("display-hat-mini")
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+    panel = FakePanel()
+    inbox = QueueInbox()
+    try:
+        spec = profile.display
+        display = St7789Display(width=spec.width, height=spec.height, rotation=spec.rotation,
+                                panel=panel)  # fmt: skip
+        buttons = GpioButtons(profile.input.button_pins(), inbox, pull_up=profile.input.pull_up)
+        outputs = _led_output(Plan("st7789", "gpio", spec.size(), profile), [])
+        session = Session(Settings(city="tokyo", players=2), seed_source=lambda: "HAT")
+        loop = Loop(session=session, display=display, inbox=inbox, tracker=ButtonTracker(),
+                    outputs=outputs)  # fmt: skip
+        pins = profile.input.button_pins()
+
+        def press(button: Button) -> None:
+            pin = Device.pin_factory.pin(pins[button])
+            pin.drive_low()
+            time.sleep(0.04)
+            pin.drive_high()
+            time.sleep(0.06)
+
+        def player():
+            time.sleep(0.1)
+            for button in (Button.MENU, Button.NEXT, Button.NEXT):
+                press(button)
+            inbox.put(Stop("seen"))
+
+        threading.Thread(target=player, daemon=True).start()
+        assert loop.run() == 0
+        assert session.view().screen == "turn"
+        frame_bytes = spec.width * spec.height * 2  # RGB565
+        assert len(panel.frames) >= 4 and all(len(f) == frame_bytes for f in panel.frames)
+        led = profile.led
+        lit = [Device.pin_factory.pin(p).state for p in (led.red, led.green, led.blue)]
+        assert lit != [1, 1, 1]  # active low: some channel is on for the revealed card
+        buttons.close()
+        display.close()
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = MockFactory()
