@@ -76,6 +76,7 @@ class Plan:
     profile: Any = None
     keys: list = field(default_factory=list)
     port: str | None = None
+    notice: str | None = None  # said once when `auto` had to settle for less
 
 
 def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Plan:
@@ -93,6 +94,7 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
     except ValueError as error:
         raise _usage(str(error)) from None
     display = args.display
+    fallback = None
     if display == "auto":
         if profile is not None:
             display = profile.display.kind
@@ -102,6 +104,7 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
             display = "kmsdrm"
         else:
             display = "text"
+            fallback = "no screen found; showing the game in this terminal"
     if size is None:
         size = profile.display.size() if profile is not None else (480, 320)
     chosen_input = args.input
@@ -125,7 +128,7 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
             shlex.split(shutdown_command)
         except ValueError as error:
             raise _usage(f"bad --shutdown-command {shutdown_command!r}: {error}") from None
-    return Plan(display, chosen_input, size, profile, keys, getattr(args, "port", None))
+    return Plan(display, chosen_input, size, profile, keys, getattr(args, "port", None), fallback)
 
 
 def open_display(chosen: Plan) -> tuple[Any, str | None]:
@@ -273,6 +276,8 @@ def run(args: argparse.Namespace) -> int:
     from nsdevice.store import Store, set_aside, state_directory
 
     chosen = plan(args)
+    if chosen.notice:
+        notice(chosen.notice)
     display, display_notice = open_display(chosen)
     if display_notice:
         notice(display_notice)

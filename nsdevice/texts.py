@@ -362,7 +362,10 @@ class Words:
         _ = self._
         text = f"{self.slot(pencil.slot, players)}: {self.colour(pencil.colour)}"
         if pencil.start_symbol and not pencil.slot.startswith("table"):
-            text += " · " + _("start {symbol}").format(symbol=self.symbol(pencil.start_symbol))
+            symbol = self.symbol(pencil.start_symbol)
+            if pencil.start_unverified:  # our best reading of the rulebooks: check the map
+                symbol += "?"
+            text += " · " + _("start {symbol}").format(symbol=symbol)
         if pencil.power:  # L-PP: the power travels with the pencil
             text += " · " + self.power(pencil.power)
         return text

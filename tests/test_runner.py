@@ -22,7 +22,8 @@ def args(**overrides) -> argparse.Namespace:
 def test_auto_picks_a_window_on_a_desktop_and_the_terminal_without_a_screen(monkeypatch):
     assert plan(args(), {"DISPLAY": ":0"}).display == "window"
     monkeypatch.setattr("nsdevice.runner.Path.glob", lambda self, pattern: iter(()))
-    assert plan(args(), {}).display == "text"
+    chosen = plan(args(), {})
+    assert chosen.display == "text" and chosen.notice.startswith("no screen found")
 
 
 def test_a_hardware_profile_chooses_display_input_and_size():
