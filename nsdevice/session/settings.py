@@ -1,0 +1,91 @@
+"""What the box remembers and what the hardware offers; finished games as records."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from nsdevice.locale import LANGUAGES
+from nsdevice.rules.cities import CityName
+from nsdevice.rules.deal import (
+    draw_seed,
+)
+from nsdevice.rules.modules import Module
+
+CITIES = tuple(c.value for c in CityName)
+MODULES = tuple(m.value for m in Module)
+BRIGHTNESS_LEVELS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the box remembers between games (the last setup, language, sound)."""
+
+    city: str = "tokyo"
+    players: int = 2
+    modules: tuple[str, ...] = ()
+    language: str = "en"
+    sound: bool = True
+    brightness: int = BRIGHTNESS_LEVELS
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        settings = cls(
+            city=str(data.get("city", "tokyo")),
+            players=int(data.get("players", 2)),
+            modules=tuple(str(m) for m in data.get("modules", ())),
+            language=str(data.get("language", "en")),
+            sound=bool(data.get("sound", True)),
+            brightness=int(data.get("brightness", BRIGHTNESS_LEVELS)),
+        )
+        if (
+            settings.city not in CITIES
+            or not 1 <= settings.players <= 4
+            or not set(settings.modules) <= set(MODULES)
+            or settings.language not in LANGUAGES
+            or not 1 <= settings.brightness <= BRIGHTNESS_LEVELS
+        ):
+            raise ValueError(f"settings out of range: {data!r}")
+        return settings
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What the hardware offers: menu entries appear only for what exists."""
+
+    brightness: bool = False
+    shutdown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    city: str
+    players: int
+    modules: tuple[str, ...]
+    seed: str
+    totals: tuple[int, ...]  # per seat; solo: the raw total
+    adjusted: int | None  # solo only, after the module penalty
+    tier: int | None
+
+
+class Records(Protocol):
+    """Finished games, kept by the store (the session never touches SQLite itself)."""
+
+    def best_solo(self, city: str) -> int | None: ...
+
+    def record(self, game: FinishedGame) -> None: ...
+
+
+class NoRecords:
+    """For tests and for a box whose storage failed: remembers nothing."""
+
+    def best_solo(self, city: str) -> int | None:
+        return None
+
+    def record(self, game: FinishedGame) -> None:
+        pass
+
+
+def random_seed() -> str:
+    return draw_seed(random.SystemRandom())
