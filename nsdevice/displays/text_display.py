@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TextIO
 
-from nsdevice.inputs.events import Inbox
+from nsdevice.displays.stream import StreamDisplay
 from nsdevice.texts import Words
 from nsdevice.views import View
 
 RULE = "─" * 40  # between screens, so a scrolling terminal shows where one ends
 
 
-class TextDisplay:
-    size = (0, 0)
-    supports_brightness = False
-
+class TextDisplay(StreamDisplay):
     def __init__(self, stream: TextIO | None = None) -> None:
-        self._stream = stream if stream is not None else sys.stdout
+        super().__init__(stream)
         self._words: dict[str, Words] = {}
 
     def render(self, view: View) -> str:
@@ -39,15 +35,3 @@ class TextDisplay:
     def show(self, view: View) -> None:
         self._stream.write(self.render(view))
         self._stream.flush()
-
-    def inbox(self) -> Inbox | None:
-        return None
-
-    def set_brightness(self, level: int) -> None:
-        pass
-
-    def chime(self, name: str) -> None:
-        pass
-
-    def close(self) -> None:
-        pass

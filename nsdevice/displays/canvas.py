@@ -1,0 +1,56 @@
+"""One paint call's surface, the tools to draw on it, and the record of what went on it.
+
+The layouts are plain functions over a `Canvas`: it carries the theme, the fonts and the
+symbol images (owned and cached by the `Painter`, which makes one canvas per call), and it
+notes every text and figure drawn so that `Painter.paint` can return a `Drawing`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
+from nsdevice.displays.shapes import SymbolBook
+from nsdevice.displays.text_fit import Fitted, FontBook
+from nsdevice.displays.theme import Colour, Theme
+
+
+@dataclass
+class Canvas:
+    """Mutable, but local and short-lived: one per paint call."""
+
+    surface: pygame.Surface
+    theme: Theme
+    fonts: FontBook
+    symbols: SymbolBook
+    texts: list[Placed] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+
+    # --- sizes ------------------------------------------------------------------------
+    def px(self, fraction: float) -> int:
+        """A text size from a fraction of the screen height (never below 6 pixels)."""
+        return self.theme.px(fraction, self.surface.get_height(), least=6)
+
+    def margin(self) -> int:
+        return self.theme.px(self.theme.sizes.margin, self.surface.get_height(), least=2)
+
+    # --- text -------------------------------------------------------------------------
+    def text(self, text: str, px: int, colour: Colour, at: Point, role: str) -> Box:
+        rect = self.fonts.draw(self.surface, text, px, colour, at)
+        self.texts.append(Placed(text, rect, role))
+        return rect
+
+    def fitted(
+        self, fitted: Fitted, colour: Colour, box: Box, role: str, *, centre: bool = False
+    ) -> None:
+        """Draws fitted lines from the top of `box`, left-aligned or centred."""
+        x, y, w, _ = box
+        for index, line in enumerate(fitted.lines):
+            left = x + (w - self.fonts.width(line, fitted.size)) / 2 if centre else x
+            self.text(line, fitted.size, colour, (left, y + index * fitted.advance), role)
+
+    # --- the record -------------------------------------------------------------------
+    def drawing(self, legend: Box | None) -> Drawing:
+        return Drawing(self.surface.get_size(), tuple(self.texts), tuple(self.figures), legend)

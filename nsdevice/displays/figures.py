@@ -1,0 +1,126 @@
+"""The figures a screen is made of, drawn on a canvas: symbols, station cards, pencils.
+
+Each call notes what it drew in the canvas (a `Figure` with its tight rectangle), so
+that tests can check sizes and overlaps.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from nsdevice.displays.canvas import Canvas
+from nsdevice.displays.drawing import Figure, Point
+from nsdevice.displays.shapes import symbol_name
+from nsdevice.displays.text_fit import fit_text
+from nsdevice.rules.cards import StationCard
+
+
+def symbol(canvas: Canvas, name: str, centre: Point, size: int, role: str) -> Figure:
+    palette = canvas.theme.palette
+    size = max(4, size)
+    image = canvas.symbols.image(name, size, palette.symbol_fill, palette.symbol_edge)
+    left, top = round(centre[0] - size / 2), round(centre[1] - size / 2)
+    canvas.surface.blit(image, (left, top))
+    tight = image.get_bounding_rect()
+    figure = Figure(name, (left + tight.x, top + tight.y, tight.width, tight.height), role)
+    canvas.figures.append(figure)
+    return figure
+
+
+def pencil(canvas: Canvas, colour: str, rect: pygame.Rect) -> None:
+    """A pencil lying left to right: painted body, bare wood, coloured lead."""
+    palette = canvas.theme.palette
+    paint = canvas.theme.pencil(colour)
+    tip = round(rect.height * 1.1)
+    body = pygame.Rect(rect.x, rect.y, rect.width - tip, rect.height)
+    mid = rect.centery
+    wood = [(body.right, rect.top), (rect.right, mid), (body.right, rect.bottom - 1)]
+    lead = round(tip * 0.4)
+    pygame.draw.rect(canvas.surface, paint, body, border_radius=max(1, rect.height // 5))
+    pygame.draw.polygon(canvas.surface, palette.pencil_tip, wood)
+    pygame.draw.polygon(
+        canvas.surface,
+        paint,
+        [
+            (rect.right - lead, mid - lead * 0.45),
+            (rect.right, mid),
+            (rect.right - lead, mid + lead * 0.45),
+        ],
+    )
+    # a light rim so that brown and purple stay visible on the dark ground
+    pygame.draw.rect(
+        canvas.surface, palette.dim, body, width=1, border_radius=max(1, rect.height // 5)
+    )
+    canvas.figures.append(Figure(f"pencil-{colour}", tuple(rect), "pencil"))
+
+
+def card(
+    canvas: Canvas,
+    card: StationCard,
+    city: str,
+    rect: pygame.Rect,
+    *,
+    label: str | None,
+    role: str,
+    symbol_size: int | None = None,
+) -> Figure:
+    """A station card in its kind's colours, the symbol in the middle and, when
+    `label` is given, the kind written at the bottom (colour alone is not enough)."""
+    palette = canvas.theme.palette
+    colours = canvas.theme.card_colours(city, card.kind.value)
+    radius = max(2, round(min(rect.size) * 0.08))
+    if len(colours) == 1:
+        pygame.draw.rect(canvas.surface, colours[0], rect, border_radius=radius)
+    else:  # underground cards are two-coloured: the top half and the bottom half
+        half = rect.height // 2
+        halves = (  # each half rounded only at the card's own corners
+            (pygame.Rect(rect.x, rect.y, rect.width, half), colours[0], radius, 0),
+            (
+                pygame.Rect(rect.x, rect.y + half, rect.width, rect.height - half),
+                colours[1],
+                0,
+                radius,
+            ),
+        )
+        for part, colour, upper, lower in halves:
+            pygame.draw.rect(
+                canvas.surface,
+                colour,
+                part,
+                border_top_left_radius=upper,
+                border_top_right_radius=upper,
+                border_bottom_left_radius=lower,
+                border_bottom_right_radius=lower,
+            )
+    edge = max(1, round(rect.height * 0.012))
+    pygame.draw.rect(canvas.surface, palette.card_edge, rect, width=edge, border_radius=radius)
+    area = rect.inflate(-2 * edge, -2 * edge)
+    if label:
+        px = max(6, round(rect.height * 0.1))
+        fitted = fit_text(
+            label,
+            px,
+            area.width - 2 * edge,
+            fonts=canvas.fonts,
+            max_lines=1,
+            min_size=max(6, round(px * 0.6)),
+        )
+        strip = fitted.height + 2 * edge
+        canvas.fitted(
+            fitted,
+            palette.card_text,
+            (area.x + edge, area.bottom - strip + edge, area.width - 2 * edge, fitted.height),
+            "card-label",
+            centre=True,
+        )
+        area.height -= strip
+    room = min(area.width, area.height)
+    size = room * 0.8 if symbol_size is None else min(symbol_size, room * 0.96)
+    return symbol(canvas, symbol_name(card), area.center, round(size), role)
+
+
+def dim(canvas: Canvas, rect: pygame.Rect) -> None:
+    """Greys out a card that does nothing this turn."""
+    veil = pygame.Surface(rect.size, pygame.SRCALPHA)
+    veil.fill((*canvas.theme.palette.background, 150))
+    canvas.surface.blit(veil, rect.topleft)

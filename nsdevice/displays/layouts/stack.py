@@ -1,0 +1,207 @@
+"""Items one below the other, at the largest size that fits a box.
+
+An item is a line of text with an optional band behind it and icons (pencil swatches,
+symbols) before it. Sizes go down until every item fits uncut; a summary may use two
+columns instead; when nothing fits, what fits at the smallest size is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pygame
+
+from nsdevice.displays import figures
+from nsdevice.displays.canvas import Canvas
+from nsdevice.displays.drawing import Box
+from nsdevice.displays.text_fit import Fitted, FontBook, fit_text
+from nsdevice.displays.theme import Colour
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    kind: str  # "pencil", "symbol" or "blank" (keeps columns aligned)
+    name: str = ""  # a pencil colour or a symbol name
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One entry of a stacked layout: a line of text with an optional band and icons."""
+
+    text: str
+    colour: Colour
+    scale: float = 1.0
+    band: Colour | None = None  # a bar behind the text: the list cursor, badges
+    icons: tuple[Icon, ...] = ()
+    max_lines: int = 3
+    role: str = "line"
+    padded: bool = False  # room around the text as if banded: list rows line up with the cursor
+
+    @property
+    def boxed(self) -> bool:
+        return self.band is not None or self.padded
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """An item measured at one size: its fitted text and the height it takes."""
+
+    item: Item
+    fitted: Fitted
+    height: int
+    pad: int
+
+
+# --- measuring ----------------------------------------------------------------------------
+def icon_width(fonts: FontBook, icon: Icon, px: int) -> int:
+    height = fonts.height(px)
+    return round(height * (2.4 if icon.kind == "pencil" else 1.15)) + round(height * 0.35)
+
+
+def measure(fonts: FontBook, items: Sequence[Item], width: int, px: int) -> list[Row]:
+    rows = []
+    for item in items:
+        ipx = max(1, round(px * item.scale))
+        pad = max(1, round(ipx * 0.16)) if item.boxed or item.icons else 0
+        icons = sum(icon_width(fonts, icon, ipx) for icon in item.icons)
+        inner = width - icons - 2 * pad
+        fitted = fit_text(
+            item.text,
+            ipx,
+            max(1, inner),
+            fonts=fonts,
+            max_lines=item.max_lines,
+            min_size=ipx,
+        )
+        tall = max(fitted.height, fonts.height(ipx) if item.icons else 0)
+        rows.append(Row(item, fitted, tall + 2 * pad, pad))
+    return rows
+
+
+def gap(px: int) -> int:
+    """The space between two rows."""
+    return max(1, round(px * 0.2))
+
+
+def total(rows: Sequence[Row], px: int) -> int:
+    """The height `rows` take, gaps included."""
+    return sum(r.height for r in rows) + gap(px) * max(0, len(rows) - 1)
+
+
+def fit_rows(
+    fonts: FontBook, items: Sequence[Item], width: int, height: int, start: int, floor: int
+) -> tuple[int, list[Row]] | None:
+    """The largest size from `start` down to `floor` at which `items` fit, uncut."""
+    for px in range(start, floor - 1, -1):
+        rows = measure(fonts, items, width, px)
+        if total(rows, px) <= height and not any(r.fitted.cut for r in rows):
+            return px, rows
+    return None
+
+
+# --- drawing ------------------------------------------------------------------------------
+def place_rows(
+    canvas: Canvas, rows: Sequence[Row], box: Box, px: int, *, centre: bool = False
+) -> None:
+    """Draws rows downward from the top of `box`: band, icons, then the text."""
+    x, y, w, _ = box
+    for row in rows:
+        item = row.item
+        if item.band:
+            pygame.draw.rect(
+                canvas.surface,
+                item.band,
+                pygame.Rect(x, y, w, row.height),
+                border_radius=max(2, row.pad * 2),
+            )
+        left = x + row.pad
+        for icon in item.icons:  # beside the first line of text
+            _draw_icon(canvas, icon, (left, y + row.pad), row.fitted.size)
+            left += icon_width(canvas.fonts, icon, row.fitted.size)
+        top = y + (row.height - row.fitted.height) // 2
+        text_box = (left, top, x + w - row.pad - left, row.fitted.height)
+        canvas.fitted(
+            row.fitted, item.colour, text_box, item.role, centre=centre and not item.icons
+        )
+        y += row.height + gap(px)
+
+
+def _draw_icon(canvas: Canvas, icon: Icon, at: tuple[int, int], px: int) -> None:
+    height = canvas.fonts.height(px)
+    x, y = at
+    if icon.kind == "pencil":
+        figures.pencil(
+            canvas,
+            icon.name,
+            pygame.Rect(x, y + round(height * 0.12), round(height * 2.4), round(height * 0.76)),
+        )
+    elif icon.kind == "symbol" and icon.name:
+        size = round(height * 1.15)
+        figures.symbol(canvas, icon.name, (x + size / 2, y + height / 2), size, "icon")
+
+
+def stack(
+    canvas: Canvas,
+    items: list[Item],
+    box: Box,
+    base: float,
+    *,
+    centre: bool = False,
+    columns: bool = False,
+) -> None:
+    """Items one below the other at the largest size that fits `box`; in two columns
+    when allowed and one would need too small a size; cut at the bottom otherwise."""
+    sizes, fonts = canvas.theme.sizes, canvas.fonts
+    x, y, w, h = box
+    if w <= 0 or h <= 0 or not items:
+        return
+    start = canvas.px(base)
+    smallest = canvas.px(sizes.smallest)
+    readable = canvas.px(sizes.small) if columns else smallest
+    fit = fit_rows(fonts, items, w, h, start, readable)
+    if (
+        fit is None
+        and columns
+        and len(items) > 1
+        and _two_columns(canvas, items, box, start, smallest)
+    ):
+        return
+    if fit is None:
+        fit = fit_rows(fonts, items, w, h, readable, smallest)
+    if fit is None:  # still too much: draw what fits at the smallest size
+        rows = measure(fonts, items, w, smallest)
+        kept: list[Row] = []
+        for row in rows:
+            if total([*kept, row], smallest) > h:
+                break
+            kept.append(row)
+        fit = (smallest, kept)
+    px, rows = fit
+    top = y + (h - total(rows, px)) // 2 if centre else y
+    place_rows(canvas, rows, (x, top, w, h), px, centre=centre)
+
+
+def _two_columns(canvas: Canvas, items: list[Item], box: Box, start: int, floor: int) -> bool:
+    """Two columns, broken before a heading (an unindented line) when any size allows,
+    so that a heading is never parted from its items; else wherever it fits."""
+    x, y, w, h = box
+    space = canvas.margin() * 2
+    half = (w - space) // 2
+    for at_heading in (True, False):
+        for px in range(start, floor - 1, -1):
+            rows = measure(canvas.fonts, items, half, px)
+            if any(r.fitted.cut for r in rows):
+                continue
+            splits = [
+                (max(total(rows[:k], px), total(rows[k:], px)), k)
+                for k in range(1, len(rows))
+                if not at_heading or not rows[k].item.text.startswith(" ")
+            ]
+            fitting = [s for s in splits if s[0] <= h]
+            if fitting:
+                split = min(fitting)[1]
+                place_rows(canvas, rows[:split], (x, y, half, h), px)
+                place_rows(canvas, rows[split:], (x + half + space, y, half, h), px)
+                return True
+    return False

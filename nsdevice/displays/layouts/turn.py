@@ -1,0 +1,175 @@
+"""The turn screen: the card players draw from, big; what else matters this turn beside
+it; the round's earlier cards as a strip along the bottom (C-3)."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from nsdevice import views
+from nsdevice.displays import figures
+from nsdevice.displays.canvas import Canvas
+from nsdevice.displays.drawing import Box, Figure
+from nsdevice.displays.layouts.stack import Icon, Item, stack
+from nsdevice.displays.text_fit import fit_text
+from nsdevice.texts import Words
+
+
+def turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> None:
+    theme = canvas.theme
+    palette, sizes = theme.palette, theme.sizes
+    height = canvas.surface.get_height()
+    margin = canvas.margin()
+    x, y, w, h = body
+    strip = round(height * 0.115)
+    card_h = h - strip - margin
+    symbol = theme.px(sizes.card_symbol, height)
+    switch = 0.6 if len(view.cards) == 2 else 0.0  # the switch card's scale, if any
+    # as wide as the symbol needs, but leaving the notes a third of the width
+    # (narrow screens: the cards give way and the symbol shrinks)
+    room = w - round(w * 0.3) - margin - (margin if switch else 0)
+    card_w = min(max(round(card_h * 0.78), symbol + 2 * margin), math.floor(room / (1 + switch)))
+    left = x
+    if not view.cards or card_h <= 0 or card_w <= 0:
+        return
+    if switch:  # C-5: the switch, smaller, then the card played with it
+        small = pygame.Rect(left, y, round(card_w * switch), round(card_h * switch))
+        figures.card(canvas, view.cards[0], view.city, small, label=None, role="switch")
+        if view.switch_effect is False:
+            figures.dim(canvas, small)
+        note = words.switch_note(view.switch_effect)
+        if note:
+            colour = palette.warning if view.switch_effect is False else palette.accent
+            top = small.bottom + margin // 2
+            room = (small.x, top, small.width, y + card_h - top)
+            smallest = canvas.px(sizes.smallest)
+            fitted = fit_text(
+                note,
+                canvas.px(sizes.small),
+                small.width,
+                fonts=canvas.fonts,
+                max_lines=max(1, room[3] // canvas.fonts.advance(smallest)),
+                min_size=smallest,
+            )
+            canvas.fitted(fitted, colour, room, "switch-note", centre=True)
+        left = small.right + margin
+    card = view.cards[-1]
+    big = pygame.Rect(left, y, card_w, card_h)
+    figures.card(
+        canvas,
+        card,
+        view.city,
+        big,
+        label=words.kind(card.kind, view.city),
+        role="card-symbol",
+        symbol_size=symbol,
+    )
+    notes = (big.right + margin, y, x + w - big.right - margin, card_h)
+    _notes(canvas, view, words, notes)
+    _earlier(canvas, view, (x, y + card_h + margin, w, strip))
+
+
+def _notes(canvas: Canvas, view: views.TurnView, words: Words, box: Box) -> None:
+    """Beside the card: the underground count, then the notes that apply this turn."""
+    theme = canvas.theme
+    palette, sizes = theme.palette, theme.sizes
+    height = canvas.surface.get_height()
+    x, y, w, h = box
+    if w <= 0:
+        return
+    # underground count first: it tells how close the round's end is (C-4)
+    total = view.underground_total
+    pip = min(theme.px(0.07, height), w // (total + 1))
+    gap = (min(w, pip * (total + 3)) - total * pip) // max(1, total - 1)
+    count = fit_text(
+        words.underground(view.underground_seen, view.underground_total, view.city),
+        canvas.px(sizes.body * 1.1),
+        w,
+        fonts=canvas.fonts,
+        max_lines=2,
+        min_size=canvas.px(sizes.smallest),
+    )
+    canvas.fitted(count, palette.text, (x, y, w, count.height), "underground")
+    pips_y = y + count.height + max(2, pip // 4)
+    colour = theme.card_colours(view.city, "underground")[0]
+    for k in range(total):
+        centre = (x + pip / 2 + k * (pip + gap), pips_y + pip / 2)
+        if k < view.underground_seen:
+            pygame.draw.circle(canvas.surface, colour, centre, pip / 2)
+            pygame.draw.circle(
+                canvas.surface, palette.card_edge, centre, pip / 2, width=max(1, pip // 10)
+            )
+        else:
+            pygame.draw.circle(
+                canvas.surface, palette.pip_empty, centre, pip / 2, width=max(2, pip // 6)
+            )
+    row = total * pip + (total - 1) * gap
+    canvas.figures.append(Figure("pips", (x, round(pips_y), row, pip), "pips"))
+    top = round(pips_y + pip + max(3, pip // 2))
+    items: list[Item] = []
+    if view.last:
+        items.append(Item(words.last_turn(), palette.accent_text, band=palette.accent, role="last"))
+    card = view.cards[-1]
+    if card.symbol is None and card.special is not None:  # a joker or free entry
+        items.append(Item(words.face(card), palette.text, role="face"))
+        extra = view.joker_extra if view.city != "paris" else "guided_tour"
+        items.append(Item(words.joker_extra(extra), palette.dim, scale=0.85, role="joker"))
+    note = words.paired_note(view.paired_effect, view.paired_effect_active)
+    if note:
+        active = view.paired_effect_active is not False
+        items.append(
+            Item(
+                note,
+                palette.accent_text if active else palette.text,
+                band=palette.special_badge if active else palette.pip_empty,
+                icons=(Icon("symbol", view.pairing.symbol),) if view.pairing else (),
+                max_lines=2,
+                role="paired",
+            )
+        )
+    elif view.pairing is not None:  # a reminder of which symbol fires this round (T-SP-3)
+        items.append(
+            Item(
+                words.pairing(view.pairing),
+                palette.dim,
+                scale=0.85,
+                icons=(Icon("symbol", view.pairing.symbol),),
+                max_lines=2,
+                role="pairing",
+            )
+        )
+    if items:
+        stack(canvas, items, (x, top, w, y + h - top), sizes.body, centre=False)
+
+
+def _earlier(canvas: Canvas, view: views.TurnView, box: Box) -> None:
+    """The round's earlier turns, oldest first, as small cards."""
+    x, y, w, h = box
+    if not view.earlier or h <= 4:
+        return
+    card_w = round(h * 0.74)
+    gap = max(2, round(h * 0.12))
+    count = sum(len(t.cards) for t in view.earlier)
+    needed = count * card_w + (count - 1) * gap + len(view.earlier) * gap
+    if needed > w:  # a very narrow screen: shrink the cards rather than spill over
+        card_w = max(4, round(card_w * w / needed))
+        gap = max(1, round(gap * w / needed))
+    left = x
+    palette = canvas.theme.palette
+    for earlier in view.earlier:
+        for card in earlier.cards:
+            rect = pygame.Rect(left, y, card_w, h)
+            figures.card(canvas, card, view.city, rect, label=None, role="strip")
+            if card.switch and earlier.switch_effect is False:
+                figures.dim(canvas, rect)
+            left += card_w + max(1, gap // 3)
+        if earlier.paired_effect:  # the special station fired on this turn
+            dot = max(3, card_w // 4)
+            pygame.draw.circle(
+                canvas.surface,
+                palette.special_badge,
+                (left - gap // 3 - dot / 2, y + dot / 2),
+                dot / 2,
+            )
+        left += gap - max(1, gap // 3)

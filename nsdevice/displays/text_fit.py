@@ -1,0 +1,225 @@
+"""Text in the bundled font, fitted to a width: shrunk, then wrapped, then cut.
+
+Text is never clipped by the screen edge: `fit_text` shrinks it a little, then wraps it,
+then breaks words and cuts with an ellipsis as a last resort. The few characters the font
+lacks (`DRAWN_GLYPHS`) are drawn here too, so that measuring and drawing always agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from nsdevice.displays.drawing import Box, Point
+from nsdevice.displays.theme import Colour
+
+# The bundled font (FreeSans Bold) has every accented letter of our five languages and
+# × · − but no arrow: these characters are drawn here instead.
+DRAWN_GLYPHS = frozenset("→")
+ELLIPSIS = "…"
+
+
+class FontBook:
+    """The bundled font at any pixel height, each size loaded once.
+
+    Sizes here are the height of a line of text in pixels: pygame's size argument for
+    its default font is about 1.5 times that, so it is converted once, here.
+    """
+
+    def __init__(self, path: str | None = None) -> None:
+        pygame.font.init()
+        self._path = path
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._glyphs: dict[str, bool] = {}
+        probe = pygame.font.Font(path, 100)
+        self._scale = probe.get_height() / 100
+
+    def font(self, px: int) -> pygame.font.Font:
+        px = max(1, px)
+        font = self._fonts.get(px)
+        if font is None:
+            font = self._fonts[px] = pygame.font.Font(self._path, max(1, round(px / self._scale)))
+        return font
+
+    def height(self, px: int) -> int:
+        return self.font(px).get_height()
+
+    def advance(self, px: int) -> int:
+        """Distance from one wrapped line to the next."""
+        return self.font(px).get_linesize()
+
+    def _arrow_width(self, px: int) -> int:
+        return max(4, round(self.height(px) * 0.9))
+
+    def width(self, text: str, px: int) -> int:
+        font = self.font(px)
+        total = 0
+        for piece in _pieces(text):
+            total += self._arrow_width(px) if piece in DRAWN_GLYPHS else font.size(piece)[0]
+        return total
+
+    def has_glyph(self, char: str) -> bool:
+        """Whether the font draws `char` itself, rather than its 'missing' box."""
+        known = self._glyphs.get(char)
+        if known is None:
+            font = self.font(20)
+            missing = pygame.image.tobytes(font.render("\ue000", True, (255, 255, 255)), "RGBA")
+            drawn = pygame.image.tobytes(font.render(char, True, (255, 255, 255)), "RGBA")
+            known = self._glyphs[char] = char.isspace() or drawn != missing
+        return known
+
+    def missing_glyphs(self, text: str) -> set[str]:
+        """Characters of `text` that would show as boxes (the drawn glyphs are fine)."""
+        return {c for c in set(text) if c not in DRAWN_GLYPHS and not self.has_glyph(c)}
+
+    def draw(self, surface: pygame.Surface, text: str, px: int, colour: Colour, at: Point) -> Box:
+        """Draws one line with its top-left at `at`; returns the rectangle it covers."""
+        font = self.font(px)
+        x, y = round(at[0]), round(at[1])
+        start = x
+        for piece in _pieces(text):
+            if piece in DRAWN_GLYPHS:
+                width = self._arrow_width(px)
+                _draw_arrow(surface, (x, y), width, font, colour)
+                x += width
+            elif piece:
+                image = font.render(piece, True, colour)
+                surface.blit(image, (x, y))
+                x += image.get_width()
+        return (start, y, x - start, font.get_height())
+
+
+def _pieces(text: str) -> list[str]:
+    """`text` split so that each drawn glyph stands alone."""
+    pieces: list[str] = []
+    current = ""
+    for char in text:
+        if char in DRAWN_GLYPHS:
+            pieces += [current, char] if current else [char]
+            current = ""
+        else:
+            current += char
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _draw_arrow(
+    surface: pygame.Surface, at: tuple[int, int], width: int, font: pygame.font.Font, colour: Colour
+) -> None:
+    """A right arrow at the height of the font's small letters, standing in for '→'."""
+    x, y = at
+    middle = y + round(font.get_ascent() * 0.62)
+    thick = max(1, round(font.get_height() * 0.09))
+    head = max(3, round(width * 0.32))
+    left, right = x + round(width * 0.1), x + round(width * 0.9)
+    pygame.draw.line(surface, colour, (left, middle), (right - head // 2, middle), thick)
+    pygame.draw.polygon(
+        surface,
+        colour,
+        [
+            (right, middle),
+            (right - head, middle - head * 0.75),
+            (right - head, middle + head * 0.75),
+        ],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """Text laid out at one size: its lines, and the room they take."""
+
+    size: int
+    lines: tuple[str, ...]
+    width: int
+    height: int
+    advance: int
+    cut: bool = False  # True when words had to be broken or dropped to fit
+
+
+def fit_text(
+    text: str,
+    font_size: int,
+    max_width: int,
+    *,
+    fonts: FontBook,
+    max_lines: int = 2,
+    min_size: int | None = None,
+) -> Fitted:
+    """Lays `text` out within `max_width`, in at most `max_lines` lines.
+
+    In order of preference: one line, shrinking a little (to 85%); wrapped lines at the
+    largest size down to `min_size`; at `min_size`, words broken and the rest cut with
+    an ellipsis. The result never exceeds `max_width` nor `max_lines`.
+    """
+    smallest = max(1, min(font_size, font_size if min_size is None else min_size))
+    floor = max(smallest, round(font_size * 0.85)) if max_lines > 1 else smallest
+    for px in range(font_size, floor - 1, -1):
+        if fonts.width(text, px) <= max_width:
+            return _fitted(fonts, (text,), px)
+    if max_lines > 1:
+        for px in range(font_size, smallest - 1, -1):
+            lines = _wrap(text, px, max_width, fonts, break_words=False)
+            if lines is not None and len(lines) <= max_lines:
+                return _fitted(fonts, tuple(lines), px)
+    lines = _wrap(text, smallest, max_width, fonts, break_words=True) or [""]
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] += ELLIPSIS
+    fitted = tuple(_cut(line, smallest, max_width, fonts) for line in lines)
+    return _fitted(fonts, fitted, smallest, cut=True)
+
+
+def _fitted(fonts: FontBook, lines: tuple[str, ...], px: int, cut: bool = False) -> Fitted:
+    advance = fonts.advance(px)
+    height = (len(lines) - 1) * advance + fonts.height(px)
+    width = max(fonts.width(line, px) for line in lines)
+    return Fitted(px, lines, width, height, advance, cut)
+
+
+def _wrap(
+    text: str, px: int, width: int, fonts: FontBook, *, break_words: bool
+) -> list[str] | None:
+    """Greedy word wrap; None if a word is wider than a line and may not be broken.
+    Leading spaces (an indented sub-item) indent its wrapped lines twice as far, so
+    that each item still stands out from the next."""
+    first = text[: len(text) - len(text.lstrip(" "))]
+    lines: list[str] = []
+    current = ""
+
+    def fits(line: str) -> bool:
+        indent = first * 2 if lines else first
+        return fonts.width(indent + line, px) <= width
+
+    for word in text.split():
+        if fits(f"{current} {word}" if current else word):
+            current = f"{current} {word}" if current else word
+            continue
+        if current:
+            lines.append(current)
+            current = ""
+        if fits(word):
+            current = word
+            continue
+        if not break_words:
+            return None
+        for char in word:  # a word wider than a line: break it between letters
+            if not current or fits(current + char):
+                current += char
+            else:
+                lines.append(current)
+                current = char
+    lines.append(current)
+    return [(first * 2 if index else first) + line for index, line in enumerate(lines)]
+
+
+def _cut(text: str, px: int, width: int, fonts: FontBook) -> str:
+    """`text` shortened with an ellipsis until it fits `width` (possibly to nothing)."""
+    if fonts.width(text, px) <= width:
+        return text
+    while text:
+        text = text[:-1].rstrip()
+        if fonts.width(text + ELLIPSIS, px) <= width:
+            return text + ELLIPSIS
+    return ""
