@@ -328,8 +328,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run as `python -m nsdevice.cli` this file is `__main__`, a second copy of the module:
-    # the runner raises `nsdevice.cli.UsageError`, which `__main__.main` would not catch.
-    from nsdevice.cli import main as package_main
-
-    sys.exit(package_main())
+    sys.exit(main())

@@ -61,6 +61,8 @@ def test_a_whole_solo_game_by_keyboard_in_a_window(tmp_path):
             while len(screens) == before and time.monotonic() < deadline:
                 time.sleep(0.002)
 
+        while not screens:  # the setup screen first, so each step sees its own frame
+            time.sleep(0.002)
         step("m")  # start
         while screens[-1] != "game_end":
             step("right")

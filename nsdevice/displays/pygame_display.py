@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import queue
 import time
 from array import array
 from collections.abc import Callable, Mapping
@@ -48,6 +49,8 @@ TONES: Mapping[str, tuple[tuple[float, float], ...]] = MappingProxyType(
         "game_end": ((660.0, 0.09), (830.0, 0.09), (990.0, 0.2)),
     }
 )
+# How often a window looks at its own events (keys, close) while nothing else happens.
+KEY_CHECK = 0.02
 DEFAULT_TONE = ((880.0, 0.06),)
 SAMPLE_RATE = 22050
 
@@ -70,12 +73,14 @@ def tone_samples(
 
 
 class PygameInbox:
-    """The Inbox protocol on pygame's event queue.
+    """The Inbox protocol for a window: its keys plus items put from other threads.
 
-    `get` blocks in `pygame.event.wait` (no polling loop of ours). SDL's own key repeat
-    is off and a second KEYDOWN for a key already down is dropped: holding and
-    repeating are the ButtonTracker's job. `put` may be called from any thread: the
-    item travels in a custom event, which also wakes a waiting `get`.
+    pygame's `event.wait` is no real sleep: SDL 2 checks for events every millisecond,
+    about 3% of a core on an untouched box. So items from other threads (GPIO, serial,
+    scripts) go through a queue that wakes `get` at once, and the window's own events are
+    looked at every `KEY_CHECK` seconds: a key waits at most that long, an idle window
+    costs a fiftieth of the wake-ups. SDL's key repeat is off and a second KEYDOWN for a
+    key already down is dropped: holding and repeating are the ButtonTracker's job.
     """
 
     def __init__(
@@ -88,36 +93,45 @@ class PygameInbox:
         self._keys = {pygame.key.key_code(name): button for name, button in keys.items()}
         self._clock = clock
         self._on_expose = on_expose
-        self._item_type = pygame.event.custom_type()
+        self._items: queue.SimpleQueue[Item] = queue.SimpleQueue()
         self._down: set[int] = set()
         pygame.key.set_repeat()  # no arguments: repeat off
 
     def put(self, item: Item) -> None:
-        pygame.event.post(pygame.event.Event(self._item_type, item=item))
+        self._items.put(item)
 
     def get(self, timeout: float | None) -> list[Item]:
         deadline = None if timeout is None else time.monotonic() + max(0.0, timeout)
         while True:
-            event = self._next(deadline)
-            if event.type == pygame.NOEVENT:  # the time is up
-                return []
-            items = self._translate(event)
-            for waiting in pygame.event.get():
-                items += self._translate(waiting)
+            items = [item for event in pygame.event.get() for item in self._translate(event)]
+            items += self._waiting()
             if items:
                 return items
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return []
+            try:  # sleep until another thread puts something, or it is time to look again
+                items = [
+                    self._items.get(timeout=KEY_CHECK if left is None else min(left, KEY_CHECK))
+                ]
+            except queue.Empty:
+                continue
+            return (
+                items
+                + self._waiting()
+                + [item for event in pygame.event.get() for item in self._translate(event)]
+            )
 
-    def _next(self, deadline: float | None) -> pygame.event.Event:
-        if deadline is None:
-            return pygame.event.wait()
-        milliseconds = math.ceil((deadline - time.monotonic()) * 1000)
-        # wait(0) would mean "forever": with no time left, only look
-        return pygame.event.wait(milliseconds) if milliseconds > 0 else pygame.event.poll()
+    def _waiting(self) -> list[Item]:
+        items: list[Item] = []
+        while True:
+            try:
+                items.append(self._items.get_nowait())
+            except queue.Empty:
+                return items
 
     def _translate(self, event: pygame.event.Event) -> list[Item]:
         kind = event.type
-        if kind == self._item_type:
-            return [event.item]
         if kind == pygame.QUIT:
             return [Stop("window closed")]
         if kind in (pygame.KEYDOWN, pygame.KEYUP):
@@ -152,6 +166,11 @@ class PygameDisplay:
     ) -> None:
         if driver is not None:
             os.environ["SDL_VIDEODRIVER"] = driver  # SDL reads it in display.init, not later
+        if not fullscreen:
+            # We only blit a finished picture: without this SDL backs a desktop window with
+            # OpenGL, and Mesa costs about 85 MB and five threads for nothing. KMS/DRM keeps
+            # its default, since there the window surface itself needs the GPU path.
+            os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
         try:
             pygame.display.init()
             pygame.font.init()

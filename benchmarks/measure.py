@@ -1,0 +1,689 @@
+"""Measure the box against its performance budget: one command, a table and a JSON file.
+
+    python benchmarks/measure.py                       # 1,000 presses, 10 starts, 10 s idle
+    python benchmarks/measure.py --presses 20 --starts 1 --idle-seconds 1 --rounds 1000
+
+What is measured (docs/PERFORMANCE.md explains each method and keeps the latest figures):
+
+- press → frame: gpiozero mock pins → GpioButtons → the pygame display's own inbox →
+  ButtonTracker → Session.press → SQLite save → paint → flip, in one process, with real
+  games played. A tap is decided on release, so the latency counts from the release edge;
+  the figure from the press edge (which includes the finger's time on the button) is kept
+  beside it.
+- cold start: process start → READY=1 on a NOTIFY_SOCKET we bind (sent right after the
+  first frame), for `--display window` and `--display json`.
+- idle: CPU time and wake-ups of an untouched box over --idle-seconds; peak RSS (VmHWM).
+- rules core: `nsdevice simulate` rounds per second for each city.
+
+Speed is measured here, never asserted in tests (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import glob
+import json
+import os
+import platform
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_JSON = ROOT / "benchmarks" / "results" / "latest.json"
+CITIES = ("tokyo", "paris", "london")
+# The Display HAT Mini's button pins (hardware/profiles/display-hat-mini.toml).
+PINS = {"next": 16, "back": 5, "menu": 6}
+# `nsdevice run` options and environment for a start other than `--input keyboard`.
+Build = tuple[tuple[str, ...], dict[str, str]]
+# The Display HAT Mini build with gpiozero's mock pins. Its SPI panel cannot start here,
+# so the terminal display stands in; like the panel it leaves the waiting to a plain queue.
+BUTTON_BUILD: Build = (
+    ("--input", "gpio", "--hardware", "display-hat-mini"),
+    {"GPIOZERO_PIN_FACTORY": "mock"},
+)
+
+TARGETS = {
+    "press_to_frame_p99_ms": 5.0,
+    "cold_start_s": 0.5,
+    "idle_cpu_percent": 1.0,
+    "rss_mb": 60.0,
+    "rounds_per_second": 200_000,
+}
+
+
+def _environment() -> dict[str, str]:
+    env = {
+        **os.environ,
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+        "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+        "LANG": "C",
+    }
+    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LC_ALL", "LC_MESSAGES"):
+        env.pop(name, None)
+    return env
+
+
+# ---------------------------------------------------------------------------------------
+# figures
+# ---------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest-rank percentile: the smallest value with at least `share` of them at or below."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * share // 1))  # ceil without floats going astray
+    return ordered[int(rank) - 1]
+
+
+def summary(values: list[float], scale: float = 1.0, digits: int = 3) -> dict[str, Any]:
+    if not values:
+        return {"count": 0, "median": None, "p99": None, "max": None, "min": None}
+    return {
+        "count": len(values),
+        "median": round(statistics.median(values) * scale, digits),
+        "p99": round(percentile(values, 0.99) * scale, digits),
+        "max": round(max(values) * scale, digits),
+        "min": round(min(values) * scale, digits),
+    }
+
+
+def machine() -> dict[str, Any]:
+    model = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() in ("model name", "Model", "Hardware") and value.strip():
+                model = value.strip()
+                break
+    try:
+        import pygame
+
+        pygame_version = (
+            f"{pygame.version.ver} (SDL {'.'.join(map(str, pygame.get_sdl_version()))})"
+        )
+    except ImportError:
+        pygame_version = None
+    return {
+        "platform": platform.platform(),
+        "cpu_model": model,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "pygame": pygame_version,
+    }
+
+
+# ---------------------------------------------------------------------------------------
+# press → frame
+# ---------------------------------------------------------------------------------------
+
+
+class _Timer:
+    """Wraps a callable; keeps how long each call took (seconds)."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        self.function = function
+        self.took: list[float] = []
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return self.function(*args, **kwargs)
+        finally:
+            self.took.append(time.perf_counter() - started)
+
+
+class _Player:
+    """Chooses the next button so that every press changes the screen (so it has a frame):
+    whole games, mostly NEXT, some BACK (undo), a new city every game."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.plan: list[str] = []
+        self.games = 0
+
+    def choose(self, view: Any) -> str:
+        if self.plan:
+            return self.plan.pop(0)
+        screen = view.screen
+        if screen == "setup":
+            self.games += 1
+            # cursor to "city", change it, back to "start", start
+            self.plan = ["menu", "back", "menu"]
+            return "next"
+        if screen == "turn":
+            return "back" if self.rng.random() < 0.12 else "next"
+        if screen == "score_entry":
+            return "next" if view.value < 3 + view.step else "menu"
+        return "next"
+
+
+def press_to_frame(
+    presses: int = 1000,
+    *,
+    seed: int = 1,
+    size: tuple[int, int] = (480, 320),
+    state_dir: Path | None = None,
+    display_kind: str = "window",
+) -> dict:
+    """Tap `presses` times on mock GPIO pins while the real loop runs; time every frame.
+
+    `state_dir` puts the SQLite store somewhere else than a fresh temporary folder (e.g.
+    a tmpfs, to see what fsync costs: for attribution). The inbox is the one `nsdevice run`
+    would choose for GPIO buttons on `display_kind`: the window's own pygame inbox for
+    "window", a plain queue for "kmsdrm" (runner.choose_inbox).
+    """
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+    from gpiozero.pins.mock import MockFactory
+
+    from nsdevice.displays.pygame_display import PygameDisplay
+    from nsdevice.inputs.events import Button, ButtonTracker, QueueInbox, Stop
+    from nsdevice.inputs.gpio import GpioButtons
+    from nsdevice.loop import Loop
+    from nsdevice.notify import Notifier
+    from nsdevice.rules.deal import draw_seed
+    from nsdevice.runner import choose_inbox
+    from nsdevice.session import Session, Settings
+    from nsdevice.store import Store
+
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="nsdevice-measure-", dir=state_dir) as folder:
+        store = Store.open(Path(folder)).store
+        session = Session(
+            Settings(language="en"), records=store, seed_source=lambda: draw_seed(rng)
+        )
+        display = PygameDisplay(size)
+        inbox = choose_inbox(display, display_kind, "gpio") or QueueInbox()
+        inbox_kind = type(inbox).__name__
+        factory = MockFactory()
+        buttons = GpioButtons(
+            {Button(name): pin for name, pin in PINS.items()}, inbox, pin_factory=factory
+        )
+        pins = {name: factory.pin(pin) for name, pin in PINS.items()}
+
+        shown = threading.Event()
+        frames: list[float] = []
+        original_show = display.show
+
+        parts: list[tuple[float, float]] = []  # (save, paint) of each frame's step
+
+        def show(view: Any) -> None:
+            original_show(view)
+            frames.append(time.perf_counter())  # the frame is flipped when show returns
+            parts.append((save.took[-1] if save.took else 0.0, paint.took[-1]))
+            shown.set()
+
+        display.show = show  # type: ignore[method-assign]
+        flip = _Timer(pygame.display.flip)
+        paint = _Timer(display._painter.paint)
+        display._painter.paint = paint  # type: ignore[method-assign]
+        session_press = _Timer(session.press)
+        session.press = session_press  # type: ignore[method-assign]
+        save = _Timer(store.save)
+        loop = Loop(session, display, inbox, ButtonTracker(), save=save, notifier=Notifier({}))
+
+        from_release: list[float] = []
+        steps: list[dict] = []
+        from_press: list[float] = []
+        finger: list[float] = []
+        missed = 0
+        player = _Player(rng)
+        failure: list[BaseException] = []
+
+        def drive() -> None:
+            nonlocal missed
+            try:
+                if not shown.wait(10):
+                    raise TimeoutError("no first frame")
+                for _ in range(presses):
+                    word = player.choose(session.view())
+                    pin = pins[word]
+                    shown.clear()
+                    before = len(frames)
+                    pressed_at = time.perf_counter()
+                    pin.drive_low()  # pulled up: low is pressed
+                    time.sleep(rng.uniform(0.035, 0.050))  # a quick tap, past the debounce
+                    released_at = time.perf_counter()
+                    pin.drive_high()
+                    if not shown.wait(2.0) or len(frames) != before + 1:
+                        missed += 1
+                        continue
+                    frame_at = frames[-1]
+                    from_release.append(frame_at - released_at)
+                    saved, painted = parts[-1]
+                    steps.append(
+                        {
+                            "ms": (frame_at - released_at) * 1000,
+                            "save_ms": saved * 1000,
+                            "paint_ms": painted * 1000,
+                            "screen": session.screen,
+                        }
+                    )
+                    from_press.append(frame_at - pressed_at)
+                    finger.append(released_at - pressed_at)
+                    time.sleep(rng.uniform(0.031, 0.040))  # the contact's debounce, and a breath
+            except BaseException as error:  # reported by the main thread
+                failure.append(error)
+            finally:
+                inbox.put(Stop("measured"))
+
+        with _patched(pygame.display, "flip", flip):
+            driver = threading.Thread(target=drive, name="presser", daemon=True)
+            driver.start()
+            loop.run()
+            driver.join(timeout=10)
+        buttons.close()
+        display.close()
+        store.close()
+    if failure:
+        raise failure[0]
+    slowest = sorted(steps, key=lambda step: step["ms"], reverse=True)[: max(1, presses // 100)]
+    return {
+        "inbox": inbox_kind,
+        "store_folder": str(state_dir or tempfile.gettempdir()),
+        "presses": presses,
+        "games": player.games,
+        "frames": len(frames),
+        "presses_without_a_frame": missed,
+        "from_release_ms": summary(from_release, 1000),
+        "from_press_ms": summary(from_press, 1000),
+        "finger_down_ms": summary(finger, 1000, 1),
+        "parts_median_ms": {
+            "session_press": round(statistics.median(session_press.took) * 1000, 3),
+            "save": round(statistics.median(save.took) * 1000, 3),
+            "paint": round(statistics.median(paint.took) * 1000, 3),
+            "flip": round(statistics.median(flip.took) * 1000, 3),
+        },
+        "parts_p99_ms": {
+            "save": round(percentile(save.took, 0.99) * 1000, 3),
+            "paint": round(percentile(paint.took, 0.99) * 1000, 3),
+            "flip": round(percentile(flip.took, 0.99) * 1000, 3),
+        },
+        # the slowest 1 %: where their time went (a slow save is an fsync that waited)
+        "slowest": [{key: (round(v, 3) if isinstance(v, float) else v)
+                     for key, v in step.items()} for step in slowest],
+    }  # fmt: skip
+
+
+@contextlib.contextmanager
+def _patched(owner: Any, name: str, value: Any) -> Iterator[None]:
+    original = getattr(owner, name)
+    setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        setattr(owner, name, original)
+
+
+class _FakePanel:
+    """In place of st7789.ST7789: takes the bytes an SPI transfer would send, sends nothing."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+    def set_window(self) -> None:
+        pass
+
+    def data(self, data: bytes) -> None:
+        self.sent = len(data)
+
+    def set_backlight(self, value: bool) -> None:
+        pass
+
+
+def panel_frames(frames: int = 200, *, seed: int = 2) -> dict:
+    """The Display HAT Mini's show() without the SPI bus: paint at 320x240, then turn and
+    convert to the panel's RGB565 bytes, over the screens of real play."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from nsdevice.displays.st7789_display import St7789Display
+    from nsdevice.inputs.events import Press
+    from nsdevice.rules.deal import draw_seed
+    from nsdevice.session import Session, Settings
+
+    rng = random.Random(seed)
+    panel = _FakePanel()
+    display = St7789Display(panel=panel)
+    paint = _Timer(display._painter.paint)
+    display._painter.paint = paint  # type: ignore[method-assign]
+    convert = _Timer(display.frame)
+    display.frame = convert  # type: ignore[method-assign]
+    session = Session(Settings(language="en"), seed_source=lambda: draw_seed(rng))
+    player = _Player(rng)
+    for _ in range(frames):
+        display.show(session.view())
+        session.press(Press.parse(player.choose(session.view())))
+    return {
+        "frames": frames,
+        "bytes_per_frame": panel.sent,
+        "paint_ms": summary(paint.took, 1000),
+        "convert_ms": summary(convert.took, 1000),
+    }
+
+
+# ---------------------------------------------------------------------------------------
+# the box as a process: cold start and idle
+# ---------------------------------------------------------------------------------------
+
+
+def _saved_game(folder: Path) -> None:
+    """A state folder with a game in progress (round 1, turn 3): what a box boots into."""
+    from nsdevice.inputs.events import Press
+    from nsdevice.session import Session, Settings
+    from nsdevice.store import Store
+
+    session = Session(Settings(language="en"), seed_source=lambda: "MEASURE")
+    for word in ("menu", "next", "next", "next", "next"):
+        session.press(Press.parse(word))
+    store = Store.open(folder).store
+    store.save(session.snapshot())
+    store.close()
+
+
+class _Started:
+    """`nsdevice run` started with a NOTIFY_SOCKET of ours; `ready_after` is start → READY=1."""
+
+    def __init__(
+        self,
+        display: str,
+        state: Path,
+        socket_path: Path,
+        build: Build = ((), {}),
+        timeout: float = 30,
+    ) -> None:
+        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self._socket.bind(str(socket_path))
+        self._socket.settimeout(timeout)
+        options, environment = build
+        env = {**_environment(), **environment, "NOTIFY_SOCKET": str(socket_path)}
+        command = [sys.executable, "-m", "nsdevice", "run", "--display", display,
+                   *(options or ("--input", "keyboard")), "--state-dir", str(state)]  # fmt: skip
+        started = time.perf_counter()
+        # stdin stays open and silent: the terminal-key input waits on it, as on a box
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            env=env,
+        )  # fmt: skip
+        try:
+            while True:
+                message = self._socket.recv(256)
+                if b"READY=1" in message.split(b"\n"):
+                    break
+        except TimeoutError:
+            self.stop()
+            raise RuntimeError(f"{display}: no READY=1 within {timeout} s") from None
+        self.ready_after = time.perf_counter() - started
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=10)
+        for stream in (self.process.stdin, self.process.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()  # type: ignore[union-attr]
+        self._socket.close()
+
+
+def cold_start(display: str, starts: int) -> dict:
+    times = []
+    with tempfile.TemporaryDirectory(prefix="nsdevice-start-") as name:
+        folder = Path(name)
+        _saved_game(folder / "state")
+        for run in range(starts):
+            box = _Started(display, folder / "state", folder / f"notify-{run}")
+            times.append(box.ready_after)
+            box.stop()
+    return {"runs": starts, **{k: v for k, v in summary(times, 1, 4).items() if k != "count"}}
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def _context_switches(pid: int) -> int:
+    total = 0
+    for status in glob.glob(f"/proc/{pid}/task/*/status"):
+        with contextlib.suppress(OSError):
+            for line in Path(status).read_text().splitlines():
+                if "ctxt_switches:" in line:
+                    total += int(line.split()[-1])
+    return total
+
+
+def _status_kb(pid: int, key: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{key}:"):
+            return int(line.split()[1])
+    raise KeyError(key)
+
+
+def idle(display: str, seconds: float, build: Build = ((), {})) -> dict:
+    with tempfile.TemporaryDirectory(prefix="nsdevice-idle-") as name:
+        folder = Path(name)
+        _saved_game(folder / "state")
+        box = _Started(display, folder / "state", folder / "notify", build)
+        try:
+            time.sleep(0.2)  # let the first frame's work finish
+            cpu, switches, wall = (
+                _cpu_seconds(box.pid),
+                _context_switches(box.pid),
+                time.perf_counter(),
+            )
+            time.sleep(seconds)
+            cpu = _cpu_seconds(box.pid) - cpu
+            switches = _context_switches(box.pid) - switches
+            wall = time.perf_counter() - wall
+            peak = _status_kb(box.pid, "VmHWM")
+            threads = len(glob.glob(f"/proc/{box.pid}/task/*"))
+        finally:
+            box.stop()
+    return {
+        "how": " ".join(["--display", display, *(build[0] or ("--input", "keyboard"))]),
+        "seconds": round(wall, 2),
+        "cpu_percent_of_one_core": round(100 * cpu / wall, 2),
+        "wakeups_per_second": round(switches / wall, 1),
+        "rss_peak_mb": round(peak / 1024, 1),
+        "threads": threads,
+    }
+
+
+def idle_on_x11(seconds: float) -> dict | None:
+    """The window on a real X server (Xvfb), where SDL itself could block; None without Xvfb."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        return None
+    number = next(n for n in range(90, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    server = subprocess.Popen(
+        [xvfb, f":{number}", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{number}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        build = ((), {"SDL_VIDEODRIVER": "x11", "DISPLAY": f":{number}"})
+        return idle("window", seconds, build)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+# ---------------------------------------------------------------------------------------
+# rules core, and reference points for the Pi estimate
+# ---------------------------------------------------------------------------------------
+
+
+def simulate(rounds: int) -> dict:
+    rates = {}
+    for city in CITIES:
+        command = [sys.executable, "-m", "nsdevice", "simulate", "--city", city,
+                   "--rounds", str(rounds), "--json"]  # fmt: skip
+        result = subprocess.run(
+            command, capture_output=True, text=True, env=_environment(), check=True
+        )
+        rates[city] = json.loads(result.stdout)["rounds_per_second"]
+    return {"rounds": rounds, "rounds_per_second": rates}
+
+
+def interpreter_start(runs: int) -> dict:
+    """The floor under every cold start: Python itself, and Python importing pygame."""
+    figures = {}
+    for name, code in (("python_s", "pass"), ("python_and_pygame_s", "import pygame")):
+        times = []
+        for _ in range(max(1, runs)):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], env=_environment(), check=True)
+            times.append(time.perf_counter() - started)
+        figures[name] = round(statistics.median(times), 4)
+    return figures
+
+
+# ---------------------------------------------------------------------------------------
+# the command
+# ---------------------------------------------------------------------------------------
+
+
+def measure(presses: int, starts: int, idle_seconds: float, rounds: int, x11: bool) -> dict:
+    figures = {
+        "press_to_frame": press_to_frame(presses),
+        "press_to_frame_button_build": press_to_frame(presses, display_kind="kmsdrm"),
+        "panel_frame_320x240": panel_frames(max(20, presses // 5)),
+        "cold_start_window_s": cold_start("window", starts),
+        "cold_start_json_s": cold_start("json", starts),
+        "interpreter_start": interpreter_start(starts),
+        "idle_window": idle("window", idle_seconds),
+        "idle_json": idle("json", idle_seconds),
+        "idle_button_build": idle("text", idle_seconds, BUTTON_BUILD),
+        "simulate": simulate(rounds),
+    }
+    if x11:
+        figures["idle_window_x11"] = idle_on_x11(idle_seconds)
+    return figures
+
+
+def checks(figures: dict) -> list[dict]:
+    """The table: (metric, figure, target, ok); target None is for information."""
+    window = figures["press_to_frame"]["from_release_ms"]
+    button = figures["press_to_frame_button_build"]["from_release_ms"]
+    target_ms, start_s = TARGETS["press_to_frame_p99_ms"], TARGETS["cold_start_s"]
+    rows: list[tuple[str, Any, Any]] = [
+        ("press→frame p99, window inbox (ms)", window["p99"], target_ms),
+        ("press→frame median, window inbox (ms)", window["median"], None),
+        ("press→frame max, window inbox (ms)", window["max"], None),
+        ("press→frame p99, from the press edge (ms)",
+         figures["press_to_frame"]["from_press_ms"]["p99"], None),
+        ("press→frame p99, button-build queue (ms)", button["p99"], target_ms),
+        ("press→frame median, button-build queue (ms)", button["median"], None),
+        ("320x240 panel paint + RGB565, median (ms)",
+         round(figures["panel_frame_320x240"]["paint_ms"]["median"]
+               + figures["panel_frame_320x240"]["convert_ms"]["median"], 3), None),
+        ("cold start, window, median (s)", figures["cold_start_window_s"]["median"], start_s),
+        ("cold start, json, median (s)", figures["cold_start_json_s"]["median"], start_s),
+    ]  # fmt: skip
+    idles = [
+        ("window", "idle_window"),
+        ("json", "idle_json"),
+        ("button build", "idle_button_build"),
+        ("window on X11", "idle_window_x11"),
+    ]
+    for label, key in idles:
+        if figures.get(key):
+            rows.append(
+                (
+                    f"idle CPU, {label} (% of a core)",
+                    figures[key]["cpu_percent_of_one_core"],
+                    TARGETS["idle_cpu_percent"],
+                )
+            )
+    for label, key in idles[:3]:
+        rows.append((f"peak RSS, {label} (MB)", figures[key]["rss_peak_mb"], TARGETS["rss_mb"]))
+    for city, rate in figures["simulate"]["rounds_per_second"].items():
+        rows.append((f"simulate {city} (rounds/s)", rate, TARGETS["rounds_per_second"]))
+    table = []
+    for metric, figure, target in rows:
+        if target is None or figure is None:
+            ok = None
+        elif "rounds/s" in metric:
+            ok = figure >= target
+        else:
+            ok = figure <= target
+        table.append({"metric": metric, "figure": figure, "target": target, "ok": ok})
+    return table
+
+
+def print_table(table: list[dict], stream: Any = sys.stdout) -> None:
+    width = max(len(row["metric"]) for row in table)
+    print(f"{'metric':{width}}  {'figure':>10}  {'target':>10}  ok?", file=stream)
+    for row in table:
+        target = "" if row["target"] is None else _number(row["target"])
+        verdict = {True: "yes", False: "NO", None: ""}[row["ok"]]
+        print(f"{row['metric']:{width}}  {_number(row['figure']):>10}  {target:>10}  {verdict}",
+              file=stream)  # fmt: skip
+
+
+def _number(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int) or (isinstance(value, float) and value >= 1000):
+        return f"{value:,.0f}"
+    return f"{value:g}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=1000, help="taps timed (default 1000)")
+    parser.add_argument("--starts", type=int, default=10, help="cold starts per display")
+    parser.add_argument("--idle-seconds", type=float, default=10.0, help="idle window (s)")
+    parser.add_argument("--rounds", type=int, default=300_000, help="simulated rounds per city")
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write JSON")
+    parser.add_argument(
+        "--no-x11", action="store_true", help="skip the idle figure on Xvfb even if it is there"
+    )
+    args = parser.parse_args(argv)
+    if args.presses < 1 or args.starts < 1 or args.idle_seconds <= 0 or args.rounds < 1:
+        parser.error("counts must be positive")
+    started = time.time()
+    figures = measure(args.presses, args.starts, args.idle_seconds, args.rounds, not args.no_x11)
+    table = checks(figures)
+    print_table(table)
+    record = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
+        "seconds": round(time.time() - started, 1),
+        "command": " ".join(["python", "benchmarks/measure.py", *(argv or sys.argv[1:])]),
+        "machine": machine(),
+        "settings": {
+            "presses": args.presses,
+            "starts": args.starts,
+            "idle_seconds": args.idle_seconds,
+            "rounds": args.rounds,
+            "sdl_videodriver": "dummy",
+        },
+        "targets": TARGETS,
+        "figures": figures,
+        "table": table,
+    }
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

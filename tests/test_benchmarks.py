@@ -1,0 +1,59 @@
+"""`benchmarks/measure.py` runs end to end and writes every figure.
+
+Only that it works: speed is measured, never asserted in tests (DESIGN.md), so no figure
+here is compared with its target.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_measure_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
+    out = tmp_path / "figures.json"
+    command = [sys.executable, str(ROOT / "benchmarks" / "measure.py"), "--presses", "20",
+               "--starts", "1", "--idle-seconds", "1", "--rounds", "2000", "--no-x11",
+               "--json", str(out)]  # fmt: skip
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "press→frame p99" in result.stdout  # the table
+
+    record = json.loads(out.read_text())
+    assert set(record["machine"]) == {"platform", "cpu_model", "cores", "python", "pygame"}
+    assert record["date"] and record["command"]
+    figures = record["figures"]
+    for name in ("press_to_frame", "press_to_frame_button_build"):
+        latency = figures[name]
+        assert latency["presses"] == 20 and latency["presses_without_a_frame"] == 0
+        for edge in ("from_release_ms", "from_press_ms"):
+            assert latency[edge]["count"] == 20
+            assert all(latency[edge][k] is not None for k in ("median", "p99", "max"))
+        assert set(latency["parts_median_ms"]) == {"session_press", "save", "paint", "flip"}
+    assert figures["press_to_frame"]["inbox"] == "PygameInbox"  # the window's own events
+    assert figures["press_to_frame_button_build"]["inbox"] == "QueueInbox"
+    panel = figures["panel_frame_320x240"]
+    assert panel["bytes_per_frame"] == 320 * 240 * 2  # RGB565, what the SPI bus would carry
+    assert panel["paint_ms"]["count"] == panel["convert_ms"]["count"] == panel["frames"]
+    for name in ("cold_start_window_s", "cold_start_json_s"):
+        assert figures[name]["runs"] == 1 and figures[name]["median"] > 0
+    for name in ("idle_window", "idle_json", "idle_button_build"):
+        assert figures[name]["cpu_percent_of_one_core"] >= 0
+        assert figures[name]["rss_peak_mb"] > 0
+    assert set(figures["simulate"]["rounds_per_second"]) == {"tokyo", "paris", "london"}
+    assert "idle_window_x11" not in figures  # --no-x11
+    table = record["table"]
+    assert {row["metric"] for row in table} >= {
+        "press→frame p99, window inbox (ms)",
+        "cold start, window, median (s)",
+        "idle CPU, window (% of a core)",
+        "peak RSS, window (MB)",
+        "simulate tokyo (rounds/s)",
+    }
+    assert all(set(row) == {"metric", "figure", "target", "ok"} for row in table)

@@ -1,0 +1,85 @@
+"""The reliability harness (benchmarks/reliability.py), every check in its short mode.
+
+What each check protects is in its docstring there; docs/RELIABILITY.md records the long
+runs. A failing check names what broke: the report's failures are the assertion message.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_harness():
+    spec = importlib.util.spec_from_file_location(
+        "nsdevice_reliability", ROOT / "benchmarks" / "reliability.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+reliability = _load_harness()
+
+
+def _held(report) -> None:
+    assert report.ok, "\n".join([f"{report.name}: {report.counts}", *report.failures])
+
+
+def test_kill_9_at_random_moments_resumes_on_the_shown_or_pressed_screen_with_an_intact_file():
+    report = reliability.run_check("kill_storm")
+    _held(report)
+    assert report.counts["kills"] == 15
+    assert report.counts["integrity_checks"] >= 14
+
+
+def test_every_kind_of_damaged_database_gives_a_notice_a_kept_file_and_a_clean_start():
+    report = reliability.run_check("damaged_database")
+    _held(report)
+    assert report.counts["cases"] == len(reliability.damage_cases(reliability.random.Random()))
+
+
+def test_a_storm_of_chattering_overlapping_held_buttons_keeps_every_session_invariant():
+    report = reliability.run_check("button_storm")
+    _held(report)
+    assert report.counts["edges"] >= 10_000
+    assert report.counts["setups_played"] == 12  # every city at every player count
+    assert report.counts["holds"] and report.counts["repeats"] and report.counts["taps"]
+
+
+def test_the_storm_notices_a_tracker_that_sends_two_presses_for_one(monkeypatch):
+    from nsdevice.inputs.events import ButtonTracker
+
+    take_level = ButtonTracker._take_level
+
+    def twice(self, button, at):
+        presses = take_level(self, button, at)
+        return presses + presses
+
+    monkeypatch.setattr(ButtonTracker, "_take_level", twice)
+    report = reliability.button_storm(2_000)
+    assert not report.ok
+    assert any("two presses from one press" in failure for failure in report.failures)
+
+
+def test_garbage_and_unplugging_on_the_serial_line_leave_no_stuck_button():
+    report = reliability.run_check("serial_line")
+    _held(report)
+    assert report.counts["unplugs"] == 2
+    assert report.counts["slowest_reconnect_s"] < 2.0
+
+
+@pytest.mark.parametrize("command", ["run", "deal", "score", "simulate", "screenshot", "hwtest"])
+def test_the_bad_command_lines_cover_every_command(command, tmp_path):
+    assert any(words[:1] == [command] for words in reliability.bad_command_lines(tmp_path))
+
+
+def test_every_bad_command_line_is_one_line_on_stderr_and_exit_2():
+    _held(reliability.run_check("bad_command_line"))
