@@ -93,15 +93,7 @@ def check(
 
 
 def hwtest(args: argparse.Namespace) -> int:
-    from nsdevice.runner import (
-        Plan,
-        choose_inbox,
-        notice,
-        open_display,
-        open_inputs,
-        open_lights,
-        plan,
-    )
+    from nsdevice.runner import Plan, open_hardware, open_lights, plan
 
     namespace = argparse.Namespace(
         hardware=args.hardware, display="auto", input="auto", keys=None, size=None, port=None
@@ -112,14 +104,7 @@ def hwtest(args: argparse.Namespace) -> int:
         chosen: Plan = plan(namespace)
     except UsageError as error:  # plan speaks as `run`; this is hwtest's own option
         raise UsageError(str(error).replace("nsdevice run:", "nsdevice hwtest:", 1)) from None
-    display, display_notice = open_display(chosen)
-    if display_notice:
-        notice(display_notice)
-    kind = chosen.display if display_notice is None else "text"
-    inbox = choose_inbox(display, kind, chosen.input)
-    inputs, input_notice = open_inputs(chosen, inbox, kind)
-    if input_notice:
-        notice(input_notice)
+    display, inbox, inputs = open_hardware(chosen)
     leds = open_lights(chosen, inputs)
     try:
         return check(display, inbox, leds=leds, timeout=args.timeout)

@@ -267,15 +267,9 @@ def choose_inbox(display: Any, display_kind: str, input_kind: str) -> Any:
     return QueueInbox()
 
 
-def run(args: argparse.Namespace) -> int:
-    from nsdevice.inputs.events import ButtonTracker
-    from nsdevice.locale import system_language
-    from nsdevice.loop import Loop
-    from nsdevice.notify import Notifier
-    from nsdevice.session import Capabilities, Session, Settings
-    from nsdevice.store import Store, set_aside, state_directory
-
-    chosen = plan(args)
+def open_hardware(chosen: Plan) -> tuple[Any, Any, list[Any]]:
+    """The display, the inbox to wait on and the started inputs, each with its fallback
+    said in one line."""
     if chosen.notice:
         notice(chosen.notice)
     display, display_notice = open_display(chosen)
@@ -286,6 +280,19 @@ def run(args: argparse.Namespace) -> int:
     inputs, input_notice = open_inputs(chosen, inbox, display_kind)
     if input_notice:
         notice(input_notice)
+    return display, inbox, inputs
+
+
+def run(args: argparse.Namespace) -> int:
+    from nsdevice.inputs.events import ButtonTracker
+    from nsdevice.locale import system_language
+    from nsdevice.loop import Loop
+    from nsdevice.notify import Notifier
+    from nsdevice.session import Capabilities, Session, Settings
+    from nsdevice.store import Store, set_aside, state_directory
+
+    chosen = plan(args)
+    display, inbox, inputs = open_hardware(chosen)
 
     directory = Path(args.state_dir) if args.state_dir else state_directory()
     opened = Store.open(directory)
