@@ -1,0 +1,117 @@
+"""The Display HAT Mini's panel through Pimoroni's real `st7789` library.
+
+Only the hardware under the library is fake: its SPI device (`spidev.SpiDev`) and its
+GPIO lines (`gpiodevice.get_pin`). What reaches the fake bus is checked against the
+library's own image conversion, so our RGB565 frame and rotation are what the library
+itself would send.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+import st7789
+
+from nsdevice.displays.st7789_display import St7789Display
+from nsdevice.gallery import example_views
+from nsdevice.hardware import load_profile
+
+RAMWR = 0x2C  # the panel's "write what follows into the picture" command
+
+
+class Bus:
+    """Everything the library did to the fake hardware, in order."""
+
+    def __init__(self) -> None:
+        self.pins: dict[int, list[bool]] = {}
+        self.transfers: list[tuple[bool, bytes]] = []  # (data/command line high, bytes)
+        self.data_command_pin: int | None = None
+
+    def level(self, pin: int) -> bool:
+        return self.pins[pin][-1]
+
+
+@pytest.fixture
+def bus(monkeypatch) -> Bus:
+    bus = Bus()
+
+    class Lines:
+        def __init__(self, pin: int) -> None:
+            self.pin = pin
+            bus.pins[pin] = [False]
+
+        def set_value(self, offset: int, value) -> None:
+            bus.pins[self.pin].append(value == st7789.Value.ACTIVE)
+
+    def get_pin(pin, label, settings):
+        if label == "st7789-dc":
+            bus.data_command_pin = pin
+        return (Lines(pin), 0)
+
+    class SpiDev:
+        def __init__(self, port: int, chip_select: int) -> None:
+            bus.spi = (port, chip_select)
+
+        def xfer(self, data) -> list[int]:
+            bus.transfers.append((bus.level(bus.data_command_pin), bytes(data)))
+            return [0] * len(data)
+
+    monkeypatch.setattr(st7789.spidev, "SpiDev", SpiDev)
+    monkeypatch.setattr(st7789.gpiodevice, "get_pin", get_pin)
+    monkeypatch.setattr(st7789.time, "sleep", lambda seconds: None)  # resets and settling
+    return bus
+
+
+def hat_display() -> St7789Display:
+    spec = load_profile("display-hat-mini").display
+    return St7789Display(
+        port=spec.spi_port, chip_select=spec.spi_chip_select, data_command=spec.data_command_pin,
+        backlight=spec.backlight_pin, rotation=spec.rotation, spi_speed_hz=spec.spi_speed_hz,
+        width=spec.width, height=spec.height,
+    )  # fmt: skip
+
+
+def last_picture(bus: Bus) -> bytes:
+    """The bytes sent as data after the last RAMWR command."""
+    command = bytes([RAMWR])
+    start = max(i for i, (data, sent) in enumerate(bus.transfers) if not data and sent == command)
+    return b"".join(sent for data, sent in bus.transfers[start + 1 :] if data)
+
+
+def test_a_frame_reaches_the_spi_bus_as_the_library_would_send_it(bus):
+    display = hat_display()
+    spec = load_profile("display-hat-mini").display
+    assert bus.spi == (spec.spi_port, spec.spi_chip_select)
+    assert bus.data_command_pin == spec.data_command_pin
+    view = dict(example_views("tokyo", "en", display.size))["turn"]
+    display.show(view)
+    sent = last_picture(bus)
+    assert len(sent) == spec.width * spec.height * 2  # RGB565
+    assert sent == display.frame()
+    # the library's own conversion of the same picture, at the profile's rotation
+    import numpy
+
+    picture = numpy.transpose(pygame.surfarray.array3d(display._canvas), (1, 0, 2))
+    assert sent == display._panel.image_to_data(picture, spec.rotation)
+    assert all(len(chunk) <= 4096 for data, chunk in bus.transfers if data)
+
+
+def test_every_screen_goes_out_whole(bus):
+    display = hat_display()
+    for _name, view in example_views("paris", "de", display.size):
+        before = len(bus.transfers)
+        display.show(view)
+        assert len(bus.transfers) > before
+        assert last_picture(bus) == display.frame()
+
+
+def test_backlight_follows_brightness_and_goes_dark_on_close(bus):
+    display = hat_display()
+    backlight = load_profile("display-hat-mini").display.backlight_pin
+    assert bus.level(backlight) is True  # the library lights it at start
+    display.set_brightness(0)
+    assert bus.level(backlight) is False
+    display.set_brightness(3)
+    assert bus.level(backlight) is True
+    display.close()
+    assert bus.level(backlight) is False
