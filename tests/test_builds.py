@@ -10,6 +10,7 @@ import threading
 import time
 
 import pygame
+import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -23,17 +24,18 @@ from nsdevice.runner import Plan, _led_output
 from nsdevice.session import Session, Settings
 from nsdevice.store import Store
 
+ALL_MODULES = ("objectives", "special_stations", "city_gates", "pencil_powers")
 
-def test_a_whole_solo_game_by_keyboard_in_a_window(tmp_path):
+
+@pytest.mark.parametrize("city", ["tokyo", "paris", "london"])
+@pytest.mark.parametrize("players", [1, 4])
+def test_a_whole_game_by_keyboard_in_a_window(tmp_path, city, players):
     """Every screen from setup to the ending card, with key presses posted to the window."""
     display = PygameDisplay((480, 320))
     inbox = display.inbox()
     store = Store.open(tmp_path).store
-    session = Session(
-        Settings(city="london", players=1,
-                 modules=("objectives", "special_stations", "city_gates", "pencil_powers")),
-        records=store, seed_source=lambda: "WINDOW",
-    )  # fmt: skip
+    session = Session(Settings(city=city, players=players, modules=ALL_MODULES),
+                      records=store, seed_source=lambda: "WINDOW")  # fmt: skip
     # Keys do not bounce: a short debounce lets the test type quickly, like a fast player.
     loop = Loop(session=session, display=display, inbox=inbox,
                 tracker=ButtonTracker(debounce=0.01), save=store.save)  # fmt: skip
@@ -45,6 +47,8 @@ def test_a_whole_solo_game_by_keyboard_in_a_window(tmp_path):
         real_show(view)
 
     display.show = show
+    # solo: one total; four players: each seat's total and best line, seat 3 ahead
+    entries = [3] if players == 1 else [2, 1, 2, 1, 4, 1, 2, 1]
 
     def player():
         def key(name: str) -> None:
@@ -66,10 +70,11 @@ def test_a_whole_solo_game_by_keyboard_in_a_window(tmp_path):
         step("m")  # start
         while screens[-1] != "game_end":
             step("right")
-        step("right")  # to the score
-        for _ in range(3):  # three points, one press each
-            step("space")
-        step("escape")  # done
+        step("right")  # to the scores
+        for value in entries:
+            for _ in range(value):
+                step("space")
+            step("escape")  # this field done
         inbox.put(Stop("played"))
 
     threading.Thread(target=player, daemon=True).start()
@@ -78,8 +83,12 @@ def test_a_whole_solo_game_by_keyboard_in_a_window(tmp_path):
     assert screens[0] == "setup"
     assert screens.count("round_start") == 4 and screens.count("round_end") == 4
     assert screens[-1] == "result"
-    assert session.view().adjusted == 3 - 40  # C-13: four modules, ten points each
-    assert store.finished_games()[0]["city"] == "london"
+    result = session.view()
+    if players == 1:
+        assert result.adjusted == 3 - 40  # C-13: four modules, ten points each
+    else:
+        assert result.winners == (3,) and result.decided_by == "total"  # C-12
+    assert store.finished_games()[0]["city"] == city
 
 
 class FakePanel:
