@@ -1,31 +1,51 @@
 """One realistic example of every screen, for screenshots and the layout tests.
 
-The game screens are built from real deals (`deal_game`), so the cards, pencils and
-pairings are ones the box can actually show. Seeds are found by a fixed search, so
-the gallery is the same on every run. No pygame here: views are plain data.
+Every screen the session shows is built by the session's own builders
+(`nsdevice.session.screens`), so a screenshot cannot show what the box never does; this
+module only picks the situations and values. The game screens come from real deals
+(`deal_game`), so the cards, pencils and pairings are ones the box can actually show.
+Seeds are found by a fixed search, so the gallery is the same on every run. No pygame
+here: views are plain data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import cache
+from dataclasses import replace
+from functools import cache, partial
 
-from nsdevice import __version__, views
+from nsdevice import views
+from nsdevice.hwtest import hardware_test_view
 from nsdevice.rules import scoring
 from nsdevice.rules.cards import Special
 from nsdevice.rules.cities import city as city_data
-from nsdevice.rules.deal import Deal, Round, Setup, Turn, deal_game, slots
-from nsdevice.rules.modules import Module, mixes_card_modules
-from nsdevice.session import pairing_view, seat_pencils
+from nsdevice.rules.deal import Deal, Round, Setup, Turn, deal_game
+from nsdevice.rules.modules import Module
+from nsdevice.rules.progress import Progress
+from nsdevice.session import (
+    MODULES,
+    Capabilities,
+    Settings,
+    about_view,
+    confirm_view,
+    game_end_view,
+    menu_view,
+    notice_view,
+    pencil_pass_view,
+    result_view,
+    round_end_view,
+    round_start_view,
+    score_entry_view,
+    seed_entry_view,
+    setup_view,
+    shutdown_view,
+    summary_view,
+    turn_view,
+)
 
-ALL_MODULES = tuple(m.value for m in Module)
 SEARCH = 2000  # seeds tried when looking for a deal that shows a given situation
 
 Finder = Callable[[Round, Turn], bool]
-
-
-def _hints(**actions: str) -> tuple[views.Hint, ...]:
-    return tuple(views.Hint(button, action) for button, action in actions.items())
 
 
 def _deal(city: str, players: int, modules: tuple[str, ...], seed: str) -> Deal:
@@ -43,11 +63,12 @@ def _seed_for(city: str, players: int, modules: tuple[str, ...], situation: str)
     return None
 
 
-def _first(deal: Deal, finder: Finder) -> tuple[Round, Turn]:
+def _first(deal: Deal, finder: Finder) -> Progress:
+    """Where in the deal the situation first shows: its turn just revealed."""
     for round_ in deal.rounds:
         for turn in round_.turns:
             if finder(round_, turn):
-                return round_, turn
+                return Progress(round_.number, turn.number)
     raise LookupError("no such turn in this deal")
 
 
@@ -72,113 +93,15 @@ SITUATIONS: dict[str, Finder] = {
 }
 
 
-def _turn_view(deal: Deal, round_: Round, turn: Turn, language: str) -> views.TurnView:
-    index = turn.number - 1
-    return views.TurnView(
-        language=language,
-        hints=_hints(next="continue" if turn.last else "reveal", back="undo", menu="menu"),
-        chime="reveal",
-        city=deal.setup.city.value,
-        round=round_.number,
-        turn=turn.number,
-        controller=round_.controller,
-        cards=turn.cards,
-        earlier=tuple(
-            views.PlayedTurn(t.number, t.cards, t.switch_effect, t.paired_effect)
-            for t in round_.turns[:index]
-        ),
-        underground_seen=turn.underground_seen,
-        switch_effect=turn.switch_effect,
-        paired_effect=turn.paired_effect,
-        paired_effect_active=turn.paired_effect_active,
-        pairing=pairing_view(deal, round_.number),
-        joker_extra=deal.city.joker_extra,
-        last=turn.last,
-    )
-
-
-def _round_start(deal: Deal, number: int, language: str) -> views.RoundStartView:
-    pairing = deal.rounds[number - 1].pairing
-    return views.RoundStartView(
-        language=language,
-        hints=_hints(next="reveal", back="back", menu="menu"),
-        city=deal.setup.city.value,
-        round=number,
-        players=deal.setup.players,
-        controller=deal.rounds[number - 1].controller,
-        pencils=seat_pencils(deal, number),
-        pairing=views.Pairing(pairing.symbol.value, pairing.effect) if pairing else None,
-        objectives=deal.objectives,
-    )
-
-
-def _pencil_pass(deal: Deal, number: int, language: str) -> views.PencilPassView:
-    """Before round `number`: every pencil moves one slot on (C-8)."""
-    table = slots(deal.setup.players)
-    now = dict(deal.rounds[number - 2].pencils)
-    solo = deal.setup.solo
-    return views.PencilPassView(
-        language=language,
-        hints=_hints(next="continue", back="back", menu="menu"),
-        city=deal.setup.city.value,
-        round=number,
-        players=deal.setup.players,
-        moves=()
-        if solo
-        else tuple(
-            views.PencilMove(now[slot], slot, table[(i + 1) % len(table)])
-            for i, slot in enumerate(table)
-        ),
-        next_controller=deal.rounds[number - 1].controller,
-        solo_next=deal.solo_order[number - 1] if deal.solo_order else None,
-    )
-
-
-def _summary(deal: Deal, language: str) -> views.SummaryView:
-    setup = deal.setup
-    return views.SummaryView(
-        language=language,
-        hints=_hints(next="continue", back="back", menu="menu"),
-        city=setup.city.value,
-        players=setup.players,
-        modules=tuple(m.value for m in setup.modules),
-        objectives=deal.objectives,
-        city_gates=deal.city_gates or (),
-        pencil_powers=deal.pencil_powers or (),
-        solo_order=deal.solo_order or (),
-        mix_warning=mixes_card_modules(setup.modules),
-    )
-
-
-def _setup(
-    city: str, players: int, modules: tuple[str, ...], cursor: int, language: str
-) -> views.SetupView:
-    rows = [
-        views.Row("start"),
-        views.Row("city", city),
-        views.Row("players", str(players)),
-        *(views.Row(m, "on" if m in modules else "off") for m in ALL_MODULES),
-        views.Row("seed", "random"),
-        views.Row("language", language),
-    ]
-    return views.SetupView(
-        language=language,
-        hints=_hints(next="down", back="up", menu="select"),
-        rows=tuple(rows),
-        cursor=cursor,
-        city=city,
-        players=players,
-        modules=modules,
-        mix_warning=mixes_card_modules(tuple(Module(m) for m in modules)),
-    )
-
-
 def _game_turns(city: str, language: str) -> Iterator[tuple[str, views.View]]:
-    many = (city, 3, ALL_MODULES)
+    def revealed(deal: Deal, progress: Progress) -> views.View:
+        # as the session shows it right after NEXT, with the sound on
+        return replace(turn_view(deal, progress, language), chime="reveal")
+
+    many = (city, 3, MODULES)
     plain = _deal(*many, _seed_for(*many, "plain") or "A")
-    round_, turn = _first(plain, SITUATIONS["plain"])
-    yield "turn", _turn_view(plain, round_, turn, language)
-    yield "turn-first", _turn_view(plain, plain.rounds[0], plain.rounds[0].turns[0], language)
+    yield "turn", revealed(plain, _first(plain, SITUATIONS["plain"]))
+    yield "turn-first", revealed(plain, Progress(round=1, revealed=1))
     joker_name = "turn-free-entry" if city == "paris" else "turn-joker"
     for name, situation in (
         ("turn-switch-no-effect", "switch-no-effect"),
@@ -192,8 +115,32 @@ def _game_turns(city: str, language: str) -> Iterator[tuple[str, views.View]]:
         if seed is None:  # e.g. Paris: a switch always works there (P-4)
             continue
         deal = _deal(*many, seed)
-        round_, turn = _first(deal, SITUATIONS[situation])
-        yield name, _turn_view(deal, round_, turn, language)
+        yield name, revealed(deal, _first(deal, SITUATIONS[situation]))
+
+
+def _results(
+    city: str, language: str, solo: Deal, plain_solo: Deal, tables: dict[int, Deal]
+) -> Iterator[tuple[str, views.View]]:
+    """Score entry and results: a solo game with every module, a new solo best, and
+    tables won on total, on the best line, and shared."""
+    tiers = city_data(city).tier_upper_bounds
+    solo_total = tiers[2] + 4 + 10 * len(solo.setup.modules)
+    three_scores = (142, 31, 156, 36, 149, 40)
+    yield "score-entry-solo", score_entry_view(solo.setup, (solo_total,), 0, language)
+    entering = (*three_scores[:3], 38, 0, 0)  # seat 2's best line; seat 3 still to come
+    yield "score-entry-best-line", score_entry_view(tables[3].setup, entering, 3, language)
+    best_before = scoring.solo_adjusted(solo_total, len(solo.setup.modules)) + 12  # not beaten
+    yield "result-solo", result_view(solo.setup, (solo_total,), best_before, language)
+    yield (
+        "result-solo-new-best",
+        result_view(plain_solo.setup, (tiers[4] + 9,), tiers[3], language),
+    )
+    for name, deal, scores in (
+        ("result-players", tables[3], three_scores),
+        ("result-tie-best-line", tables[4], (151, 33, 151, 38, 120, 30, 147, 41)),
+        ("result-shared", tables[2], (133, 35, 133, 35)),
+    ):
+        yield name, result_view(deal.setup, scores, None, language)
 
 
 def example_views(
@@ -205,253 +152,77 @@ def example_views(
     every size (layout is the painter's business).
     """
     del size
-    language_ = language
-    three = _deal(city, 3, ALL_MODULES, "TABLE3")
+    three = _deal(city, 3, MODULES, "TABLE3")
     two = _deal(city, 2, ("objectives",), "TABLE2")
     four = _deal(city, 4, (), "TABLE4")
-    solo = _deal(city, 1, ALL_MODULES, "SOLO1")
+    solo = _deal(city, 1, MODULES, "SOLO1")
     plain_solo = _deal(city, 1, (), "SOLO2")
-    tiers = city_data(city).tier_upper_bounds
-    solo_total = tiers[2] + 4 + 10 * len(ALL_MODULES)
-    adjusted = scoring.solo_adjusted(solo_total, len(ALL_MODULES))
-    common = {"language": language_}
-    ok = tuple(views.Hint(b, "ok") for b in ("next", "back", "menu"))
-    back = _hints(next="back", back="back", menu="back")
-    result_hints = _hints(next="new_game", back="back", menu="menu")
+    chosen = partial(Settings, city=city, language=language)
 
     examples: list[tuple[str, views.View]] = [
-        ("setup", _setup(city, 3, ("objectives",), 0, language_)),
-        ("setup-mix-warning", _setup(city, 1, ALL_MODULES, 5, language_)),
-        (
-            "seed-entry",
-            views.SeedEntryView(
-                characters=("K", "7", "P", "2", "X", ""),
-                cursor=3,
-                hints=_hints(next="change", back="change", menu="next_character"),
-                **common,
-            ),
-        ),
-        ("summary", _summary(two, language_)),
-        ("summary-all-modules", _summary(solo, language_)),
-        ("summary-plain", _summary(plain_solo, language_)),
-        ("round-start-3-players", _round_start(three, 2, language_)),
-        ("round-start-2-players", _round_start(two, 1, language_)),
-        ("round-start-4-players", _round_start(four, 3, language_)),
-        ("round-start-solo", _round_start(solo, 1, language_)),
-        *_game_turns(city, language_),
-        (
-            "round-end",
-            views.RoundEndView(
-                city=city,
-                round=2,
-                line_scoring=city_data(city).line_scoring,
-                hints=_hints(next="continue", back="back", menu="menu"),
-                chime="round_end",
-                **common,
-            ),
-        ),
-        ("pencil-pass-3-players", _pencil_pass(three, 2, language_)),
-        ("pencil-pass-2-players", _pencil_pass(two, 3, language_)),
-        ("pencil-pass-solo", _pencil_pass(solo, 4, language_)),
-        (
-            "game-end",
-            views.GameEndView(
-                city=city,
-                players=3,
-                seed=three.setup.seed,
-                hints=_hints(next="scores", back="back", menu="menu"),
-                **common,
-            ),
-        ),
-        (
-            "game-end-solo",
-            views.GameEndView(
-                city=city,
-                players=1,
-                seed=solo.setup.seed,
-                hints=_hints(next="scores", back="back", menu="menu"),
-                **common,
-            ),
-        ),
-        (
-            "score-entry-solo",
-            views.ScoreEntryView(
-                city=city,
-                seat=1,
-                field="total",
-                value=solo_total,
-                step=0,
-                steps=1,
-                solo=True,
-                hints=_hints(next="plus", back="minus", menu="done"),
-                **common,
-            ),
-        ),
-        (
-            "score-entry-best-line",
-            views.ScoreEntryView(
-                city=city,
-                seat=2,
-                field="best_line",
-                value=38,
-                step=3,
-                steps=6,
-                solo=False,
-                hints=_hints(next="plus", back="minus", menu="continue"),
-                **common,
-            ),
-        ),
-        (
-            "result-solo",
-            views.ResultView(
-                city=city,
-                seed=solo.setup.seed,
-                solo=True,
-                total=solo_total,
-                modules_used=len(ALL_MODULES),
-                penalty=scoring.MODULE_PENALTY * len(ALL_MODULES),
-                adjusted=adjusted,
-                tier=scoring.solo_tier(city_data(city), adjusted),
-                personal_best=adjusted + 12,
-                new_best=False,
-                hints=result_hints,
-                **common,
-            ),
-        ),
-        (
-            "result-solo-new-best",
-            views.ResultView(
-                city=city,
-                seed=plain_solo.setup.seed,
-                solo=True,
-                total=tiers[4] + 9,
-                modules_used=0,
-                penalty=0,
-                adjusted=tiers[4] + 9,
-                tier=scoring.solo_tier(city_data(city), tiers[4] + 9),
-                personal_best=tiers[3],
-                new_best=True,
-                hints=result_hints,
-                **common,
-            ),
-        ),
-        (
-            "result-players",
-            views.ResultView(
-                city=city,
-                seed=three.setup.seed,
-                solo=False,
-                seats=(
-                    views.SeatResult(1, 142, 31),
-                    views.SeatResult(2, 156, 36),
-                    views.SeatResult(3, 149, 40),
-                ),
-                winners=(2,),
-                decided_by="total",
-                hints=result_hints,
-                **common,
-            ),
-        ),
-        (
-            "result-tie-best-line",
-            views.ResultView(
-                city=city,
-                seed=four.setup.seed,
-                solo=False,
-                seats=(
-                    views.SeatResult(1, 151, 33),
-                    views.SeatResult(2, 151, 38),
-                    views.SeatResult(3, 120, 30),
-                    views.SeatResult(4, 147, 41),
-                ),
-                winners=(2,),
-                decided_by="best_line",
-                hints=result_hints,
-                **common,
-            ),
-        ),
-        (
-            "result-shared",
-            views.ResultView(
-                city=city,
-                seed=two.setup.seed,
-                solo=False,
-                seats=(views.SeatResult(1, 133, 35), views.SeatResult(2, 133, 35)),
-                winners=(1, 2),
-                decided_by="shared",
-                hints=result_hints,
-                **common,
-            ),
-        ),
+        ("setup", setup_view(chosen(players=3, modules=("objectives",)), None, cursor=0)),
+        ("setup-mix-warning", setup_view(chosen(players=1, modules=MODULES), None, cursor=5)),
+        ("seed-entry", seed_entry_view(("K", "7", "P", "2", "X", ""), 3, language)),
+        ("summary", summary_view(two, language)),
+        ("summary-all-modules", summary_view(solo, language)),
+        ("summary-plain", summary_view(plain_solo, language)),
+        ("round-start-3-players", round_start_view(three, 2, language)),
+        ("round-start-2-players", round_start_view(two, 1, language)),
+        ("round-start-4-players", round_start_view(four, 3, language)),
+        ("round-start-solo", round_start_view(solo, 1, language)),
+        *_game_turns(city, language),
+        ("round-end", replace(round_end_view(three, 2, language), chime="round_end")),
+        ("pencil-pass-3-players", pencil_pass_view(three, 2, language)),
+        ("pencil-pass-2-players", pencil_pass_view(two, 3, language)),
+        ("pencil-pass-solo", pencil_pass_view(solo, 4, language)),
+        ("game-end", game_end_view(three.setup, language)),
+        ("game-end-solo", game_end_view(solo.setup, language)),
+        *_results(city, language, solo, plain_solo, {2: two, 3: three, 4: four}),
         (
             "menu",
-            views.MenuView(
-                rows=(
-                    views.Row("resume"),
-                    views.Row("show_setup"),
-                    views.Row("restart_round"),
-                    views.Row("new_game"),
-                    views.Row("language", language_),
-                    views.Row("sound", "on"),
-                    views.Row("brightness", "4/5"),
-                    views.Row("shutdown"),
-                    views.Row("about"),
-                ),
+            menu_view(
+                chosen(sound=True, brightness=4),
+                Capabilities(brightness=True, shutdown=True),
+                under="turn",  # so that the round can be restarted
                 cursor=7,
-                hints=_hints(next="down", back="up", menu="select"),
-                **common,
             ),
         ),
     ]
-    for question, number in (
-        ("back_to_round", 2),
-        ("restart_round", 3),
-        ("new_game", 3),
-        ("shutdown", 0),
+    for question, progress in (
+        ("back_to_round", Progress(round=3)),
+        ("restart_round", Progress(round=3)),
+        ("new_game", Progress(round=3)),
+        ("shutdown", Progress()),
     ):
-        view = views.ConfirmView(
-            question=question,
-            round=number,
-            hints=_hints(next="yes", back="no", menu="no"),
-            **common,
-        )
-        examples.append((f"confirm-{question.replace('_', '-')}", view))
-    examples.append(
-        ("about", views.AboutView(version=__version__, city=city, hints=back, **common))
-    )
-    examples.append(
-        (
-            "about-game-over",
-            views.AboutView(
-                version=__version__, seed=three.setup.seed, city=city, hints=back, **common
-            ),
-        )
-    )
+        name = f"confirm-{question.replace('_', '-')}"
+        examples.append((name, confirm_view(question, progress, language)))
+    examples.append(("about", about_view(city, language)))
+    examples.append(("about-game-over", about_view(city, language, three.setup.seed)))
     for notice, detail in (
         ("store_damaged", "/var/lib/nsdevice/state.db.damaged-20250101-101500"),
         ("store_unwritable", "/var/lib/nsdevice: read-only file system"),
         ("display_fallback", "st7789 library not installed: pip install 'nsdevice[pi]'"),
         ("input_fallback", ""),
     ):
-        view = views.NoticeView(notice=notice, detail=detail, hints=ok, **common)
-        examples.append((f"notice-{notice.replace('_', '-')}", view))
-    examples.append(("shutdown", views.ShutdownView(**common)))
-    any_button = _hints(next="continue", back="continue", menu="continue")
-    for name, test in (
-        ("pattern", views.HardwareTestView(step="pattern", hints=any_button, **common)),
-        ("press", views.HardwareTestView(step="press", button="back", passed=("next",), **common)),
-        (
-            "led",
-            views.HardwareTestView(
-                step="led", led="green", passed=("next", "back", "menu"), **common
-            ),
-        ),
-        (
-            "done",
-            views.HardwareTestView(
-                step="done", passed=("next", "menu"), failed=("back",), hints=any_button, **common
-            ),
-        ),
-    ):
-        examples.append((f"hwtest-{name}", test))
+        examples.append(
+            (f"notice-{notice.replace('_', '-')}", notice_view(notice, detail, language))
+        )
+    examples.append(("shutdown", shutdown_view(language)))
+    examples += _hardware_test(language)
     return examples
+
+
+def _hardware_test(language: str) -> list[tuple[str, views.View]]:
+    """`nsdevice hwtest`'s steps, built as the check builds them."""
+    return [
+        ("hwtest-pattern", hardware_test_view("pattern", language)),
+        ("hwtest-press", hardware_test_view("press", language, button="back", passed=("next",))),
+        (
+            "hwtest-led",
+            hardware_test_view("led", language, led="green", passed=("next", "back", "menu")),
+        ),
+        (
+            "hwtest-done",
+            hardware_test_view("done", language, passed=("next", "menu"), failed=("back",)),
+        ),
+    ]

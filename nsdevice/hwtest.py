@@ -8,13 +8,31 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, ButtonTracker, Edge, Inbox, Press, Stop
 
 LED_COLOURS = {"red": (255, 0, 0), "green": (0, 255, 0), "blue": (0, 0, 255)}
+
+
+def hardware_test_view(
+    step: str,
+    language: str,
+    *,
+    button: str | None = None,
+    led: str | None = None,
+    passed: Sequence[str] = (),
+    failed: Sequence[str] = (),
+) -> views.HardwareTestView:
+    """One step of the check. Only the test pattern waits for any button, so only it has a
+    legend; while a button is asked for, the screen names it instead."""
+    legend = tuple(views.Hint(b.value, "continue") for b in Button) if step == "pattern" else ()
+    return views.HardwareTestView(
+        language=language, hints=legend, step=step, button=button, led=led,
+        passed=tuple(passed), failed=tuple(failed),
+    )  # fmt: skip
 
 
 def wait_for_press(
@@ -55,9 +73,8 @@ def check(
     passed: list[str] = []
     failed: list[str] = []
 
-    def show(**fields: Any) -> None:
-        display.show(views.HardwareTestView(language=language, passed=tuple(passed),
-                                            failed=tuple(failed), **fields))  # fmt: skip
+    def show(step: str, **fields: Any) -> None:
+        display.show(hardware_test_view(step, language, passed=passed, failed=failed, **fields))
 
     show(step="pattern")
     report("hwtest: the screen shows a test pattern; press any button to go on")

@@ -1,316 +1,302 @@
-"""Each screen's view, built from the session's state and the deal (views.py is the data).
+"""Each screen's view, built from plain inputs (views.py is the data).
 
-A mixin of `Session`: it reads the session's `_state`, `deal`, `notices` and list rows,
-and never changes them.
+The builders are pure functions of the deal, a `Progress`, the settings and the like, so
+the session and the gallery (`nsdevice screenshot`, the text-fit tests) show the same
+screens from one piece of code. `Screens`, a mixin of `Session`, only reads the session's
+`_state`, `deal` and `notices` and hands them to the builders; it never changes them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from nsdevice import __version__, views
 from nsdevice.rules import scoring
 from nsdevice.rules.cities import city
-from nsdevice.rules.deal import (
-    ROUNDS,
-    Deal,
-    slots,
-)
+from nsdevice.rules.deal import ROUNDS, Deal, Setup, slots
 from nsdevice.rules.modules import Module, mixes_card_modules
-from nsdevice.session.settings import BRIGHTNESS_LEVELS, MODULES, Capabilities
+from nsdevice.rules.progress import Progress
+from nsdevice.session.settings import BRIGHTNESS_LEVELS, MODULES, Capabilities, Settings
+
+GAME_OVER_SCREENS = ("game_end", "score_entry", "result")  # the seed may be shown (D-2)
+ROUND_SCREENS = ("round_start", "turn", "round_end")  # a round can be restarted from these
 
 
-class Screens:
-    """The `view()` half of a session."""
+def hints(**actions: str) -> tuple[views.Hint, ...]:
+    """The legend: what each button (`next`, `back`, `menu`) does on a screen."""
+    return tuple(views.Hint(button, action) for button, action in actions.items())
 
-    _state: Any
-    capabilities: Capabilities
-    notices: list[tuple[str, str]]
 
-    @property
-    def deal(self) -> Deal | None:  # provided by Session
-        raise NotImplementedError
+# --- the list screens ---------------------------------------------------------------------
+def setup_rows(settings: Settings, seed_code: str | None) -> tuple[views.Row, ...]:
+    return (
+        views.Row("start"),
+        views.Row("city", settings.city),
+        views.Row("players", str(settings.players)),
+        *(views.Row(m, "on" if m in settings.modules else "off") for m in MODULES),
+        views.Row("seed", seed_code or "random"),
+        views.Row("language", settings.language),
+    )
 
-    # --- the rows of the list screens (their presses are handled by Session) --------------
-    def _setup_rows(self) -> list[views.Row]:
-        s = self._state.settings
-        rows = [
-            views.Row("start"),
-            views.Row("city", s.city),
-            views.Row("players", str(s.players)),
-        ]
-        rows += [views.Row(m, "on" if m in s.modules else "off") for m in MODULES]
-        rows.append(views.Row("seed", self._state.seed_code or "random"))
-        rows.append(views.Row("language", s.language))
-        return rows
 
-    def _menu_rows(self) -> list[views.Row]:
-        s = self._state.settings
-        rows = [views.Row("resume"), views.Row("show_setup")]
-        if self._state.under in ("round_start", "turn", "round_end"):
-            rows.append(views.Row("restart_round"))
-        rows += [
-            views.Row("new_game"),
-            views.Row("language", s.language),
-            views.Row("sound", "on" if s.sound else "off"),
-        ]
-        if self.capabilities.brightness:
-            rows.append(views.Row("brightness", f"{s.brightness}/{BRIGHTNESS_LEVELS}"))
-        if self.capabilities.shutdown:
-            rows.append(views.Row("shutdown"))
-        rows.append(views.Row("about"))
-        return rows
+def setup_view(settings: Settings, seed_code: str | None, cursor: int) -> views.SetupView:
+    """`seed_code`: a code typed in to replay a deal; None for a random one."""
+    return views.SetupView(
+        rows=setup_rows(settings, seed_code),
+        cursor=cursor,
+        city=settings.city,
+        players=settings.players,
+        modules=settings.modules,
+        seed=seed_code,
+        mix_warning=mixes_card_modules(tuple(Module(m) for m in settings.modules)),
+        hints=hints(next="down", back="up", menu="select"),
+        language=settings.language,
+    )
 
-    # --- the view --------------------------------------------------------------------------
-    def view(self) -> views.View:
-        state = self._state
-        common = {"language": state.settings.language}
-        if self.notices:
-            notice, detail = self.notices[0]
-            return views.NoticeView(notice=notice, detail=detail, hints=_hints(ok="any"), **common)
-        builder = getattr(self, f"_view_{state.screen}")
-        view = builder(common)
-        if state.chime and hasattr(view, "chime"):
-            view = replace(view, chime=state.chime)
-        return view
 
-    def _view_setup(self, common: dict) -> views.View:
-        s = self._state.settings
-        return views.SetupView(
-            rows=tuple(self._setup_rows()),
-            cursor=self._state.cursor,
-            city=s.city,
-            players=s.players,
-            modules=s.modules,
-            seed=self._state.seed_code,
-            mix_warning=mixes_card_modules(tuple(Module(m) for m in s.modules)),
-            hints=_hints(next="down", back="up", menu="select"),
-            **common,
-        )
+def seed_entry_view(characters: Sequence[str], cursor: int, language: str) -> views.SeedEntryView:
+    return views.SeedEntryView(
+        characters=tuple(characters),
+        cursor=cursor,
+        hints=hints(next="change", back="change", menu="next_character"),
+        language=language,
+    )
 
-    def _view_seed_entry(self, common: dict) -> views.View:
-        return views.SeedEntryView(
-            characters=tuple(self._state.seed_characters),
-            cursor=self._state.cursor,
-            hints=_hints(next="change", back="change", menu="next_character"),
-            **common,
-        )
 
-    def _view_summary(self, common: dict, recall: bool = False) -> views.View:
-        deal = self.deal
-        assert deal is not None
-        setup = deal.setup
-        hints = (
-            _hints(next="back", back="back", menu="back")
+def menu_rows(settings: Settings, capabilities: Capabilities, under: str) -> tuple[views.Row, ...]:
+    """`under`: the game screen the menu was opened over."""
+    return (
+        views.Row("resume"),
+        views.Row("show_setup"),
+        *((views.Row("restart_round"),) if under in ROUND_SCREENS else ()),
+        views.Row("new_game"),
+        views.Row("language", settings.language),
+        views.Row("sound", "on" if settings.sound else "off"),
+        *(
+            (views.Row("brightness", f"{settings.brightness}/{BRIGHTNESS_LEVELS}"),)
+            if capabilities.brightness
+            else ()
+        ),
+        *((views.Row("shutdown"),) if capabilities.shutdown else ()),
+        views.Row("about"),
+    )
+
+
+def menu_view(
+    settings: Settings, capabilities: Capabilities, under: str, cursor: int
+) -> views.MenuView:
+    return views.MenuView(
+        rows=menu_rows(settings, capabilities, under),
+        cursor=cursor,
+        hints=hints(next="down", back="up", menu="select"),
+        language=settings.language,
+    )
+
+
+# --- the game screens ---------------------------------------------------------------------
+def summary_view(deal: Deal, language: str, recall: bool = False) -> views.SummaryView:
+    """`recall`: shown again from the menu, where every button goes back to the game."""
+    setup = deal.setup
+    return views.SummaryView(
+        city=setup.city.value,
+        players=setup.players,
+        modules=tuple(m.value for m in setup.modules),
+        objectives=deal.objectives,
+        city_gates=deal.city_gates or (),
+        pencil_powers=deal.pencil_powers or (),
+        solo_order=deal.solo_order or (),
+        mix_warning=mixes_card_modules(setup.modules),
+        recall=recall,
+        hints=(
+            hints(next="back", back="back", menu="back")
             if recall
-            else _hints(next="continue", back="back", menu="menu")
-        )
-        return views.SummaryView(
-            city=setup.city.value,
-            players=setup.players,
-            modules=tuple(m.value for m in setup.modules),
-            objectives=deal.objectives,
-            city_gates=deal.city_gates or (),
-            pencil_powers=deal.pencil_powers or (),
-            solo_order=deal.solo_order or (),
-            mix_warning=mixes_card_modules(setup.modules),
-            recall=recall,
-            hints=hints,
-            **common,
-        )
+            else hints(next="continue", back="back", menu="menu")
+        ),
+        language=language,
+    )
 
-    def _view_recall(self, common: dict) -> views.View:
-        return self._view_summary(common, recall=True)
 
-    def _view_round_start(self, common: dict) -> views.View:
-        deal = self.deal
-        assert deal is not None
-        number = self._state.progress.round
-        return views.RoundStartView(
-            city=deal.setup.city.value,
-            round=number,
-            rounds=ROUNDS,
-            players=deal.setup.players,
-            controller=deal.rounds[number - 1].controller,
-            pencils=seat_pencils(deal, number),
-            pairing=pairing_view(deal, number),
-            objectives=deal.objectives,
-            hints=_hints(next="reveal", back="back", menu="menu"),
-            **common,
-        )
+def round_start_view(deal: Deal, round_number: int, language: str) -> views.RoundStartView:
+    return views.RoundStartView(
+        city=deal.setup.city.value,
+        round=round_number,
+        rounds=ROUNDS,
+        players=deal.setup.players,
+        controller=deal.rounds[round_number - 1].controller,
+        pencils=seat_pencils(deal, round_number),
+        pairing=pairing_view(deal, round_number),
+        objectives=deal.objectives,
+        hints=hints(next="reveal", back="back", menu="menu"),
+        language=language,
+    )
 
-    def _view_turn(self, common: dict) -> views.View:
-        deal = self.deal
-        assert deal is not None
-        progress = self._state.progress
-        round_ = deal.rounds[progress.round - 1]
-        shown = progress.visible(deal)
-        turn = shown[-1]
-        return views.TurnView(
-            city=deal.setup.city.value,
-            round=progress.round,
-            turn=turn.number,
-            controller=round_.controller,
-            cards=turn.cards,
-            earlier=tuple(
-                views.PlayedTurn(t.number, t.cards, t.switch_effect, t.paired_effect)
-                for t in shown[:-1]
-            ),
-            underground_seen=turn.underground_seen,
-            switch_effect=turn.switch_effect,
-            paired_effect=turn.paired_effect,
-            paired_effect_active=turn.paired_effect_active,
-            pairing=pairing_view(deal, progress.round),
-            joker_extra=deal.city.joker_extra,
-            last=turn.last,
-            hints=_hints(next="continue" if turn.last else "reveal", back="undo", menu="menu"),
-            **common,
-        )
 
-    def _view_round_end(self, common: dict) -> views.View:
-        deal = self.deal
-        assert deal is not None
-        return views.RoundEndView(
-            city=deal.setup.city.value,
-            round=self._state.progress.round,
-            rounds=ROUNDS,
-            solo=deal.setup.solo,
-            line_scoring=deal.city.line_scoring,
-            hints=_hints(next="continue", back="back", menu="menu"),
-            **common,
-        )
+def turn_view(deal: Deal, progress: Progress, language: str) -> views.TurnView:
+    """The latest revealed turn of `progress`, over the round's earlier ones (C-3)."""
+    shown = progress.visible(deal)
+    assert shown, "a turn screen shows at least one revealed turn"
+    turn = shown[-1]
+    return views.TurnView(
+        city=deal.setup.city.value,
+        round=progress.round,
+        turn=turn.number,
+        controller=deal.rounds[progress.round - 1].controller,
+        cards=turn.cards,
+        earlier=tuple(
+            views.PlayedTurn(t.number, t.cards, t.switch_effect, t.paired_effect)
+            for t in shown[:-1]
+        ),
+        underground_seen=turn.underground_seen,
+        switch_effect=turn.switch_effect,
+        paired_effect=turn.paired_effect,
+        paired_effect_active=turn.paired_effect_active,
+        pairing=pairing_view(deal, progress.round),
+        joker_extra=deal.city.joker_extra,
+        last=turn.last,
+        hints=hints(next="continue" if turn.last else "reveal", back="undo", menu="menu"),
+        language=language,
+    )
 
-    def _view_pencil_pass(self, common: dict) -> views.View:
-        deal = self.deal
-        assert deal is not None
-        number = self._state.progress.round + 1
-        table = slots(deal.setup.players)
-        now = dict(deal.rounds[number - 2].pencils)
-        moves = tuple(
-            views.PencilMove(now[slot], slot, table[(index + 1) % len(table)])
-            for index, slot in enumerate(table)
-        )
-        solo_next = deal.solo_order[number - 1] if deal.solo_order else None
-        return views.PencilPassView(
-            city=deal.setup.city.value,
-            round=number,
-            players=deal.setup.players,
-            moves=() if deal.setup.solo else moves,
-            next_controller=deal.rounds[number - 1].controller,
-            solo_next=solo_next,
-            hints=_hints(next="continue", back="back", menu="menu"),
-            **common,
-        )
 
-    def _view_game_end(self, common: dict) -> views.View:
-        setup = self._state.setup
-        assert setup is not None
-        return views.GameEndView(
-            city=setup.city.value,
-            players=setup.players,
-            seed=setup.seed,  # D-2: the deal is over, the code may be shared
-            hints=_hints(next="scores", back="back", menu="menu"),
-            **common,
-        )
+def round_end_view(deal: Deal, round_number: int, language: str) -> views.RoundEndView:
+    return views.RoundEndView(
+        city=deal.setup.city.value,
+        round=round_number,
+        rounds=ROUNDS,
+        solo=deal.setup.solo,
+        line_scoring=deal.city.line_scoring,
+        hints=hints(next="continue", back="back", menu="menu"),
+        language=language,
+    )
 
-    def _view_score_entry(self, common: dict) -> views.View:
-        state = self._state
-        setup = state.setup
-        assert setup is not None
-        entry = state.entry
-        last = entry + 1 == len(state.scores)
-        return views.ScoreEntryView(
-            city=setup.city.value,
-            seat=entry // 2 + 1,
-            field="total" if setup.solo or entry % 2 == 0 else "best_line",
-            value=state.scores[entry],
-            step=entry,
-            steps=len(state.scores),
-            solo=setup.solo,
-            hints=_hints(next="plus", back="minus", menu="done" if last else "continue"),
-            **common,
-        )
 
-    def _result_view(self, common: dict | None = None) -> views.ResultView:
-        state = self._state
-        setup = state.setup
-        assert setup is not None
-        common = common or {"language": state.settings.language}
-        hints = _hints(next="new_game", back="back", menu="menu")
-        if setup.solo:
-            total = state.scores[0]
-            used = len(setup.modules)
-            adjusted = scoring.solo_adjusted(total, used)
-            best = state.best_before
-            return views.ResultView(
-                city=setup.city.value,
-                seed=setup.seed,
-                solo=True,
-                total=total,
-                modules_used=used,
-                penalty=scoring.MODULE_PENALTY * used,
-                adjusted=adjusted,
-                tier=scoring.solo_tier(city(setup.city), adjusted),
-                personal_best=best,
-                new_best=best is None or adjusted > best,
-                hints=hints,
-                **common,
-            )
-        seats = tuple(
-            views.SeatResult(seat, state.scores[2 * seat - 2], state.scores[2 * seat - 1])
-            for seat in range(1, setup.players + 1)
-        )
-        outcome = scoring.winner([scoring.SeatScore(s.seat, s.total, s.best_line) for s in seats])
+def pencil_pass_view(deal: Deal, next_round: int, language: str) -> views.PencilPassView:
+    """Before round `next_round`: every pencil moves one slot on (C-8); solo, the next
+    pencil in the row instead."""
+    table = slots(deal.setup.players)
+    now = dict(deal.rounds[next_round - 2].pencils)
+    moves = tuple(
+        views.PencilMove(now[slot], slot, table[(index + 1) % len(table)])
+        for index, slot in enumerate(table)
+    )
+    return views.PencilPassView(
+        city=deal.setup.city.value,
+        round=next_round,
+        players=deal.setup.players,
+        moves=() if deal.setup.solo else moves,
+        next_controller=deal.rounds[next_round - 1].controller,
+        solo_next=deal.solo_order[next_round - 1] if deal.solo_order else None,
+        hints=hints(next="continue", back="back", menu="menu"),
+        language=language,
+    )
+
+
+def game_end_view(setup: Setup, language: str) -> views.GameEndView:
+    return views.GameEndView(
+        city=setup.city.value,
+        players=setup.players,
+        seed=setup.seed,  # D-2: the deal is over, the code may be shared
+        hints=hints(next="scores", back="back", menu="menu"),
+        language=language,
+    )
+
+
+def score_entry_view(
+    setup: Setup, scores: Sequence[int], entry: int, language: str
+) -> views.ScoreEntryView:
+    """`scores`: every field in entry order (solo: the total; else each seat's total and
+    best line); `entry`: the one being set."""
+    return views.ScoreEntryView(
+        city=setup.city.value,
+        seat=entry // 2 + 1,
+        field="total" if setup.solo or entry % 2 == 0 else "best_line",
+        value=scores[entry],
+        step=entry,
+        steps=len(scores),
+        solo=setup.solo,
+        hints=hints(
+            next="plus", back="minus", menu="done" if entry + 1 == len(scores) else "continue"
+        ),
+        language=language,
+    )
+
+
+def result_view(
+    setup: Setup, scores: Sequence[int], best_before: int | None, language: str
+) -> views.ResultView:
+    """`scores` as for `score_entry_view`; `best_before`: the city's solo best before this
+    game, if any."""
+    common: dict[str, Any] = {
+        "city": setup.city.value,
+        "seed": setup.seed,
+        "hints": hints(next="new_game", back="back", menu="menu"),
+        "language": language,
+    }
+    if setup.solo:
+        total = scores[0]
+        used = len(setup.modules)
+        adjusted = scoring.solo_adjusted(total, used)
         return views.ResultView(
-            city=setup.city.value,
-            seed=setup.seed,
-            solo=False,
-            seats=seats,
-            winners=outcome.winners,
-            decided_by=outcome.decided_by,
-            hints=hints,
+            solo=True,
+            total=total,
+            modules_used=used,
+            penalty=scoring.MODULE_PENALTY * used,
+            adjusted=adjusted,
+            tier=scoring.solo_tier(city(setup.city), adjusted),
+            personal_best=best_before,
+            new_best=best_before is None or adjusted > best_before,
             **common,
         )
+    seats = tuple(
+        views.SeatResult(seat, scores[2 * seat - 2], scores[2 * seat - 1])
+        for seat in range(1, setup.players + 1)
+    )
+    outcome = scoring.winner([scoring.SeatScore(s.seat, s.total, s.best_line) for s in seats])
+    return views.ResultView(
+        solo=False,
+        seats=seats,
+        winners=outcome.winners,
+        decided_by=outcome.decided_by,
+        **common,
+    )
 
-    def _view_result(self, common: dict) -> views.View:
-        return self._result_view(common)
 
-    def _view_menu(self, common: dict) -> views.View:
-        return views.MenuView(
-            rows=tuple(self._menu_rows()),
-            cursor=self._state.cursor,
-            hints=_hints(next="down", back="up", menu="select"),
-            **common,
-        )
+# --- the overlays and the rest ------------------------------------------------------------
+def confirm_view(question: str, progress: Progress, language: str) -> views.ConfirmView:
+    """`question`: "back_to_round", "restart_round", "new_game" or "shutdown"; the round it
+    names is the one before `progress` when going back to it, else the current one."""
+    return views.ConfirmView(
+        question=question,
+        round=progress.round - 1 if question == "back_to_round" else progress.round,
+        hints=hints(next="yes", back="no", menu="no"),
+        language=language,
+    )
 
-    def _view_confirm(self, common: dict) -> views.View:
-        state = self._state
-        number = (
-            state.progress.round - 1
-            if state.question == "back_to_round"
-            else (state.progress.round)
-        )
-        return views.ConfirmView(
-            question=state.question,
-            round=number,
-            hints=_hints(next="yes", back="no", menu="no"),
-            **common,
-        )
 
-    def _view_about(self, common: dict) -> views.View:
-        setup = self._state.setup
-        over = setup is not None and self._state.under in ("game_end", "score_entry", "result")
-        return views.AboutView(
-            version=__version__,
-            seed=setup.seed if over and setup else None,
-            city=self._state.settings.city,
-            hints=_hints(next="back", back="back", menu="back"),
-            **common,
-        )
+def about_view(city_name: str, language: str, seed: str | None = None) -> views.AboutView:
+    """`seed`: the game's code, only once it is over (D-2)."""
+    return views.AboutView(
+        version=__version__,
+        seed=seed,
+        city=city_name,
+        hints=hints(next="back", back="back", menu="back"),
+        language=language,
+    )
 
-    def _view_shutdown(self, common: dict) -> views.View:
-        return views.ShutdownView(**common)
+
+def notice_view(notice: str, detail: str, language: str) -> views.NoticeView:
+    return views.NoticeView(
+        notice=notice,
+        detail=detail,
+        hints=hints(next="ok", back="ok", menu="ok"),  # any button dismisses it
+        language=language,
+    )
+
+
+def shutdown_view(language: str) -> views.ShutdownView:
+    return views.ShutdownView(language=language)
 
 
 def seat_pencils(deal: Deal, round_number: int) -> tuple[views.SeatPencil, ...]:
@@ -338,7 +324,101 @@ def pairing_view(deal: Deal, round_number: int) -> views.Pairing | None:
     return views.Pairing(pairing.symbol.value, pairing.effect) if pairing else None
 
 
-def _hints(**actions: str) -> tuple[views.Hint, ...]:
-    if "ok" in actions:
-        return tuple(views.Hint(b, "ok") for b in ("next", "back", "menu"))
-    return tuple(views.Hint(button, action) for button, action in actions.items())
+# --- the session's side -------------------------------------------------------------------
+class Screens:
+    """The `view()` half of a session: its state, handed to the builders above."""
+
+    _state: Any
+    capabilities: Capabilities
+    notices: list[tuple[str, str]]
+
+    @property
+    def deal(self) -> Deal | None:  # provided by Session
+        raise NotImplementedError
+
+    def _current_deal(self) -> Deal:
+        deal = self.deal
+        assert deal is not None, "a game screen without a game"
+        return deal
+
+    def _current_setup(self) -> Setup:
+        setup = self._state.setup
+        assert setup is not None, "a game screen without a game"
+        return setup
+
+    # the rows of the list screens (their presses are handled by Session)
+    def _setup_rows(self) -> list[views.Row]:
+        return list(setup_rows(self._state.settings, self._state.seed_code))
+
+    def _menu_rows(self) -> list[views.Row]:
+        state = self._state
+        return list(menu_rows(state.settings, self.capabilities, state.under))
+
+    def view(self) -> views.View:
+        state = self._state
+        language = state.settings.language
+        if self.notices:
+            notice, detail = self.notices[0]
+            return notice_view(notice, detail, language)
+        # every screen gets the settings' language; those built from the settings read it there
+        builder = getattr(self, f"_view_{state.screen}")
+        view = builder(language)
+        if state.chime and hasattr(view, "chime"):
+            view = replace(view, chime=state.chime)
+        return view
+
+    def _view_setup(self, language: str) -> views.View:
+        return setup_view(self._state.settings, self._state.seed_code, self._state.cursor)
+
+    def _view_seed_entry(self, language: str) -> views.View:
+        return seed_entry_view(self._state.seed_characters, self._state.cursor, language)
+
+    def _view_summary(self, language: str) -> views.View:
+        return summary_view(self._current_deal(), language)
+
+    def _view_recall(self, language: str) -> views.View:
+        return summary_view(self._current_deal(), language, recall=True)
+
+    def _view_round_start(self, language: str) -> views.View:
+        return round_start_view(self._current_deal(), self._state.progress.round, language)
+
+    def _view_turn(self, language: str) -> views.View:
+        return turn_view(self._current_deal(), self._state.progress, language)
+
+    def _view_round_end(self, language: str) -> views.View:
+        return round_end_view(self._current_deal(), self._state.progress.round, language)
+
+    def _view_pencil_pass(self, language: str) -> views.View:
+        return pencil_pass_view(self._current_deal(), self._state.progress.round + 1, language)
+
+    def _view_game_end(self, language: str) -> views.View:
+        return game_end_view(self._current_setup(), language)
+
+    def _view_score_entry(self, language: str) -> views.View:
+        return score_entry_view(
+            self._current_setup(), self._state.scores, self._state.entry, language
+        )
+
+    def _result_view(self) -> views.ResultView:  # Session._finish records the game from it
+        state = self._state
+        return result_view(
+            self._current_setup(), state.scores, state.best_before, state.settings.language
+        )
+
+    def _view_result(self, language: str) -> views.View:
+        return self._result_view()
+
+    def _view_menu(self, language: str) -> views.View:
+        state = self._state
+        return menu_view(state.settings, self.capabilities, state.under, state.cursor)
+
+    def _view_confirm(self, language: str) -> views.View:
+        return confirm_view(self._state.question, self._state.progress, language)
+
+    def _view_about(self, language: str) -> views.View:
+        state = self._state
+        over = state.setup is not None and state.under in GAME_OVER_SCREENS
+        return about_view(state.settings.city, language, state.setup.seed if over else None)
+
+    def _view_shutdown(self, language: str) -> views.View:
+        return shutdown_view(language)
