@@ -32,7 +32,6 @@ import logging
 import os
 import queue
 import random
-import select
 import shutil
 import signal
 import sqlite3
@@ -42,7 +41,6 @@ import tempfile
 import threading
 import time
 import traceback
-import tty
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -834,70 +832,15 @@ def _check_session(report: Report, session: Any, game_screens: tuple[str, ...]) 
 # ---------------------------------------------------------------------------------------
 
 
-def _firmware() -> Any:
-    spec = importlib.util.spec_from_file_location("nsboard_firmware", ROOT / "firmware/board.py")
+def _simulator() -> Any:
+    """firmware/simulator.py, the board's firmware on a PC. firmware/ is the Pico's own flat
+    set of files, not a package, so the file is loaded by its path, under a private name."""
+    path = ROOT / "firmware" / "simulator.py"
+    spec = importlib.util.spec_from_file_location("nsboard_simulator", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-class _Pin:
-    def __init__(self) -> None:
-        self.level = 1  # pulled up: 0 while pressed
-
-    def value(self) -> int:
-        return self.level
-
-
-class _Led:
-    kind = "rgb"
-
-    def show(self, red: int, green: int, blue: int) -> None:
-        pass
-
-
-class PicoOnPty:
-    """The Pico: the real firmware logic (firmware/board.py) on the master end of a pty."""
-
-    def __init__(self, firmware: Any, heartbeat_ms: int) -> None:
-        self.master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        os.set_blocking(self.master, False)
-        self.path = os.ttyname(self._slave)
-        self.pins = [_Pin() for _ in range(4)]
-        self._stop = threading.Event()
-        self._inject: queue.SimpleQueue[bytes] = queue.SimpleQueue()
-        self.board = firmware.Board(
-            self.pins, _Led(), self._write, lambda: int(time.monotonic() * 1000),
-            heartbeat_ms=heartbeat_ms,
-        )  # fmt: skip
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def inject(self, data: bytes) -> None:
-        self._inject.put(data)
-
-    def unplug(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
-        os.close(self.master)
-        os.close(self._slave)
-
-    def _write(self, data: bytes) -> None:
-        with contextlib.suppress(OSError):
-            os.write(self.master, data)
-
-    def _run(self) -> None:
-        self.board.boot()
-        while not self._stop.is_set():
-            readable, _, _ = select.select([self.master], [], [], 0.002)
-            if readable:
-                with contextlib.suppress(OSError):
-                    self.board.feed(os.read(self.master, 256))
-            while not self._inject.empty():
-                self._write(self._inject.get())
-            self.board.tick()
 
 
 def serial_line(
@@ -916,11 +859,11 @@ def serial_line(
     logger = logging.getLogger("nsdevice.inputs.serial_board")
     logger.addHandler(logged)
     propagate, logger.propagate = logger.propagate, False
-    firmware = _firmware()
+    simulator = _simulator()
     inbox = QueueInbox()
     tracker = ButtonTracker()
     session = Session(Settings(), seed_source=lambda: "SERIAL")
-    pico = PicoOnPty(firmware, heartbeat_ms)
+    pico = simulator.PicoOnPty(heartbeat_ms=heartbeat_ms)
     ports = [pico.path]
     host = SerialBoard(inbox, find_ports=lambda: list(ports))
     held: dict[Button, bool] = dict.fromkeys(Button, False)
@@ -980,7 +923,7 @@ def serial_line(
                 report.add("garbage_bursts")
             index = rng.randrange(3)
             button = buttons[index]
-            pico.pins[index].level = 0
+            pico.press(index)
             took = expect((button, True), slow_edge)
             if took is None:
                 report.fail(f"action {step}: {button} pressed, no DOWN edge")
@@ -993,7 +936,7 @@ def serial_line(
                 if expect((button, False), 3.0) is None:
                     report.fail(f"unplug {step}: {button} left down")
                 wait_for(lambda: not host.connected, 5.0)
-                pico = PicoOnPty(firmware, heartbeat_ms)
+                pico.plug_in()  # a fresh pty at a new path, the board booted afresh
                 ports.append(pico.path)
                 took = wait_for(lambda: host.connected, 5.0)
                 report.add("unplugs")
@@ -1003,12 +946,12 @@ def serial_line(
                     reconnects.append(took)
                 continue
             time.sleep(rng.uniform(0.0, 0.05))
-            pico.pins[index].level = 1
+            pico.release(index)
             if expect((button, False), slow_edge) is None:
                 report.fail(f"action {step}: {button} released, no UP edge")
             report.add("presses")
-        for pin in pico.pins:
-            pin.level = 1
+        for index in range(len(pico.pins)):
+            pico.release(index)
         # A heartbeat later every button must be up, on the line and in the tracker.
         wait_for(lambda: False, heartbeat_ms / 1000 * 1.5)
         stuck = [b for b, down in held.items() if down] + [b for b in buttons if tracker.is_down(b)]

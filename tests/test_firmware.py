@@ -1,13 +1,13 @@
 """The Pico firmware's logic (firmware/board.py, firmware/main.py) run on CPython.
 
 board.py takes its pins, LED, writer and tick from outside, so these tests hand
-it fakes and a clock they move by hand. main.py is run once with stand-ins for
-MicroPython's modules, to check the wiring around the logic.
+it the stand-ins of firmware/simulator.py and a clock they move by hand. main.py
+is run once with stand-ins for MicroPython's modules, to check the wiring around
+the logic.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import runpy
 import sys
 import time
@@ -15,46 +15,13 @@ import types
 from pathlib import Path
 
 import pytest
+import simulator  # firmware/simulator.py: tests/conftest.py puts firmware/ on the path
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from simulator import FakeLed, FakePin
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
-
-
-def load_board_module() -> types.ModuleType:
-    # A private name: "board" alone could be some other installed package.
-    spec = importlib.util.spec_from_file_location("nsboard_firmware", FIRMWARE / "board.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-fw = load_board_module()
-
-
-class FakePin:
-    """A button input with its pull-up: reads 1 until pressed, 0 while pressed."""
-
-    def __init__(self) -> None:
-        self.level = 1
-
-    def value(self) -> int:
-        return self.level
-
-
-class FakeLed:
-    kind = "rgb"
-
-    def __init__(self) -> None:
-        self.shown: list[tuple[int, int, int]] = []
-
-    def show(self, red: int, green: int, blue: int) -> None:
-        self.shown.append((red, green, blue))
-
-    @property
-    def now(self) -> tuple[int, int, int] | None:
-        return self.shown[-1] if self.shown else None
+fw = simulator.firmware
 
 
 class Rig:
@@ -376,7 +343,7 @@ def run_main(monkeypatch: pytest.MonkeyPatch, host_bytes: bytes, next_held: bool
     }
     for name, module in fakes.items():
         monkeypatch.setitem(sys.modules, name, module)
-    monkeypatch.setattr(time, "ticks_ms", lambda: int(time.monotonic() * 1000), raising=False)
+    monkeypatch.setattr(time, "ticks_ms", simulator.monotonic_ms, raising=False)
     monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
     monkeypatch.setattr(sys, "stdin", stdin)
     monkeypatch.setattr(sys, "stdout", stdout)

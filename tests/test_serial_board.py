@@ -1,31 +1,26 @@
 """nsdevice's SerialBoard against the real firmware logic, over pseudo-terminals.
 
-The "Pico" is firmware/board.py driven by a thread on the master end of a pty,
-with fake buttons and LED; SerialBoard opens the slave end through pyserial as
-it would /dev/ttyACM0. Pulling the cable is closing the master; plugging it back
-is a fresh pty that the port finder starts returning. A few narrower checks use
-pyserial's loop:// and plain unit tests.
+The "Pico" is firmware/simulator.py's PicoOnPty: board.py driven by a thread on the
+master end of a pty, with fake buttons and LED; SerialBoard opens the slave end
+through pyserial as it would /dev/ttyACM0. Pulling the cable closes the pty; plugging
+it back is a fresh pty that the port finder starts returning. A few narrower checks
+use pyserial's loop:// and plain unit tests.
 """
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
 import logging
-import os
-import queue
-import select
 import subprocess
 import sys
 import threading
 import time
-import tty
 import types
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 import serial
+import simulator  # firmware/simulator.py: tests/conftest.py puts firmware/ on the path
+from simulator import FakeLed, FakePin, PicoOnPty
 
 from nsdevice.inputs.events import Button, Edge, QueueInbox
 from nsdevice.inputs.serial_board import (
@@ -38,97 +33,7 @@ from nsdevice.inputs.serial_board import (
     parse_hello,
 )
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
-
-
-def load_board_module() -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location("nsboard_firmware", FIRMWARE / "board.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-fw = load_board_module()
-
-
-class FakePin:
-    def __init__(self) -> None:
-        self.level = 1  # pulled up: 0 while pressed
-
-    def value(self) -> int:
-        return self.level
-
-
-class FakeLed:
-    kind = "rgb"
-
-    def __init__(self) -> None:
-        self.now = (0, 0, 0)
-
-    def show(self, red: int, green: int, blue: int) -> None:
-        self.now = (red, green, blue)
-
-
-class PicoOnPty:
-    """A Pico on a cable: the firmware logic on the master end of a fresh pseudo-terminal."""
-
-    def __init__(self) -> None:
-        self.master, self._slave = os.openpty()
-        tty.setraw(self._slave)  # no echo or line editing before pyserial takes the port
-        os.set_blocking(self.master, False)
-        self.path = os.ttyname(self._slave)
-        self.pins = [FakePin() for _ in range(4)]
-        self.led = FakeLed()
-        self.received = bytearray()  # everything the host sent
-        self.frozen = threading.Event()  # a hung board: reads nothing, sends nothing
-        self._stop = threading.Event()
-        self._inject: queue.SimpleQueue[bytes] = queue.SimpleQueue()
-        self.board = fw.Board(
-            self.pins, self.led, self._write, self._ticks, settle_ms=5, heartbeat_ms=100
-        )
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def press(self, index: int) -> None:
-        self.pins[index].level = 0
-
-    def release(self, index: int) -> None:
-        self.pins[index].level = 1
-
-    def inject(self, data: bytes) -> None:
-        """Send raw bytes from the board, between two of its own lines."""
-        self._inject.put(data)
-
-    def unplug(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
-        os.close(self.master)
-        os.close(self._slave)
-
-    @staticmethod
-    def _ticks() -> int:
-        return int(time.monotonic() * 1000)
-
-    def _write(self, data: bytes) -> None:
-        with contextlib.suppress(OSError):  # nobody reading: the Pico drops output too
-            os.write(self.master, data)
-
-    def _run(self) -> None:
-        self.board.boot()
-        while not self._stop.is_set():
-            if self.frozen.is_set():
-                time.sleep(0.005)
-                continue
-            readable, _, _ = select.select([self.master], [], [], 0.005)
-            if readable:
-                with contextlib.suppress(OSError):
-                    data = os.read(self.master, 256)
-                    self.received += data
-                    self.board.feed(data)
-            while not self._inject.empty():
-                self._write(self._inject.get())
-            self.board.tick()
+fw = simulator.firmware
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
@@ -153,7 +58,8 @@ def take(inbox: QueueInbox, count: int, timeout: float = 5.0) -> list[tuple[Butt
 
 @pytest.fixture
 def pico() -> Iterator[PicoOnPty]:
-    board = PicoOnPty()
+    # Quick settling and heartbeats, so a lost line is mended well inside a test's wait.
+    board = PicoOnPty(settle_ms=5, heartbeat_ms=100)
     yield board
     board.unplug()
 
@@ -242,33 +148,31 @@ def test_asking_for_the_same_colour_again_sends_nothing(pico: PicoOnPty, inbox: 
         host.close()
 
 
-def test_unplug_releases_held_buttons_and_replug_is_back_within_2s(inbox: QueueInbox) -> None:
-    first = PicoOnPty()
-    ports = [first.path]
+def test_unplug_releases_held_buttons_and_replug_is_back_within_2s(
+    pico: PicoOnPty, inbox: QueueInbox
+) -> None:
+    ports = [pico.path]
     host = start_host(inbox, ports)  # the default reconnect_interval: what the box uses
     try:
         host.set_led((0, 90, 0))
-        assert wait_for(lambda: first.led.now == (0, 90, 0))
-        first.press(0)
+        assert wait_for(lambda: pico.led.now == (0, 90, 0))
+        pico.press(0)
         assert take(inbox, 1) == [(Button.NEXT, True)]
 
         ports.clear()
-        first.unplug()
+        pico.unplug()
         assert take(inbox, 1) == [(Button.NEXT, False)]  # nothing stays stuck down
         assert wait_for(lambda: not host.connected)
         assert host.status.state is BoardState.SEARCHING
 
-        second = PicoOnPty()
-        try:
-            plugged_at = time.monotonic()
-            ports.append(second.path)
-            assert wait_for(lambda: host.connected, timeout=2.0)
-            assert time.monotonic() - plugged_at < 2.0
-            assert wait_for(lambda: second.led.now == (0, 90, 0))  # remembered and resent
-            second.press(1)
-            assert take(inbox, 1) == [(Button.BACK, True)]
-        finally:
-            second.unplug()
+        pico.plug_in()  # a fresh pty at a new path, the board booted dark
+        plugged_at = time.monotonic()
+        ports.append(pico.path)
+        assert wait_for(lambda: host.connected, timeout=2.0)
+        assert time.monotonic() - plugged_at < 2.0
+        assert wait_for(lambda: pico.led.now == (0, 90, 0))  # remembered and resent
+        pico.press(1)
+        assert take(inbox, 1) == [(Button.BACK, True)]
     finally:
         host.close()
 
