@@ -7,7 +7,7 @@ values and `Session.restore()` brings it back, always over the same fixed deal
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -113,11 +113,6 @@ class Session(Screens):
     def progress(self) -> Progress:
         return self._state.progress
 
-    def game_over(self) -> bool:
-        return self._state.screen in ("game_end", "score_entry", "result") or (
-            self._state.under in ("game_end", "score_entry", "result")
-        )
-
     # --- pressing --------------------------------------------------------------------------
     def press(self, press: Press) -> None:
         """React to one logical press. Holds act as taps unless a screen gives them a meaning;
@@ -142,7 +137,7 @@ class Session(Screens):
         self.press(Press(Button.MENU))
 
     # setup ----------------------------------------------------------------------------------
-    def _chosen(self, press: Press, rows: list[views.Row]) -> str | None:
+    def _chosen(self, press: Press, rows: Sequence[views.Row]) -> str | None:
         """On a list screen NEXT and BACK move the cursor; MENU returns the row chosen."""
         state = self._state
         if press.button is Button.MENU:
@@ -240,29 +235,31 @@ class Session(Screens):
         else:
             self._open_menu()
 
+    def _step(self, forward: bool) -> None:
+        """One step through the fixed deal (D-1): the only way progress changes in play."""
+        state = self._state
+        deal = self._current_deal()
+        moved = state.progress.forward(deal) if forward else state.progress.backward(deal)
+        assert moved is not None, "a step past either end of the game"
+        state.progress = moved
+
     def _reveal(self) -> None:
         state = self._state
-        deal = self.deal
-        assert deal is not None
-        following = state.progress.forward(deal)
-        assert following is not None and following.round == state.progress.round
-        state.progress = following
+        self._step(forward=True)
         state.screen = "turn"
         state.chime = "reveal" if state.settings.sound else None
 
     def _on_turn(self, press: Press) -> None:
         state = self._state
-        deal = self.deal
-        assert deal is not None
         if press.button is Button.NEXT:
-            if state.progress.round_over(deal):
+            if state.progress.round_over(self._current_deal()):
                 state.screen = "round_end"
                 state.chime = "round_end" if state.settings.sound else None
             else:
                 self._reveal()
         elif press.button is Button.BACK:
             # The card goes back on top of the deck: the same card comes again on NEXT.
-            state.progress = Progress(state.progress.round, state.progress.revealed - 1)
+            self._step(forward=False)
             if state.progress.revealed == 0:
                 state.screen = "round_start"
         else:
@@ -280,7 +277,7 @@ class Session(Screens):
     def _on_pencil_pass(self, press: Press) -> None:
         state = self._state
         if press.button is Button.NEXT:
-            state.progress = Progress(state.progress.round + 1, 0)
+            self._step(forward=True)  # past the round's last turn: the next round's start
             state.screen = "round_start"
         elif press.button is Button.BACK:
             state.screen = "round_end"
@@ -397,10 +394,7 @@ class Session(Screens):
             return
         question = state.question
         if question == "back_to_round":
-            deal = self.deal
-            assert deal is not None
-            previous = state.progress.round - 1
-            state.progress = Progress(previous, len(deal.rounds[previous - 1].turns))
+            self._step(forward=False)  # from a round's start: the end of the one before
             state.screen = "pencil_pass"
         elif question == "restart_round":
             state.progress = Progress(state.progress.round, 0)  # same cards (D-1)

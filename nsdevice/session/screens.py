@@ -347,12 +347,12 @@ class Screens:
         return setup
 
     # the rows of the list screens (their presses are handled by Session)
-    def _setup_rows(self) -> list[views.Row]:
-        return list(setup_rows(self._state.settings, self._state.seed_code))
+    def _setup_rows(self) -> tuple[views.Row, ...]:
+        return setup_rows(self._state.settings, self._state.seed_code)
 
-    def _menu_rows(self) -> list[views.Row]:
+    def _menu_rows(self) -> tuple[views.Row, ...]:
         state = self._state
-        return list(menu_rows(state.settings, self.capabilities, state.under))
+        return menu_rows(state.settings, self.capabilities, state.under)
 
     def view(self) -> views.View:
         state = self._state
