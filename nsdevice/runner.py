@@ -179,6 +179,7 @@ def open_inputs(chosen: Plan, inbox: Any, display_kind: str) -> tuple[list[Any],
         from nsdevice.inputs.script import ScriptInput
 
         script = ScriptInput(chosen.keys, inbox)
+        script.start()  # queued now, read by the loop after its first frame
         return [script], None
     fallback = None
     if chosen.input == "gpio":
@@ -289,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
     from nsdevice.loop import Loop
     from nsdevice.notify import Notifier
     from nsdevice.session import Capabilities, Session, Settings
-    from nsdevice.store import Store, set_aside, state_directory
+    from nsdevice.store import Store, state_directory
 
     chosen = plan(args)
     display, inbox, inputs = open_hardware(chosen)
@@ -309,18 +310,10 @@ def run(args: argparse.Namespace) -> int:
     session = None
     try:
         saved = store.load()
-    except ValueError:
-        saved = {}
-    if saved is not None:
-        try:
+        if saved is not None:
             session = Session.restore(saved, **session_options)
-        except ValueError:
-            # The game row cannot be trusted: keep the file for a person and start clean.
-            store.close()
-            aside = set_aside(store.path) if store.path else None
-            store = Store.open(directory).store
-            session_options["records"] = store
-            notices.append(("store_damaged", aside.name if aside else ""))
+    except ValueError:  # unreadable, or a game that cannot be: kept aside, a fresh start
+        notices.append(("store_damaged", store.discard()))
     if session is None:
         session = Session(Settings(language=system_language()), **session_options)
     session.notices.extend(notices)
@@ -348,9 +341,6 @@ def run(args: argparse.Namespace) -> int:
         outputs=_led_output(chosen, inputs),
         on_request=on_request,
     )
-    for device in inputs:
-        if hasattr(device, "start") and chosen.input == "script":
-            device.start()
     try:
         status = loop.run()
         return exit_status or status

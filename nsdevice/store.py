@@ -151,9 +151,20 @@ class Store:
         self._last_saved = text
         return True
 
-    def forget(self) -> None:
-        self._db.execute("DELETE FROM session")
+    def discard(self) -> str:
+        """The file opened but its saved game does not fit: set it aside like any damaged
+        store and go on with a fresh one in its place. The name it was kept under."""
+        self._db.close()
         self._last_saved = None
+        if self.path is None:  # in memory: nothing to keep
+            self._db = Store.in_memory()._db
+            return ""
+        aside = set_aside(self.path)
+        try:
+            self._db = Store._connect(self.path)._db
+        except (DamagedStore, sqlite3.Error, OSError):
+            self._db = Store.in_memory()._db
+        return aside.name
 
     # --- finished games (the session's Records) ---------------------------------------------
     def best_solo(self, city: str) -> int | None:
