@@ -27,7 +27,6 @@ class Loop:
     outputs: Sequence[Callable[[View], None]] = ()  # e.g. an LED showing the card's kind
     clock: Callable[[], float] = time.monotonic
     on_request: Callable[[str], None] = lambda request: None
-    frames: int = 0
     _shown: View | None = None
     _brightness: int | None = None
 
@@ -36,9 +35,8 @@ class Loop:
         if view == self._shown:
             return
         self.display.show(view)
-        self.frames += 1
         chime = getattr(view, "chime", None)
-        if chime and self.session.settings.sound:
+        if chime:  # the session sets one only when sound is on
             self.display.chime(chime)
         for output in self.outputs:
             output(view)

@@ -24,7 +24,7 @@ from nsdevice.displays.layouts.round_start import round_start
 from nsdevice.displays.layouts.turn import turn
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import DRAWN_GLYPHS, ELLIPSIS, Fitted, FontBook, fit_text
-from nsdevice.displays.theme import DEFAULT_THEME, Colour, Theme
+from nsdevice.displays.theme import DEFAULT_THEME, Theme
 from nsdevice.texts import Words
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "Placed",
     "Point",
     "fit_text",
-    "paint",
 ]
 
 
@@ -68,14 +67,3 @@ class Painter:
         elif text is not None:
             page(canvas, view, text.lines, text.emphasis, body)
         return canvas.drawing(band)
-
-    def symbol_image(self, name: str, size: int, fill: Colour, edge: Colour) -> pygame.Surface:
-        """A card symbol, smooth-edged and cached (see `SymbolBook.image`)."""
-        return self.symbols.image(name, size, fill, edge)
-
-
-def paint(
-    view: views.View, surface: pygame.Surface, words: Words, theme: Theme = DEFAULT_THEME
-) -> Drawing:
-    """One-off drawing; displays keep a `Painter` so fonts and symbols are cached."""
-    return Painter(theme).paint(view, surface, words)

@@ -60,7 +60,8 @@ def tokyo_total(
     return (
         sum(_count("line score", line) for line in lines)
         + _count("tourist stamps", stamps, TOKYO_MOST_STAMPS)
-        - TOKYO_RING_PENALTY * _count("unconnected ring stations", ring_unconnected, 8)
+        - TOKYO_RING_PENALTY
+        * _count("unconnected ring stations", ring_unconnected, TOKYO_RING_STATIONS)
         + _interchange_points(TOKYO_INTERCHANGES, interchanges or {})
         + OBJECTIVE_POINTS * _count("objectives", objectives, 2)
     )
