@@ -406,6 +406,14 @@ class Words:
             return _("{effect}: no effect yet").format(effect=self.effect(effect))
         return _("Special: {effect}").format(effect=self.effect(effect))
 
+    def joker_note(self, view: views.TurnView) -> str:
+        """What a joker (C-6, T-3) or Paris's free entry (P-3) allows; "" for other cards.
+        The city's own wording comes with the view (`joker_extra`, from its data file)."""
+        card = view.cards[-1] if view.cards else None
+        if card is None or card.symbol is not None:
+            return ""
+        return self.joker_extra(view.joker_extra)
+
     def last_turn(self) -> str:
         return self._("Last turn of the round")
 
@@ -414,11 +422,8 @@ class Words:
             " + ".join(f"{self.kind(c.kind, view.city)} {self.face(c)}" for c in view.cards),
             self.underground(view.underground_seen, view.underground_total, view.city),
         ]
-        if view.cards and view.cards[-1].special is not None and view.cards[-1].symbol is None:
-            lines.append(
-                self.joker_extra(view.joker_extra if view.city != "paris" else "guided_tour")
-            )
         for note in (
+            self.joker_note(view),
             self.switch_note(view.switch_effect),
             self.paired_note(view.paired_effect, view.paired_effect_active),
         ):

@@ -111,10 +111,10 @@ def _notes(canvas: Canvas, view: views.TurnView, words: Words, box: Box) -> None
     if view.last:
         items.append(Item(words.last_turn(), palette.accent_text, band=palette.accent, role="last"))
     card = view.cards[-1]
-    if card.symbol is None and card.special is not None:  # a joker or free entry
+    joker = words.joker_note(view)
+    if joker:  # a joker or free entry: its name, then what it allows here
         items.append(Item(words.face(card), palette.text, role="face"))
-        extra = view.joker_extra if view.city != "paris" else "guided_tour"
-        items.append(Item(words.joker_extra(extra), palette.dim, scale=0.85, role="joker"))
+        items.append(Item(joker, palette.dim, scale=0.85, role="joker"))
     note = words.paired_note(view.paired_effect, view.paired_effect_active)
     if note:
         active = view.paired_effect_active is not False
