@@ -22,10 +22,8 @@ from nsdevice.rules.cities import city as city_data
 from nsdevice.rules.deal import Deal, Round, Setup, Turn, deal_game
 from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
-from nsdevice.session import (
-    MODULES,
-    Capabilities,
-    Settings,
+from nsdevice.session import MODULES, Capabilities, Settings
+from nsdevice.session.screens import (
     about_view,
     confirm_view,
     game_end_view,
@@ -183,7 +181,7 @@ def example_views(
             menu_view(
                 chosen(sound=True, brightness=4),
                 Capabilities(brightness=True, shutdown=True),
-                under="turn",  # so that the round can be restarted
+                in_round=True,  # over a turn, so that the round can be restarted
                 cursor=7,
             ),
         ),

@@ -1,76 +1,32 @@
 """The box's behaviour: which screen is up, where the game stands, what a press does.
 
-`machine` holds the state machine, `screens` builds each screen's view from plain inputs
-(for the session and the gallery alike), and `settings` what the box remembers between games.
+`machine` holds the state machine (`Session`) and its one table of screens (`SCREENS`),
+`screens` builds each screen's view from plain inputs (for the session and the gallery
+alike), and `settings` what the box remembers between games. Import the builders from
+`nsdevice.session.screens` itself.
 """
 
-from nsdevice.session.machine import GAME_SCREENS, OVERLAYS, SNAPSHOT_VERSION, Session
-from nsdevice.session.screens import (
-    about_view,
-    confirm_view,
-    game_end_view,
-    hints,
-    menu_rows,
-    menu_view,
-    notice_view,
-    pairing_view,
-    pencil_pass_view,
-    result_view,
-    round_end_view,
-    round_start_view,
-    score_entry_view,
-    seat_pencils,
-    seed_entry_view,
-    setup_rows,
-    setup_view,
-    shutdown_view,
-    summary_view,
-    turn_view,
-)
+from nsdevice.session.machine import GAME_SCREENS, Session
+from nsdevice.session.screen import Screen
 from nsdevice.session.settings import (
-    BRIGHTNESS_LEVELS,
     CITIES,
     MODULES,
     Capabilities,
     FinishedGame,
-    NoRecords,
     Records,
     Settings,
     random_seed,
 )
 
 __all__ = [
-    "BRIGHTNESS_LEVELS",
     "CITIES",
     "GAME_SCREENS",
     "MODULES",
-    "OVERLAYS",
-    "SNAPSHOT_VERSION",
     "Capabilities",
     "FinishedGame",
-    "NoRecords",
     "Records",
+    "Screen",
     "Session",
     "Settings",
-    "about_view",
-    "confirm_view",
-    "game_end_view",
-    "hints",
-    "menu_rows",
-    "menu_view",
-    "notice_view",
-    "pairing_view",
-    "pencil_pass_view",
     "random_seed",
-    "result_view",
-    "round_end_view",
-    "round_start_view",
-    "score_entry_view",
-    "seat_pencils",
-    "seed_entry_view",
-    "setup_rows",
-    "setup_view",
-    "shutdown_view",
-    "summary_view",
-    "turn_view",
 ]

@@ -8,7 +8,7 @@ values and `Session.restore()` brings it back, always over the same fixed deal
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from nsdevice import views
@@ -25,7 +25,8 @@ from nsdevice.rules.deal import (
 )
 from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
-from nsdevice.session.screens import Screens
+from nsdevice.session.screen import Kind, Screen
+from nsdevice.session.screens import Screens, notice_view
 from nsdevice.session.settings import (
     BRIGHTNESS_LEVELS,
     CITIES,
@@ -37,35 +38,12 @@ from nsdevice.session.settings import (
     Settings,
     random_seed,
 )
+from nsdevice.session.state import State
 
 SNAPSHOT_VERSION = 1
 SEED_CHARACTERS = ("", *"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")  # "" ends the code
 SCORE_LIMITS = (-50, 999)
 REPEAT_STEP = 5  # a held NEXT/BACK on a score runs in fives, snapped to a multiple of five
-GAME_SCREENS = ("summary", "round_start", "turn", "round_end", "pencil_pass", "game_end",
-                "score_entry", "result")  # fmt: skip
-OVERLAYS = ("menu", "confirm", "about", "recall")
-
-
-@dataclass
-class _State:
-    """Everything that changes; a snapshot is this, as plain values."""
-
-    screen: str = "setup"
-    settings: Settings = field(default_factory=Settings)
-    setup: Setup | None = None
-    progress: Progress = field(default_factory=Progress)
-    cursor: int = 0
-    seed_code: str | None = None  # typed in to replay a deal; used by the next start only
-    seed_characters: list[str] = field(default_factory=list)
-    under: str = ""  # the game screen beneath an overlay (menu, confirm, about, recall)
-    question: str = ""
-    scores: list[int] = field(default_factory=list)
-    entry: int = 0
-    recorded: bool = False
-    best_before: int | None = None  # the solo best for the city before this game
-    chime: str | None = None
-    request: str | None = None  # for the loop: "shutdown"
 
 
 class Session(Screens):
@@ -83,7 +61,7 @@ class Session(Screens):
         self.capabilities = capabilities or Capabilities()
         self.records: Records = records or NoRecords()
         self._seed_source = seed_source
-        self._state = _State(settings=settings or Settings())
+        self._state = State(settings=settings or Settings())
         self._deal: Deal | None = None
         self.notices = list(notices)
 
@@ -93,7 +71,7 @@ class Session(Screens):
         return self._state.settings
 
     @property
-    def screen(self) -> str:
+    def screen(self) -> Screen:
         return self._state.screen
 
     @property
@@ -113,6 +91,25 @@ class Session(Screens):
     def progress(self) -> Progress:
         return self._state.progress
 
+    def view(self) -> views.View:
+        """What the screen shows now: the first notice, else the screen's own view."""
+        state = self._state
+        if self.notices:
+            notice, detail = self.notices[0]
+            return notice_view(notice, detail, state.settings.language)
+        view = SCREENS[state.screen].view(self)
+        if state.chime:
+            view = replace(view, chime=state.chime)
+        return view
+
+    def _round_under_way(self) -> bool:
+        under = self._state.under
+        return under is not None and SCREENS[under].in_round
+
+    def _game_over(self) -> bool:
+        under = self._state.under
+        return self._state.setup is not None and under is not None and SCREENS[under].over
+
     # --- pressing --------------------------------------------------------------------------
     def press(self, press: Press) -> None:
         """React to one logical press. Holds act as taps unless a screen gives them a meaning;
@@ -122,10 +119,9 @@ class Session(Screens):
         if self.notices:
             self.notices.pop(0)
             return
-        if press.gesture is Gesture.REPEAT and state.screen != "score_entry":
+        if press.gesture is Gesture.REPEAT and state.screen is not Screen.SCORE_ENTRY:
             return
-        handler = getattr(self, f"_on_{state.screen}")
-        handler(press)
+        SCREENS[state.screen].press(self, press)
 
     def next(self) -> None:
         self.press(Press(Button.NEXT))
@@ -160,7 +156,7 @@ class Session(Screens):
             chosen = set(s.modules) ^ {key}
             state.settings = replace(s, modules=tuple(m for m in MODULES if m in chosen))
         elif key == "seed":
-            state.screen = "seed_entry"
+            state.screen = Screen.SEED_ENTRY
             state.seed_characters = [*(state.seed_code or ""), ""]
             state.cursor = 0
         elif key == "language":
@@ -176,7 +172,7 @@ class Session(Screens):
         state.scores = []
         state.entry = 0
         state.recorded = False
-        state.screen = "summary"
+        state.screen = Screen.SUMMARY
 
     def _on_seed_entry(self, press: Press) -> None:
         """NEXT/BACK change the character under the cursor, MENU moves on; MENU on the blank
@@ -202,22 +198,22 @@ class Session(Screens):
     def _finish_seed(self, code: str) -> None:
         state = self._state
         state.seed_code = normalize_seed(code) if code else None
-        state.screen = "setup"
+        state.screen = Screen.SETUP
         state.cursor = [row.key for row in self._setup_rows()].index("seed")
 
     # the game -------------------------------------------------------------------------------
     def _open_menu(self) -> None:
         state = self._state
         state.under = state.screen
-        state.screen = "menu"
+        state.screen = Screen.MENU
         state.cursor = 0
 
     def _on_summary(self, press: Press) -> None:
         state = self._state
         if press.button is Button.NEXT:
-            state.screen = "round_start"
+            state.screen = Screen.ROUND_START
         elif press.button is Button.BACK:
-            state.screen = "setup"  # no card was revealed yet: nothing is lost
+            state.screen = Screen.SETUP  # no card was revealed yet: nothing is lost
             state.cursor = 0
             state.setup = None
         else:
@@ -229,7 +225,7 @@ class Session(Screens):
             self._reveal()
         elif press.button is Button.BACK:
             if state.progress.round == 1:
-                state.screen = "summary"
+                state.screen = Screen.SUMMARY
             else:
                 self._ask("back_to_round")
         else:
@@ -246,14 +242,14 @@ class Session(Screens):
     def _reveal(self) -> None:
         state = self._state
         self._step(forward=True)
-        state.screen = "turn"
+        state.screen = Screen.TURN
         state.chime = "reveal" if state.settings.sound else None
 
     def _on_turn(self, press: Press) -> None:
         state = self._state
         if press.button is Button.NEXT:
             if state.progress.round_over(self._current_deal()):
-                state.screen = "round_end"
+                state.screen = Screen.ROUND_END
                 state.chime = "round_end" if state.settings.sound else None
             else:
                 self._reveal()
@@ -261,16 +257,16 @@ class Session(Screens):
             # The card goes back on top of the deck: the same card comes again on NEXT.
             self._step(forward=False)
             if state.progress.revealed == 0:
-                state.screen = "round_start"
+                state.screen = Screen.ROUND_START
         else:
             self._open_menu()
 
     def _on_round_end(self, press: Press) -> None:
         state = self._state
         if press.button is Button.NEXT:
-            state.screen = "pencil_pass" if state.progress.round < ROUNDS else "game_end"
+            state.screen = Screen.PENCIL_PASS if state.progress.round < ROUNDS else Screen.GAME_END
         elif press.button is Button.BACK:
-            state.screen = "turn"
+            state.screen = Screen.TURN
         else:
             self._open_menu()
 
@@ -278,9 +274,9 @@ class Session(Screens):
         state = self._state
         if press.button is Button.NEXT:
             self._step(forward=True)  # past the round's last turn: the next round's start
-            state.screen = "round_start"
+            state.screen = Screen.ROUND_START
         elif press.button is Button.BACK:
-            state.screen = "round_end"
+            state.screen = Screen.ROUND_END
         else:
             self._open_menu()
 
@@ -292,9 +288,9 @@ class Session(Screens):
             if len(state.scores) != fields:
                 state.scores = [0] * fields
             state.entry = 0
-            state.screen = "score_entry"
+            state.screen = Screen.SCORE_ENTRY
         elif press.button is Button.BACK:
-            state.screen = "round_end"
+            state.screen = Screen.ROUND_END
         else:
             self._open_menu()
 
@@ -315,7 +311,7 @@ class Session(Screens):
                 else ((value - 1) // REPEAT_STEP * REPEAT_STEP)
             )
         elif press.button is Button.BACK and value == 0 and state.entry == 0:
-            state.screen = "game_end"  # BACK on an untouched first field leaves the entry
+            state.screen = Screen.GAME_END  # BACK on an untouched first field leaves the entry
             return
         else:
             value += sign
@@ -324,7 +320,7 @@ class Session(Screens):
 
     def _finish(self) -> None:
         state = self._state
-        state.screen = "result"
+        state.screen = Screen.RESULT
         if state.recorded:
             return
         setup = state.setup
@@ -349,11 +345,11 @@ class Session(Screens):
     def _on_result(self, press: Press) -> None:
         state = self._state
         if press.button is Button.NEXT:
-            state.screen = "setup"
+            state.screen = Screen.SETUP
             state.cursor = 0
             state.setup = None
         elif press.button is Button.BACK:
-            state.screen = "score_entry"
+            state.screen = Screen.SCORE_ENTRY
             state.entry = len(state.scores) - 1
         else:
             self._open_menu()
@@ -364,9 +360,9 @@ class Session(Screens):
         key = self._chosen(press, self._menu_rows())
         s = state.settings
         if key == "resume":
-            state.screen = state.under
+            state.screen = self._under()
         elif key == "show_setup":
-            state.screen = "recall"
+            state.screen = Screen.RECALL
         elif key in ("restart_round", "new_game", "shutdown"):
             self._ask(key)
         elif key == "language":
@@ -376,42 +372,42 @@ class Session(Screens):
         elif key == "brightness":
             state.settings = replace(s, brightness=s.brightness % BRIGHTNESS_LEVELS + 1)
         elif key == "about":
-            state.screen = "about"
+            state.screen = Screen.ABOUT
 
     def _ask(self, question: str) -> None:
         state = self._state
-        if state.screen != "menu":
+        if state.screen is not Screen.MENU:
             state.under = state.screen
         state.question = question
-        state.screen = "confirm"
+        state.screen = Screen.CONFIRM
 
     def _on_confirm(self, press: Press) -> None:
         state = self._state
         if press.button is not Button.NEXT:  # BACK or MENU: no
-            state.screen = "menu" if state.question != "back_to_round" else state.under
-            if state.screen == "menu":
+            state.screen = Screen.MENU if state.question != "back_to_round" else self._under()
+            if state.screen is Screen.MENU:
                 state.cursor = 0
             return
         question = state.question
         if question == "back_to_round":
             self._step(forward=False)  # from a round's start: the end of the one before
-            state.screen = "pencil_pass"
+            state.screen = Screen.PENCIL_PASS
         elif question == "restart_round":
             state.progress = Progress(state.progress.round, 0)  # same cards (D-1)
-            state.screen = "round_start"
+            state.screen = Screen.ROUND_START
         elif question == "new_game":
             state.setup = None
-            state.screen = "setup"
+            state.screen = Screen.SETUP
             state.cursor = 0
         elif question == "shutdown":
-            state.screen = "shutdown"
+            state.screen = Screen.SHUTDOWN
             state.request = "shutdown"
 
     def _on_about(self, press: Press) -> None:
-        self._state.screen = "menu"
+        self._state.screen = Screen.MENU
 
     def _on_recall(self, press: Press) -> None:
-        self._state.screen = self._state.under
+        self._state.screen = self._under()
 
     def _on_shutdown(self, press: Press) -> None:
         pass  # the box is going down; presses no longer matter
@@ -424,7 +420,8 @@ class Session(Screens):
         return {
             "version": SNAPSHOT_VERSION,
             "settings": asdict(state.settings),
-            "screen": state.screen if state.screen != "shutdown" else state.under or "setup",
+            "screen": _name(state.screen if state.screen is not Screen.SHUTDOWN else state.under)
+            or "setup",
             "setup": None
             if setup is None
             else {
@@ -438,7 +435,7 @@ class Session(Screens):
             "cursor": state.cursor,
             "seed_code": state.seed_code,
             "seed_characters": list(state.seed_characters),
-            "under": state.under,
+            "under": _name(state.under),
             "question": state.question,
             "scores": list(state.scores),
             "entry": state.entry,
@@ -466,11 +463,11 @@ class Session(Screens):
                 CityName(raw["city"]), int(raw["players"]), tuple(raw["modules"]), raw["seed"]
             )
         state.progress = Progress(int(data["round"]), int(data["revealed"]))
-        state.screen = str(data["screen"])
+        state.screen = Screen(str(data["screen"]))  # ValueError for a name that is no screen
         state.cursor = int(data["cursor"])
         state.seed_code = data["seed_code"]
         state.seed_characters = [str(c) for c in data["seed_characters"]]
-        state.under = str(data["under"])
+        state.under = Screen(str(data["under"])) if data["under"] else None
         state.question = str(data["question"])
         state.scores = [int(v) for v in data["scores"]]
         state.entry = int(data["entry"])
@@ -483,24 +480,24 @@ class Session(Screens):
     def _check(self) -> None:
         """Refuse a snapshot that would put the box in an impossible place."""
         state = self._state
-        screens = {"setup", "seed_entry", *GAME_SCREENS, *OVERLAYS}
-        assert state.screen in screens, state.screen
-        if state.screen in GAME_SCREENS or state.screen in OVERLAYS:
+        kind = SCREENS[state.screen].kind
+        assert kind is not Kind.MESSAGE, state.screen  # never saved: the box was going down
+        if kind in (Kind.GAME, Kind.OVERLAY):
             assert state.setup is not None
             deal = self.deal
             assert deal is not None
             assert 1 <= state.progress.round <= ROUNDS
             turns = len(deal.rounds[state.progress.round - 1].turns)
             assert 0 <= state.progress.revealed <= turns
-            if state.screen == "turn":
+            if state.screen is Screen.TURN:
                 assert state.progress.revealed >= 1
-            if state.screen in ("round_end", "pencil_pass", "game_end"):
+            if state.screen in (Screen.ROUND_END, Screen.PENCIL_PASS, Screen.GAME_END):
                 assert state.progress.revealed == turns
-        if state.screen in OVERLAYS:
-            assert state.under in GAME_SCREENS
-        if state.screen in ("score_entry", "result"):
+        if kind is Kind.OVERLAY:
+            assert state.under is not None and SCREENS[state.under].kind is Kind.GAME
+        if state.screen in (Screen.SCORE_ENTRY, Screen.RESULT):
             assert state.scores and 0 <= state.entry < len(state.scores)
-        if state.screen == "seed_entry":
+        if state.screen is Screen.SEED_ENTRY:
             assert 0 <= state.cursor < len(state.seed_characters) <= SEED_MAX_LENGTH + 1
         view = self.view()  # builds every field the screen needs, or fails here
         assert view.screen
@@ -509,3 +506,48 @@ class Session(Screens):
 def _cycle(options: tuple[str, ...], current: str, step: int = 1) -> str:
     index = options.index(current) if current in options else -1
     return options[(index + step) % len(options)]
+
+
+def _name(screen: Screen | None) -> str:
+    """A screen as a snapshot writes it: its plain name, "" for none."""
+    return screen.value if screen is not None else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One screen: where it stands, what a press does there, and the view it shows."""
+
+    kind: Kind
+    press: Callable[[Session, Press], None]
+    view: Callable[[Session], views.View]
+    in_round: bool = False  # a round is under way: the menu offers to restart it
+    over: bool = False  # the game is over: its deal code may be shown (D-2)
+
+
+# Every screen, once. Adding a screen: docs/ARCHITECTURE.md, "Adding a screen".
+SCREENS: dict[Screen, Entry] = {
+    Screen.SETUP: Entry(Kind.SETUP, Session._on_setup, Session._view_setup),
+    Screen.SEED_ENTRY: Entry(Kind.SETUP, Session._on_seed_entry, Session._view_seed_entry),
+    Screen.SUMMARY: Entry(Kind.GAME, Session._on_summary, Session._view_summary),
+    Screen.ROUND_START: Entry(
+        Kind.GAME, Session._on_round_start, Session._view_round_start, in_round=True
+    ),
+    Screen.TURN: Entry(Kind.GAME, Session._on_turn, Session._view_turn, in_round=True),
+    Screen.ROUND_END: Entry(
+        Kind.GAME, Session._on_round_end, Session._view_round_end, in_round=True
+    ),
+    Screen.PENCIL_PASS: Entry(Kind.GAME, Session._on_pencil_pass, Session._view_pencil_pass),
+    Screen.GAME_END: Entry(Kind.GAME, Session._on_game_end, Session._view_game_end, over=True),
+    Screen.SCORE_ENTRY: Entry(
+        Kind.GAME, Session._on_score_entry, Session._view_score_entry, over=True
+    ),
+    Screen.RESULT: Entry(Kind.GAME, Session._on_result, Session._view_result, over=True),
+    Screen.MENU: Entry(Kind.OVERLAY, Session._on_menu, Session._view_menu),
+    Screen.CONFIRM: Entry(Kind.OVERLAY, Session._on_confirm, Session._view_confirm),
+    Screen.ABOUT: Entry(Kind.OVERLAY, Session._on_about, Session._view_about),
+    Screen.RECALL: Entry(Kind.OVERLAY, Session._on_recall, Session._view_recall),
+    Screen.SHUTDOWN: Entry(Kind.MESSAGE, Session._on_shutdown, Session._view_shutdown),
+}
+
+# The game screens by name, for benchmarks/reliability.py (read from the table above).
+GAME_SCREENS = tuple(s.value for s, e in SCREENS.items() if e.kind is Kind.GAME)

@@ -9,7 +9,6 @@ screens from one piece of code. `Screens`, a mixin of `Session`, only reads the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from nsdevice import __version__, views
@@ -18,10 +17,9 @@ from nsdevice.rules.cities import city
 from nsdevice.rules.deal import ROUNDS, Deal, Setup, slots
 from nsdevice.rules.modules import Module, mixes_card_modules
 from nsdevice.rules.progress import Progress
+from nsdevice.session.screen import Screen
 from nsdevice.session.settings import BRIGHTNESS_LEVELS, MODULES, Capabilities, Settings
-
-GAME_OVER_SCREENS = ("game_end", "score_entry", "result")  # the seed may be shown (D-2)
-ROUND_SCREENS = ("round_start", "turn", "round_end")  # a round can be restarted from these
+from nsdevice.session.state import State
 
 
 def hints(**actions: str) -> tuple[views.Hint, ...]:
@@ -65,12 +63,14 @@ def seed_entry_view(characters: Sequence[str], cursor: int, language: str) -> vi
     )
 
 
-def menu_rows(settings: Settings, capabilities: Capabilities, under: str) -> tuple[views.Row, ...]:
-    """`under`: the game screen the menu was opened over."""
+def menu_rows(
+    settings: Settings, capabilities: Capabilities, in_round: bool
+) -> tuple[views.Row, ...]:
+    """`in_round`: the menu was opened over a round under way, which it may restart."""
     return (
         views.Row("resume"),
         views.Row("show_setup"),
-        *((views.Row("restart_round"),) if under in ROUND_SCREENS else ()),
+        *((views.Row("restart_round"),) if in_round else ()),
         views.Row("new_game"),
         views.Row("language", settings.language),
         views.Row("sound", "on" if settings.sound else "off"),
@@ -85,10 +85,10 @@ def menu_rows(settings: Settings, capabilities: Capabilities, under: str) -> tup
 
 
 def menu_view(
-    settings: Settings, capabilities: Capabilities, under: str, cursor: int
+    settings: Settings, capabilities: Capabilities, in_round: bool, cursor: int
 ) -> views.MenuView:
     return views.MenuView(
-        rows=menu_rows(settings, capabilities, under),
+        rows=menu_rows(settings, capabilities, in_round),
         cursor=cursor,
         hints=hints(next="down", back="up", menu="select"),
         language=settings.language,
@@ -326,9 +326,10 @@ def pairing_view(deal: Deal, round_number: int) -> views.Pairing | None:
 
 # --- the session's side -------------------------------------------------------------------
 class Screens:
-    """The `view()` half of a session: its state, handed to the builders above."""
+    """The views half of a session: its state, handed to the builders above. Each
+    `_view_…` method is named by its screen's entry in `machine.SCREENS`."""
 
-    _state: Any
+    _state: State
     capabilities: Capabilities
     notices: list[tuple[str, str]]
 
@@ -346,79 +347,80 @@ class Screens:
         assert setup is not None, "a game screen without a game"
         return setup
 
+    def _under(self) -> Screen:
+        under = self._state.under
+        assert under is not None, "an overlay over no game screen"
+        return under
+
+    @property
+    def _language(self) -> str:
+        # every screen speaks the settings' language; those built from the settings read it there
+        return self._state.settings.language
+
     # the rows of the list screens (their presses are handled by Session)
     def _setup_rows(self) -> tuple[views.Row, ...]:
         return setup_rows(self._state.settings, self._state.seed_code)
 
     def _menu_rows(self) -> tuple[views.Row, ...]:
         state = self._state
-        return menu_rows(state.settings, self.capabilities, state.under)
+        return menu_rows(state.settings, self.capabilities, self._round_under_way())
 
-    def view(self) -> views.View:
-        state = self._state
-        language = state.settings.language
-        if self.notices:
-            notice, detail = self.notices[0]
-            return notice_view(notice, detail, language)
-        # every screen gets the settings' language; those built from the settings read it there
-        builder = getattr(self, f"_view_{state.screen}")
-        view = builder(language)
-        if state.chime and hasattr(view, "chime"):
-            view = replace(view, chime=state.chime)
-        return view
+    def _round_under_way(self) -> bool:  # provided by Session, which holds the table
+        raise NotImplementedError
 
-    def _view_setup(self, language: str) -> views.View:
+    def _game_over(self) -> bool:  # provided by Session
+        raise NotImplementedError
+
+    def _view_setup(self) -> views.View:
         return setup_view(self._state.settings, self._state.seed_code, self._state.cursor)
 
-    def _view_seed_entry(self, language: str) -> views.View:
-        return seed_entry_view(self._state.seed_characters, self._state.cursor, language)
+    def _view_seed_entry(self) -> views.View:
+        return seed_entry_view(self._state.seed_characters, self._state.cursor, self._language)
 
-    def _view_summary(self, language: str) -> views.View:
-        return summary_view(self._current_deal(), language)
+    def _view_summary(self) -> views.View:
+        return summary_view(self._current_deal(), self._language)
 
-    def _view_recall(self, language: str) -> views.View:
-        return summary_view(self._current_deal(), language, recall=True)
+    def _view_recall(self) -> views.View:
+        return summary_view(self._current_deal(), self._language, recall=True)
 
-    def _view_round_start(self, language: str) -> views.View:
-        return round_start_view(self._current_deal(), self._state.progress.round, language)
+    def _view_round_start(self) -> views.View:
+        return round_start_view(self._current_deal(), self._state.progress.round, self._language)
 
-    def _view_turn(self, language: str) -> views.View:
-        return turn_view(self._current_deal(), self._state.progress, language)
+    def _view_turn(self) -> views.View:
+        return turn_view(self._current_deal(), self._state.progress, self._language)
 
-    def _view_round_end(self, language: str) -> views.View:
-        return round_end_view(self._current_deal(), self._state.progress.round, language)
+    def _view_round_end(self) -> views.View:
+        return round_end_view(self._current_deal(), self._state.progress.round, self._language)
 
-    def _view_pencil_pass(self, language: str) -> views.View:
-        return pencil_pass_view(self._current_deal(), self._state.progress.round + 1, language)
+    def _view_pencil_pass(self) -> views.View:
+        deal, progress = self._current_deal(), self._state.progress
+        return pencil_pass_view(deal, progress.round + 1, self._language)
 
-    def _view_game_end(self, language: str) -> views.View:
-        return game_end_view(self._current_setup(), language)
+    def _view_game_end(self) -> views.View:
+        return game_end_view(self._current_setup(), self._language)
 
-    def _view_score_entry(self, language: str) -> views.View:
-        return score_entry_view(
-            self._current_setup(), self._state.scores, self._state.entry, language
-        )
+    def _view_score_entry(self) -> views.View:
+        state = self._state
+        return score_entry_view(self._current_setup(), state.scores, state.entry, self._language)
 
     def _result_view(self) -> views.ResultView:  # Session._finish records the game from it
         state = self._state
-        return result_view(
-            self._current_setup(), state.scores, state.best_before, state.settings.language
-        )
+        return result_view(self._current_setup(), state.scores, state.best_before, self._language)
 
-    def _view_result(self, language: str) -> views.View:
+    def _view_result(self) -> views.View:
         return self._result_view()
 
-    def _view_menu(self, language: str) -> views.View:
+    def _view_menu(self) -> views.View:
         state = self._state
-        return menu_view(state.settings, self.capabilities, state.under, state.cursor)
+        return menu_view(state.settings, self.capabilities, self._round_under_way(), state.cursor)
 
-    def _view_confirm(self, language: str) -> views.View:
-        return confirm_view(self._state.question, self._state.progress, language)
+    def _view_confirm(self) -> views.View:
+        return confirm_view(self._state.question, self._state.progress, self._language)
 
-    def _view_about(self, language: str) -> views.View:
+    def _view_about(self) -> views.View:
         state = self._state
-        over = state.setup is not None and state.under in GAME_OVER_SCREENS
-        return about_view(state.settings.city, language, state.setup.seed if over else None)
+        seed = state.setup.seed if state.setup is not None and self._game_over() else None
+        return about_view(state.settings.city, self._language, seed)
 
-    def _view_shutdown(self, language: str) -> views.View:
-        return shutdown_view(language)
+    def _view_shutdown(self) -> views.View:
+        return shutdown_view(self._language)

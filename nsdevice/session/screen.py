@@ -1,0 +1,37 @@
+"""The screens the session can be on, and what kind of place each one is.
+
+A `Screen` member's value is the name a snapshot stores, so saved games keep restoring:
+never rename one. What each screen does (its press handler, its view, its kind) is its
+entry in `nsdevice.session.machine.SCREENS`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum, StrEnum
+
+
+class Screen(StrEnum):
+    SETUP = "setup"
+    SEED_ENTRY = "seed_entry"
+    SUMMARY = "summary"
+    ROUND_START = "round_start"
+    TURN = "turn"
+    ROUND_END = "round_end"
+    PENCIL_PASS = "pencil_pass"
+    GAME_END = "game_end"
+    SCORE_ENTRY = "score_entry"
+    RESULT = "result"
+    MENU = "menu"
+    CONFIRM = "confirm"
+    ABOUT = "about"
+    RECALL = "recall"  # this game's cards again, from the menu
+    SHUTDOWN = "shutdown"
+
+
+class Kind(Enum):
+    """Where a screen stands: it decides what a snapshot on it must hold."""
+
+    SETUP = "setup"  # before a game: no deal yet
+    GAME = "game"  # a step of the game; the menu opens over it
+    OVERLAY = "overlay"  # over a game screen (`under`), which it returns to
+    MESSAGE = "message"  # the box says one thing and no press matters (shutting down)

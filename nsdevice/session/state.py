@@ -1,0 +1,29 @@
+"""What changes in a session, press by press; a snapshot is this, as plain values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from nsdevice.rules.deal import Setup
+from nsdevice.rules.progress import Progress
+from nsdevice.session.screen import Screen
+from nsdevice.session.settings import Settings
+
+
+@dataclass
+class State:
+    screen: Screen = Screen.SETUP
+    settings: Settings = field(default_factory=Settings)
+    setup: Setup | None = None
+    progress: Progress = field(default_factory=Progress)
+    cursor: int = 0
+    seed_code: str | None = None  # typed in to replay a deal; used by the next start only
+    seed_characters: list[str] = field(default_factory=list)
+    under: Screen | None = None  # the game screen beneath an overlay (menu, confirm, about, recall)
+    question: str = ""
+    scores: list[int] = field(default_factory=list)
+    entry: int = 0
+    recorded: bool = False
+    best_before: int | None = None  # the solo best for the city before this game
+    chime: str | None = None
+    request: str | None = None  # for the loop: "shutdown"
