@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from nsdevice.rules.cards import Kind, Special, StationCard, Symbol
 
@@ -25,6 +27,20 @@ class StartStation:
     unverified: bool
 
 
+ModuleCards = Mapping[str, str | list[str]]  # a module's card lists, and their `source`
+
+
+@dataclass(frozen=True, slots=True)
+class CityWords:
+    """What the box calls things in this city, in English (the msgids the catalogs
+    translate): the data file's `[words]` table."""
+
+    name: str
+    underground: str  # the underground cards, as this city calls them ("Metro" in Paris)
+    underground_count: str  # "{seen}/{total}" of them, for the turn screen (C-4)
+    objectives: Mapping[str, str]  # C-11: objective id → its short title
+
+
 @dataclass(frozen=True, slots=True)
 class City:
     name: CityName
@@ -37,7 +53,8 @@ class City:
     line_scoring: str  # "districts", "quarters" or "" (totals only)
     objectives: tuple[str, ...]  # C-11: the city's 5 shared objectives, by id
     tier_upper_bounds: tuple[int, ...]  # S-SOLO: inclusive tops of tiers 1-5
-    modules: dict[str, dict[str, object]]  # module cards this city contributes
+    modules: Mapping[str, ModuleCards]  # module cards this city contributes
+    words: CityWords
 
     def start_symbol(self, colour: str) -> Symbol | None:
         for station in self.start_stations:
@@ -60,7 +77,16 @@ def _card(entry: dict[str, str], kind: Kind) -> StationCard:
     )
 
 
-def _parse(data: dict) -> City:
+def _words(table: dict[str, Any]) -> CityWords:
+    return CityWords(
+        name=str(table["name"]),
+        underground=str(table["underground"]),
+        underground_count=str(table["underground_count"]),
+        objectives={str(k): str(v) for k, v in table["objectives"].items()},
+    )
+
+
+def _parse(data: dict[str, Any]) -> City:
     deck = tuple(_card(e, Kind.STREET) for e in data["deck"]["street"]) + tuple(
         _card(e, Kind.UNDERGROUND) for e in data["deck"]["underground"]
     )
@@ -85,6 +111,7 @@ def _parse(data: dict) -> City:
         objectives=tuple(data["objectives"]["ids"]),
         tier_upper_bounds=tuple(data["solo"]["tier_upper_bounds"]),
         modules=data.get("module", {}),
+        words=_words(data["words"]),
     )
 
 
@@ -96,7 +123,7 @@ def city(name: str) -> City:
     return _parse(tomllib.loads(text))
 
 
-def module_cards(module: str) -> dict[str, object]:
+def module_cards(module: str) -> ModuleCards:
     """The cards of a module, from whichever city it belongs to (RULES section 6)."""
     for name in CityName:
         cards = city(name).modules.get(module)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from nsdevice.rules.cards import Kind, Special, StationCard, Symbol
-from nsdevice.rules.cities import City, CityName, city, module_cards
+from nsdevice.rules.cities import City, CityName, ModuleCards, city, module_cards
 from nsdevice.rules.modules import Module, canonical
 
 ROUNDS = 4  # C-1
@@ -183,6 +184,13 @@ def _turns(
     return tuple(turns)
 
 
+def _names(cards: ModuleCards, key: str) -> list[str]:
+    """One of a module's card lists, e.g. the city gates' `bonuses`."""
+    names = cards[key]
+    assert isinstance(names, list), f"{key} should list the cards"
+    return names
+
+
 def _shuffled(items: Sequence[str], rng: random.Random) -> list[str]:
     result = list(items)
     rng.shuffle(result)
@@ -202,19 +210,21 @@ def deal_game(setup: Setup) -> Deal:
     city_gates = None
     if Module.CITY_GATES in modules:  # P-CG-1: a shuffled bonus beside each corner
         cards = module_cards(Module.CITY_GATES)
-        bonuses = _shuffled(cards["bonuses"], stream(seed, "city_gates"))
-        city_gates = tuple(zip(cards["corners"], bonuses, strict=True))
+        bonuses = _shuffled(_names(cards, "bonuses"), stream(seed, "city_gates"))
+        city_gates = tuple(zip(_names(cards, "corners"), bonuses, strict=True))
 
     pencil_powers = None
     if Module.PENCIL_POWERS in modules:  # L-PP: one power to each of the 4 pencils
-        powers = _shuffled(module_cards(Module.PENCIL_POWERS)["powers"], stream(seed, "powers"))
+        powers = _shuffled(
+            _names(module_cards(Module.PENCIL_POWERS), "powers"), stream(seed, "powers")
+        )
         pencil_powers = tuple(zip(city_.colours, powers, strict=True))
 
     pairings: list[Pairing | None] = [None] * ROUNDS
     if Module.SPECIAL_STATIONS in modules:  # T-SP-1/2: two small decks, one pair a round
         cards = module_cards(Module.SPECIAL_STATIONS)
-        symbols = _shuffled(cards["symbols"], stream(seed, "special_symbols"))
-        effects = _shuffled(cards["effects"], stream(seed, "special_effects"))
+        symbols = _shuffled(_names(cards, "symbols"), stream(seed, "special_symbols"))
+        effects = _shuffled(_names(cards, "effects"), stream(seed, "special_effects"))
         pairings = [Pairing(Symbol(s), e) for s, e in zip(symbols, effects, strict=True)]
 
     # C-8 / D-8: the box draws the first round's pencils (solo: the order of use).
@@ -222,6 +232,7 @@ def deal_game(setup: Setup) -> Deal:
     table = slots(setup.players)
     rounds = []
     for number in range(1, ROUNDS + 1):
+        pencils: tuple[tuple[str, str], ...]
         if setup.solo:
             pencils = (("1", first_pencils[number - 1]),)
         else:
@@ -253,7 +264,7 @@ def deal_game(setup: Setup) -> Deal:
     )
 
 
-def deal_as_dict(deal: Deal) -> dict:
+def deal_as_dict(deal: Deal) -> dict[str, Any]:
     """The public JSON shape of `nsdevice deal --json` (keep keys stable)."""
     setup = deal.setup
     return {
