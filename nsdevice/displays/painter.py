@@ -65,5 +65,5 @@ class Painter:
         elif isinstance(view, views.RoundStartView):
             round_start(canvas, view, words, body)
         elif text is not None:
-            page(canvas, view, text.lines, text.emphasis, body)
+            page(canvas, view, text, body)
         return canvas.drawing(band)

@@ -18,10 +18,10 @@ from types import MappingProxyType
 
 import pygame
 
+from nsdevice import texts
 from nsdevice.displays import DisplayUnavailable
 from nsdevice.displays.painter import Drawing, Painter
 from nsdevice.inputs.events import Button, Edge, Item, Stop
-from nsdevice.texts import Words
 from nsdevice.views import View
 
 # Keyboard keys by their SDL names (`pygame.key.key_code`), kept as data so a hardware
@@ -187,17 +187,13 @@ class PygameDisplay:
             pygame.mouse.set_visible(False)
         self.size: tuple[int, int] = self._screen.get_size()
         self._painter = Painter()
-        self._words: dict[str, Words] = {}
         self._inbox = PygameInbox(on_expose=pygame.display.flip)
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._mixer: bool | None = None  # None: not tried yet
         self.drawing: Drawing | None = None  # what the last `show` placed, for tests and tools
 
     def show(self, view: View) -> None:
-        words = self._words.get(view.language)
-        if words is None:
-            words = self._words[view.language] = Words(view.language)
-        self.drawing = self._painter.paint(view, self._screen, words)
+        self.drawing = self._painter.paint(view, self._screen, texts.words(view.language))
         pygame.display.flip()
 
     def inbox(self) -> PygameInbox:

@@ -19,10 +19,10 @@ from typing import Any, Protocol
 
 import pygame
 
+from nsdevice import texts
 from nsdevice.displays import BRIGHTNESS_LEVELS, DisplayUnavailable
 from nsdevice.displays.painter import Drawing, Painter
 from nsdevice.inputs.events import Inbox
-from nsdevice.texts import Words
 from nsdevice.views import View
 
 # The share of full brightness at each level: the steps look even to the eye, and level 1
@@ -76,15 +76,11 @@ class St7789Display:
         self._canvas = pygame.Surface(self.size)
         self._frame = pygame.Surface((width, height), 0, 16)  # SDL's 16 bit is RGB565
         self._painter = Painter()
-        self._words: dict[str, Words] = {}
         self._level = BRIGHTNESS_LEVELS
         self.drawing: Drawing | None = None
 
     def show(self, view: View) -> None:
-        words = self._words.get(view.language)
-        if words is None:
-            words = self._words[view.language] = Words(view.language)
-        self.drawing = self._painter.paint(view, self._canvas, words)
+        self.drawing = self._painter.paint(view, self._canvas, texts.words(view.language))
         self._push()
 
     def frame(self) -> bytes:

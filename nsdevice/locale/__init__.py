@@ -34,3 +34,9 @@ def system_language(environ: dict[str, str] | None = None) -> str:
     except ValueError:
         code = ""
     return code if code in LANGUAGES else "en"
+
+
+def N_(message: str) -> str:
+    """Marks `message` for the catalogs without translating it here: tables of words are
+    built once, and each word is translated when it is shown (`Words._`)."""
+    return message

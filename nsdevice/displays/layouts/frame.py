@@ -78,7 +78,7 @@ def legend(canvas: Canvas, view: views.View, words: Words) -> Box | None:
     spare = room - sum(natural)
     if spare >= 0:  # spread out: first group at the left edge, last at the right
         space = spare / (len(groups) - 1) if len(groups) > 1 else 0.0
-        shares = natural
+        shares: list[float] = [float(n) for n in natural]
     else:  # too long even at the smallest size: equal shares, labels cut
         space = 2 * pad
         shares = [(room - space * (len(groups) - 1)) / len(groups)] * len(groups)

@@ -1,10 +1,11 @@
 """Every screen but the turn and the round start: a title, lines of text from
-`Words.page` and a legend, with a few touches per screen on top: a list with a cursor,
-centred messages, the deal code as boxes, the hardware check's test pattern."""
+`Words.page` and a legend. Each line is styled by its role from one table (`STYLES`),
+the page as a whole by its form (a list with a cursor, a centred message, the deal code
+as boxes); the pencil swatches and the hardware check's test pattern come from the view."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pygame
 
@@ -22,58 +23,79 @@ from nsdevice.displays.layouts.stack import (
     total,
 )
 from nsdevice.displays.text_fit import fit_text
-
-# screens with a sentence or two to read: larger text, centred
-MESSAGE_SCREENS = frozenset(
-    {"confirm", "notice", "shutdown", "game_end", "about", "round_end", "result", "hwtest"}
-)
+from nsdevice.texts import Form, Line, Page, Role
 
 
-def page(
-    canvas: Canvas,
-    view: views.View,
-    lines: tuple[str, ...],
-    emphasis: tuple[int, ...],
-    body: Box,
-) -> None:
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a line of one role is drawn: palette colours by name, sizes against the body."""
+
+    colour: str = "text"
+    band: str | None = None  # a bar behind the text
+    size: str = "body"  # a `Sizes` field: the line's text size
+    scale: float = 1.0  # on top of `size`
+    max_lines: int = 3
+    padded: bool = False  # room around the text as if banded: list rows line up with the cursor
+
+
+STYLES: dict[Role, Style] = {  # every role, once
+    Role.ITEM: Style(),
+    Role.HEADING: Style(colour="dim"),
+    Role.ROW: Style(padded=True),
+    Role.WARNING: Style(colour="warning"),
+    Role.VALUE: Style(colour="accent", size="value"),
+    Role.NOTE: Style(colour="dim"),
+    Role.DETAIL: Style(colour="dim", scale=0.8),
+    Role.FORMULA: Style(colour="accent"),
+    Role.HEADLINE: Style(colour="accent_text", band="accent"),
+    Role.CONTROLLER: Style(colour="accent"),
+    Role.PENCIL: Style(max_lines=2),
+    Role.CODE: Style(colour="accent_text", band="accent"),
+}
+CURSOR = Style(colour="accent_text", band="accent", padded=True)  # a list's chosen row
+
+
+def item(canvas: Canvas, line: Line, style: Style | None = None) -> Item:
+    """`line` as an item of a stacked layout, in `style` (by default its role's)."""
     palette, sizes = canvas.theme.palette, canvas.theme.sizes
-    if isinstance(view, views.SeedEntryView):
-        _seed_entry(canvas, view, lines, body)
+    style = style or STYLES[line.role]
+    return Item(
+        line.text,
+        getattr(palette, style.colour),
+        scale=getattr(sizes, style.size) / sizes.body * style.scale,
+        band=getattr(palette, style.band) if style.band else None,
+        max_lines=style.max_lines,
+        role=line.role.value,
+        padded=style.padded,
+    )
+
+
+def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
+    sizes = canvas.theme.sizes
+    if text.form is Form.CODE:
+        _seed_entry(canvas, view, text.lines, body)
         return
-    listed = isinstance(view, views.SetupView | views.MenuView)
-    items: list[Item] = []
-    for index, line in enumerate(lines):
-        colour, band = palette.text, None
-        if index in emphasis:
-            colour, band = palette.accent_text, palette.accent
-        following = lines[index + 1] if index + 1 < len(lines) else ""
-        if view.screen == "summary" and following.startswith(" "):
-            colour = palette.dim  # a heading over its indented items
-        items.append(Item(line, colour, band=band, padded=listed))
-    if isinstance(view, views.SetupView | views.MenuView):
-        rows = len(view.rows)  # lines after the rows are warnings, kept in view
-        extra = [Item(i.text, palette.warning, max_lines=2, role="warning") for i in items[rows:]]
-        _scrolling_list(canvas, items[:rows], extra, view.cursor, body)
+    items = [
+        item(canvas, line, CURSOR if line.role is Role.ROW and index in text.emphasis else None)
+        for index, line in enumerate(text.lines)
+    ]
+    if text.form is Form.LIST:
+        rows = [i for i, line in zip(items, text.lines, strict=True) if line.role is Role.ROW]
+        footer = [  # kept in view below the rows, so two lines at most
+            replace(i, max_lines=2)
+            for i, line in zip(items, text.lines, strict=True)
+            if line.role is not Role.ROW
+        ]
+        _scrolling_list(canvas, rows, footer, text.emphasis[0] if text.emphasis else 0, body)
         return
-    if isinstance(view, views.ScoreEntryView) and items:
-        items[0] = Item(lines[0], palette.accent, scale=sizes.value / sizes.body, role="value")
-        items[1:] = [replace(i, colour=palette.dim) for i in items[1:]]
-    if isinstance(view, views.ResultView) and not view.solo and items:
-        items[0] = replace(items[0], colour=palette.accent_text, band=palette.accent)
-    if isinstance(view, views.SummaryView) and view.mix_warning:  # X-4, said last
-        items[-1] = replace(items[-1], colour=palette.warning)
-    if isinstance(view, views.RoundEndView) and items:  # the formula to score with
-        items[-1] = replace(items[-1], colour=palette.accent)
-    if isinstance(view, views.NoticeView):  # the detail is for whoever fixes the box
-        items[1:] = [replace(i, colour=palette.dim, scale=0.8) for i in items[1:]]
     if isinstance(view, views.PencilPassView):
-        items = _pencil_pass_items(canvas, view, items)
+        items = _pencil_pass_items(view, items)
     if isinstance(view, views.HardwareTestView) and view.step == "pattern":
         x, y, w, h = body
         bars = round(h * 0.4)
         _colour_bars(canvas, (x, y, w, bars))
         body = (x, y + bars, w, h - bars)
-    message = view.screen in MESSAGE_SCREENS
+    message = text.form is Form.MESSAGE
     if message:
         items = [replace(i, scale=i.scale * 1.1, max_lines=4) for i in items]
     stack(
@@ -81,8 +103,8 @@ def page(
         items,
         body,
         sizes.body,
-        centre=message or isinstance(view, views.ScoreEntryView),
-        columns=view.screen == "summary",
+        centre=message or text.form is Form.CENTRED,
+        columns=text.form is Form.COLUMNS,
     )
 
 
@@ -95,25 +117,22 @@ def _colour_bars(canvas: Canvas, box: Box) -> None:
     for index, colour in enumerate(colours):
         rect = pygame.Rect(round(x + index * (bar + space)), y, round(bar), h - space)
         pygame.draw.rect(canvas.surface, colour, rect)
-        canvas.figures.append(Figure(f"bar-{index}", tuple(rect), "test-pattern"))
+        box = (rect.x, rect.y, rect.w, rect.h)
+        canvas.figures.append(Figure(f"bar-{index}", box, "test-pattern"))
 
 
-def _pencil_pass_items(canvas: Canvas, view: views.PencilPassView, items: list[Item]) -> list[Item]:
-    """Puts each pencil's swatch beside its move; the lines come from `Words.page`:
-    an introduction, one line per move, then who turns the cards next."""
-    palette = canvas.theme.palette
+def _pencil_pass_items(view: views.PencilPassView, items: list[Item]) -> list[Item]:
+    """Puts each pencil's swatch beside its move (solo: beside the next pencil)."""
     if view.players == 1:
         if view.solo_next and items:
             items[0] = replace(items[0], icons=(Icon("pencil", view.solo_next),))
         return items
-    moves = len(view.moves)
-    result = [replace(items[0], colour=palette.dim)]
-    result += [
-        replace(item, icons=(Icon("pencil", move.colour),), max_lines=2)
-        for move, item in zip(view.moves, items[1 : 1 + moves], strict=True)
+    moves = iter(view.moves)  # one line per move, in order
+    pencil = Role.PENCIL.value
+    return [
+        replace(i, icons=(Icon("pencil", next(moves).colour),)) if i.role == pencil else i
+        for i in items
     ]
-    result += [replace(item, colour=palette.accent) for item in items[1 + moves :]]
-    return result
 
 
 def _scrolling_list(
@@ -165,10 +184,10 @@ def _more(canvas: Canvas, name: str, box: Box, *, up: bool) -> None:
     canvas.figures.append(Figure(name, box, "scroll"))
 
 
-def _seed_entry(
-    canvas: Canvas, view: views.SeedEntryView, lines: tuple[str, ...], body: Box
-) -> None:
-    """The deal code as a row of boxes, the one being changed highlighted."""
+def _seed_entry(canvas: Canvas, view: views.View, lines: tuple[Line, ...], body: Box) -> None:
+    """The deal code as a row of boxes, the one being changed highlighted; the code comes
+    from the view (each character and the cursor), the lines after it from the page."""
+    assert isinstance(view, views.SeedEntryView), "a deal code without a code being typed"
     palette, sizes = canvas.theme.palette, canvas.theme.sizes
     x, y, w, h = body
     count = max(1, len(view.characters))
@@ -198,5 +217,5 @@ def _seed_entry(
             centre=True,
         )
     below = top + round(cell * 1.25) + canvas.margin() * 2
-    rest = [Item(line, palette.dim) for line in lines[1:]]
+    rest = [item(canvas, line) for line in lines if line.role is not Role.CODE]
     stack(canvas, rest, (x, below, w, y + h - below), sizes.body, centre=True)

@@ -42,17 +42,17 @@ def turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> None:
         if note:
             colour = palette.warning if view.switch_effect is False else palette.accent
             top = small.bottom + margin // 2
-            room = (small.x, top, small.width, y + card_h - top)
+            note_box = (small.x, top, small.width, y + card_h - top)
             smallest = canvas.px(sizes.smallest)
             fitted = fit_text(
                 note,
                 canvas.px(sizes.small),
                 small.width,
                 fonts=canvas.fonts,
-                max_lines=max(1, room[3] // canvas.fonts.advance(smallest)),
+                max_lines=max(1, note_box[3] // canvas.fonts.advance(smallest)),
                 min_size=smallest,
             )
-            canvas.fitted(fitted, colour, room, "switch-note", centre=True)
+            canvas.fitted(fitted, colour, note_box, "switch-note", centre=True)
         left = small.right + margin
     card = view.cards[-1]
     big = pygame.Rect(left, y, card_w, card_h)

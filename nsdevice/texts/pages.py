@@ -1,0 +1,354 @@
+"""Whole screens in words: each view's title and its page (lines of text, each with a role).
+
+Which page a view gets is chosen by the view's type (`Words.page` dispatches on it), so
+a new screen's words are one `@page.register` method here. The roles say what a line
+is (a heading, a warning, the number being set…); the graphic layout styles lines by
+role from one table, and the terminal prints them as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import singledispatchmethod
+
+from nsdevice import views
+from nsdevice.locale import N_
+from nsdevice.texts.vocabulary import Vocabulary
+
+
+class Role(Enum):
+    """What one line of a page is."""
+
+    ITEM = "item"  # an ordinary line
+    HEADING = "heading"  # over the lines below it
+    ROW = "row"  # a line of a list with a cursor
+    WARNING = "warning"  # advice the players should not miss (X-4)
+    VALUE = "value"  # the number being set
+    NOTE = "note"  # a quieter line: an introduction, where we are in a sequence
+    DETAIL = "detail"  # small print, for whoever fixes the box
+    FORMULA = "formula"  # how to score, to read off the screen
+    HEADLINE = "headline"  # the line that matters most: the winner, the tier reached
+    CONTROLLER = "controller"  # who turns the cards next
+    PENCIL = "pencil"  # one pencil's move
+    CODE = "code"  # the deal code being typed
+
+
+class Form(Enum):
+    """How a page as a whole is read."""
+
+    LINES = "lines"  # lines one below the other
+    LIST = "list"  # rows with a cursor, then any warnings
+    MESSAGE = "message"  # a sentence or two to read: larger, centred
+    CENTRED = "centred"  # one number to set, centred
+    COLUMNS = "columns"  # a long summary: may flow into two columns
+    CODE = "code"  # the deal code, one box per character
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    text: str
+    role: Role = Role.ITEM
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A screen's words, for screens laid out as a title and lines of text."""
+
+    title: str
+    lines: tuple[Line, ...] = ()
+    emphasis: tuple[int, ...] = ()  # indexes of lines to mark (a list's cursor, a value set)
+    form: Form = Form.LINES
+
+
+def _items(texts: list[str] | tuple[str, ...], role: Role = Role.ITEM) -> list[Line]:
+    return [Line(text, role) for text in texts]
+
+
+TITLES: dict[type[views.View], str] = {  # the titles that need no numbers
+    views.SetupView: N_("New game"),
+    views.SeedEntryView: N_("Deal code"),
+    views.SummaryView: N_("This game"),
+    views.PencilPassView: N_("Pass the pencils"),
+    views.GameEndView: N_("Game over"),
+    views.ResultView: N_("Result"),
+    views.MenuView: N_("Menu"),
+    views.ConfirmView: N_("Are you sure?"),
+    views.AboutView: N_("About"),
+    views.NoticeView: N_("Notice"),
+    views.ShutdownView: N_("Shutting down"),
+    views.HardwareTestView: N_("Hardware check"),
+}
+QUESTIONS = {
+    "back_to_round": N_("Go back into round {round}?"),
+    "restart_round": N_("Start round {round} again with the same cards?"),
+    "new_game": N_("Leave this game and set up a new one?"),
+    "shutdown": N_("Shut the box down now?"),
+}
+NOTICES = {
+    "store_damaged": N_("The saved game could not be read. It was set aside."),
+    "store_unwritable": N_("Games cannot be saved here; playing without saving."),
+    "display_fallback": N_("No screen found; showing text instead."),
+    "input_fallback": N_("Buttons not found; using the keyboard."),
+}
+LINE_SCORING = {  # how each city scores a round's line (S-T, S-P; London: on the sheet)
+    "districts": N_("districts × best district's stations"),
+    "quarters": N_("quarters × best quarter's stops + 2 per monument"),
+    "": N_("count it on your sheet"),
+}
+WHY_WON = {
+    "total": "",
+    "best_line": N_("Tie broken by the best line"),
+    "shared": N_("Same total and same best line"),
+}
+LED_COLOURS = {"red": N_("red"), "green": N_("green"), "blue": N_("blue")}
+
+
+class Words(Vocabulary):
+    """The wording for one language: the vocabulary, and every screen's title and page."""
+
+    # --- titles ---------------------------------------------------------------------------
+    @singledispatchmethod
+    def title(self, view: views.View) -> str:
+        title = TITLES.get(type(view))
+        return self._(title) if title is not None else view.screen
+
+    @title.register
+    def _round_start_title(self, view: views.RoundStartView) -> str:
+        return self._("Round {number} of {rounds}").format(number=view.round, rounds=view.rounds)
+
+    @title.register
+    def _turn_title(self, view: views.TurnView) -> str:
+        return self._("Round {number} · Turn {turn}").format(number=view.round, turn=view.turn)
+
+    @title.register
+    def _round_end_title(self, view: views.RoundEndView) -> str:
+        return self._("Round {number} is over").format(number=view.round)
+
+    @title.register
+    def _score_entry_title(self, view: views.ScoreEntryView) -> str:
+        _ = self._
+        if view.solo:
+            return _("Your final score")
+        if view.field == "total":
+            return _("Seat {seat}: total").format(seat=view.seat)
+        return _("Seat {seat}: best line").format(seat=view.seat)
+
+    @title.register
+    def _result_title(self, view: views.ResultView) -> str:
+        return self.tier(view.tier)[0] if view.solo else self._(TITLES[views.ResultView])
+
+    # --- pages ----------------------------------------------------------------------------
+    @singledispatchmethod
+    def page(self, view: views.View) -> Page:
+        """Title and lines for any screen; the graphic displays draw turn and round start
+        themselves but the terminal uses this for every screen."""
+        raise TypeError(f"no page for {type(view).__name__}")
+
+    def _list_page(self, view: views.SetupView | views.MenuView, extra: list[Line]) -> Page:
+        rows = [Line(self.row(row), Role.ROW) for row in view.rows]
+        return Page(self.title(view), (*rows, *extra), emphasis=(view.cursor,), form=Form.LIST)
+
+    @page.register
+    def _setup(self, view: views.SetupView) -> Page:
+        warning = self._("Several card modules: one is advised")
+        return self._list_page(view, [Line(warning, Role.WARNING)] if view.mix_warning else [])
+
+    @page.register
+    def _menu(self, view: views.MenuView) -> Page:
+        return self._list_page(view, [])
+
+    @page.register
+    def _seed_entry(self, view: views.SeedEntryView) -> Page:
+        code = "".join(c or "·" for c in view.characters)
+        lines = (
+            Line(code, Role.CODE),
+            Line(self._("The same code deals the same cards."), Role.NOTE),
+        )
+        return Page(self.title(view), lines, emphasis=(0,), form=Form.CODE)
+
+    @page.register
+    def _summary(self, view: views.SummaryView) -> Page:
+        _ = self._
+        lines = [Line(f"{self.city(view.city)} · {self.players(view.players)}")]
+        if view.objectives:
+            lines.append(Line(_("Objectives, 10 points each:"), Role.HEADING))
+            lines += _items([f"  {self.objective(view.city, o)}" for o in view.objectives])
+        if view.city_gates:
+            lines.append(Line(_("City gates:"), Role.HEADING))
+            lines += _items([f"  {self.corner(c)}: {self.bonus(b)}" for c, b in view.city_gates])
+        if view.pencil_powers:
+            lines.append(Line(_("Pencil powers:"), Role.HEADING))
+            lines += _items([f"  {self.colour(c)}: {self.power(p)}" for c, p in view.pencil_powers])
+        if view.solo_order:
+            lines.append(Line(_("Pencils, in order:"), Role.HEADING))
+            lines.append(Line("  " + ", ".join(self.colour(c) for c in view.solo_order)))
+        if "special_stations" in view.modules:
+            lines.append(Line(_("Special stations: a new pair each round")))
+        if view.mix_warning:
+            lines.append(Line(_("Several card modules: one is advised"), Role.WARNING))
+        if len(lines) == 1:
+            lines.append(Line(_("No modules: the plain game.")))
+        return Page(self.title(view), tuple(lines), form=Form.COLUMNS)
+
+    @page.register
+    def _round_start(self, view: views.RoundStartView) -> Page:
+        lines = []
+        if view.players > 1:
+            lines.append(Line(self.controller(view.controller), Role.CONTROLLER))
+        lines += _items([self.pencil_line(p, view.players) for p in view.pencils], Role.PENCIL)
+        if view.pairing:
+            pairing = self._("Special station: {pairing}").format(
+                pairing=self.pairing(view.pairing)
+            )
+            lines.append(Line(pairing))
+        return Page(self.title(view), tuple(lines))
+
+    @page.register
+    def _turn(self, view: views.TurnView) -> Page:
+        lines = [
+            " + ".join(f"{self.kind(c.kind, view.city)} {self.face(c)}" for c in view.cards),
+            self.underground(view.underground_seen, view.underground_total, view.city),
+        ]
+        for note in (
+            self.joker_note(view),
+            self.switch_note(view.switch_effect),
+            self.paired_note(view.paired_effect, view.paired_effect_active),
+        ):
+            if note:
+                lines.append(note)
+        if view.last:
+            lines.append(self.last_turn())
+        if view.earlier:
+            faces = ", ".join(self.face(t.cards[-1]) for t in view.earlier)
+            lines.append(self._("Before: {cards}").format(cards=faces))
+        return Page(self.title(view), tuple(_items(lines)))
+
+    @page.register
+    def _round_end(self, view: views.RoundEndView) -> Page:
+        _ = self._
+        lines = _items(
+            [_("Draw the last section of this turn."), _("Then score this round's line:")]
+        )
+        lines.append(Line(_(LINE_SCORING[view.line_scoring]), Role.FORMULA))
+        return Page(self.title(view), tuple(lines), form=Form.MESSAGE)
+
+    @page.register
+    def _pencil_pass(self, view: views.PencilPassView) -> Page:
+        _ = self._
+        if view.players == 1:  # solo: the next pencil in the row
+            colour = self.colour(view.solo_next or "")
+            line = Line(_("Next pencil: {colour}").format(colour=colour))
+            return Page(self.title(view), (line,))
+        lines = [Line(_("Every pencil moves one place left."), Role.NOTE)]
+        lines += _items(
+            [
+                f"{self.colour(m.colour)}: {self.slot(m.from_slot, view.players)} → "
+                f"{self.slot(m.to_slot, view.players)}"
+                for m in view.moves
+            ],
+            Role.PENCIL,
+        )
+        lines.append(Line(self.controller(view.next_controller), Role.CONTROLLER))
+        return Page(self.title(view), tuple(lines))
+
+    @page.register
+    def _game_end(self, view: views.GameEndView) -> Page:
+        _ = self._
+        ask = _("Enter your final score.") if view.players == 1 else _("Enter scores for a winner?")
+        return Page(self.title(view), tuple(_items([self.seed(view.seed), ask])), form=Form.MESSAGE)
+
+    @page.register
+    def _score_entry(self, view: views.ScoreEntryView) -> Page:
+        step = self._("{step} of {steps}").format(step=view.step + 1, steps=view.steps)
+        lines = (Line(str(view.value), Role.VALUE), Line(step, Role.NOTE))
+        return Page(self.title(view), lines, emphasis=(0,), form=Form.CENTRED)
+
+    @page.register
+    def _result(self, view: views.ResultView) -> Page:
+        _ = self._
+        if not view.solo:
+            lines = [*self.winner_lines(view), Line(self.seed(view.seed))]
+            return Page(self.title(view), tuple(lines), form=Form.MESSAGE)
+        sums = _("{total} points − {penalty} for modules = {adjusted}").format(
+            total=view.total, penalty=view.penalty, adjusted=view.adjusted
+        )
+        lines = [
+            Line(sums),
+            Line(self.tier(view.tier)[1]),
+            Line(_("Tier {tier} of 6").format(tier=view.tier), Role.HEADLINE),
+        ]
+        city = self.city(view.city)
+        if view.new_best:
+            lines.append(Line(_("New best in {city}!").format(city=city)))
+        elif view.personal_best is not None:
+            best = _("Best in {city}: {points}").format(city=city, points=view.personal_best)
+            lines.append(Line(best))
+        lines.append(Line(self.seed(view.seed)))
+        return Page(self.title(view), tuple(lines), emphasis=(2,), form=Form.MESSAGE)
+
+    def winner_lines(self, view: views.ResultView) -> tuple[Line, ...]:
+        """Who won and why, then each seat's scores (or that none were entered)."""
+        _ = self._
+        if not view.seats:
+            return (Line(_("Scores not entered."), Role.HEADLINE),)
+        seats = [
+            _("Seat {seat}: {total} ({best})").format(seat=s.seat, total=s.total, best=s.best_line)
+            for s in view.seats
+        ]
+        if len(view.winners) == 1:
+            head = _("Seat {seat} wins!").format(seat=view.winners[0])
+        else:
+            head = _("Shared win: seats {seats}").format(
+                seats=", ".join(str(s) for s in view.winners)
+            )
+        why = WHY_WON[view.decided_by]
+        return (
+            Line(head, Role.HEADLINE),
+            *((Line(_(why)),) if why else ()),
+            *_items(seats),
+        )
+
+    @page.register
+    def _confirm(self, view: views.ConfirmView) -> Page:
+        question = self._(QUESTIONS[view.question]).format(round=view.round)
+        return Page(self.title(view), (Line(question),), form=Form.MESSAGE)
+
+    @page.register
+    def _about(self, view: views.AboutView) -> Page:
+        _ = self._
+        code = self.seed(view.seed) if view.seed else _("The deal code shows when the game ends.")
+        lines = [f"nsdevice {view.version}", _("A card deck for Next Station."), code]
+        return Page(self.title(view), tuple(_items(lines)), form=Form.MESSAGE)
+
+    @page.register
+    def _notice(self, view: views.NoticeView) -> Page:
+        lines = [Line(self._(NOTICES[view.notice]))]
+        if view.detail:
+            lines.append(Line(view.detail, Role.DETAIL))
+        return Page(self.title(view), tuple(lines), form=Form.MESSAGE)
+
+    @page.register
+    def _shutdown(self, view: views.ShutdownView) -> Page:
+        line = Line(self._("Unplug when the screen goes dark."))
+        return Page(self.title(view), (line,), form=Form.MESSAGE)
+
+    @page.register
+    def _hwtest(self, view: views.HardwareTestView) -> Page:
+        _ = self._
+        if view.step == "pattern":
+            lines = [_("Sharp text and four colour bars?"), _("Press any button to go on.")]
+        elif view.step == "press":
+            lines = [_("Press {button} now.").format(button=self.button(view.button or "next"))]
+        elif view.step == "led":
+            colour = _(LED_COLOURS[view.led or "red"])
+            lines = [_("The light should be {colour}.").format(colour=colour)]
+        else:
+            lines = [_("All buttons answered.") if not view.failed else _("Some buttons failed.")]
+        if view.passed:
+            names = ", ".join(self.button(b) for b in view.passed)
+            lines.append(_("Working: {buttons}").format(buttons=names))
+        if view.failed:
+            names = ", ".join(self.button(b) for b in view.failed)
+            lines.append(_("No answer: {buttons}").format(buttons=names))
+        return Page(self.title(view), tuple(_items(lines)), form=Form.MESSAGE)

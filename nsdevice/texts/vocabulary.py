@@ -1,0 +1,282 @@
+"""The game's vocabulary: names of symbols, colours, powers, rows, buttons, and the short
+notes the turn and round-start screens show.
+
+Each table below is built once, its words marked with `N_` for the catalogs; a word is
+translated only when it is asked for. Words that belong to one city (its name, what it
+calls its underground cards, its objectives' titles) are in that city's data file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from nsdevice import views
+from nsdevice.locale import N_, translations
+from nsdevice.rules.cards import Kind, StationCard
+from nsdevice.rules.cities import city as city_data
+
+LANGUAGE_NAMES = {  # each language names itself, so it can be found from any other
+    "en": "English",
+    "es": "Español",
+    "de": "Deutsch",
+    "it": "Italiano",
+    "fr": "Français",
+}
+
+SYMBOLS = {
+    "square": N_("Square"),
+    "circle": N_("Circle"),
+    "triangle": N_("Triangle"),
+    "pentagon": N_("Pentagon"),
+}
+SPECIALS = {"joker": N_("Joker"), "switch": N_("Switch"), "free_entry": N_("Free entry")}
+COLOURS = {
+    "purple": N_("Purple"),
+    "blue": N_("Blue"),
+    "pink": N_("Pink"),
+    "brown": N_("Brown"),
+    "orange": N_("Orange"),
+    "green": N_("Green"),
+}
+EFFECTS = {  # T-SP-4: the special-station effects
+    "switch": N_("Switch"),
+    "joker_double_track": N_("Joker + double track"),
+    "extension": N_("Extension"),
+    "double_station": N_("Double station"),
+}
+BONUSES = {  # P-CG-3: the city-gate bonuses
+    "switch_free_entry": N_("Switch + free entry"),
+    "double_free_entry": N_("Double free entry"),
+    "double_quarter": N_("Double quarter"),
+    "double_stop": N_("Double stop"),
+}
+CORNERS = {
+    "nw": N_("North-west"),
+    "ne": N_("North-east"),
+    "sw": N_("South-west"),
+    "se": N_("South-east"),
+}
+POWERS = {  # L-PP: the pencil powers
+    "repeat": N_("Repeat"),
+    "joker": N_("Joker"),
+    "switch": N_("Switch"),
+    "double": N_("Double"),
+}
+MODULES = {
+    "objectives": N_("Objectives"),
+    "special_stations": N_("Special stations"),
+    "city_gates": N_("City gates"),
+    "pencil_powers": N_("Pencil powers"),
+}
+JOKER_EXTRAS = {  # what a joker allows, by the city's rule (C-6, T-3, P-3)
+    "double_track": N_("Any symbol, double track allowed"),
+    "guided_tour": N_("Any station, or one via a monument"),
+    "": N_("Any symbol"),
+}
+TIERS = {  # S-SOLO: our own title and line for each of the six tiers
+    1: (N_("Still reading the map"), N_("Every network starts somewhere.")),
+    2: (N_("Weekend rider"), N_("The trains run, mostly.")),
+    3: (N_("Daily commuter"), N_("A network people can rely on.")),
+    4: (N_("Line planner"), N_("Smart branches, busy interchanges.")),
+    5: (N_("Network architect"), N_("The whole city rides your lines.")),
+    6: (N_("Master of the metro"), N_("A map for the history books.")),
+}
+ACTIONS = {  # the legend for one button on one screen
+    "reveal": N_("Reveal"),
+    "undo": N_("Undo"),
+    "menu": N_("Menu"),
+    "up": N_("Up"),
+    "down": N_("Down"),
+    "select": N_("Select"),
+    "start": N_("Start"),
+    "continue": N_("Next"),
+    "back": N_("Back"),
+    "yes": N_("Yes"),
+    "no": N_("No"),
+    "plus": N_("More"),
+    "minus": N_("Less"),
+    "done": N_("Done"),
+    "ok": N_("OK"),
+    "skip": N_("Skip"),
+    "scores": N_("Scores"),
+    "new_game": N_("New game"),
+    "change": N_("Change"),
+    "next_character": N_("Next"),
+}
+BUTTONS = {"next": N_("NEXT"), "back": N_("BACK"), "menu": N_("MENU")}
+ROWS = {  # the lines of the setup and the menu
+    "city": N_("City"),
+    "players": N_("Players"),
+    "objectives": N_("Objectives"),
+    "special_stations": N_("Special stations"),
+    "city_gates": N_("City gates"),
+    "pencil_powers": N_("Pencil powers"),
+    "seed": N_("Deal"),
+    "language": N_("Language"),
+    "start": N_("Start the game"),
+    "resume": N_("Back to the game"),
+    "show_setup": N_("Show this game's cards"),
+    "restart_round": N_("Restart this round"),
+    "new_game": N_("New game"),
+    "sound": N_("Sound"),
+    "brightness": N_("Brightness"),
+    "shutdown": N_("Shut down"),
+    "about": N_("About"),
+}
+SWITCHED_ROWS = frozenset(
+    {"objectives", "special_stations", "city_gates", "pencil_powers", "sound"}
+)
+
+
+class Vocabulary:
+    """The game's words in one language. Cheap to build; `words(language)` keeps one."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self._: Callable[[str], str] = translations(language).gettext
+
+    # --- game vocabulary -------------------------------------------------------------------
+    def city(self, name: str) -> str:
+        return self._(city_data(name).words.name)
+
+    def symbol(self, name: str | None) -> str:
+        return self._(SYMBOLS[name]) if name is not None else ""
+
+    def special(self, name: str | None) -> str:
+        return self._(SPECIALS[name]) if name is not None else ""
+
+    def face(self, card: StationCard) -> str:
+        if card.symbol is not None:
+            return self.symbol(card.symbol.value)
+        return self.special(card.special.value if card.special else None)
+
+    def kind(self, kind: Kind | str, city: str) -> str:
+        if Kind(kind) is Kind.STREET:
+            return self._("Street")
+        return self._(city_data(city).words.underground)
+
+    def colour(self, name: str) -> str:
+        return self._(COLOURS[name])
+
+    def effect(self, name: str) -> str:
+        return self._(EFFECTS[name])
+
+    def bonus(self, name: str) -> str:
+        return self._(BONUSES[name])
+
+    def corner(self, name: str) -> str:
+        return self._(CORNERS[name])
+
+    def power(self, name: str) -> str:
+        return self._(POWERS[name])
+
+    def module(self, name: str) -> str:
+        return self._(MODULES[name])
+
+    def objective(self, city: str, name: str) -> str:
+        """C-11: a short title for each shared objective, in our words."""
+        return self._(city_data(city).words.objectives[name])
+
+    def joker_extra(self, name: str) -> str:
+        return self._(JOKER_EXTRAS[name])
+
+    def slot(self, slot: str, players: int) -> str:
+        """A pencil's place: a seat, or the spare spot on the table (C-8, D-7)."""
+        _ = self._
+        if slot == "table":
+            return _("Table, by seat {seat}").format(seat=1)
+        if slot.startswith("table-"):
+            return _("Table, by seat {seat}").format(seat=slot.removeprefix("table-"))
+        if players == 1:
+            return _("You")
+        return _("Seat {seat}").format(seat=slot)
+
+    def tier(self, tier: int) -> tuple[str, str]:
+        """S-SOLO: the tier's title and its line."""
+        title, line = TIERS[tier]
+        return self._(title), self._(line)
+
+    def action(self, name: str) -> str:
+        """The legend for one button on one screen."""
+        return self._(ACTIONS[name])
+
+    def button(self, name: str) -> str:
+        return self._(BUTTONS[name])
+
+    def on_off(self, value: bool) -> str:
+        return self._("On") if value else self._("Off")
+
+    def players(self, players: int) -> str:
+        if players == 1:
+            return self._("Solo")
+        return self._("{count} players").format(count=players)
+
+    # --- rows of the list screens ---------------------------------------------------------
+    def row(self, row: views.Row) -> str:
+        label = self._(ROWS[row.key])
+        value = self.row_value(row)
+        return f"{label}: {value}" if value else label
+
+    def row_value(self, row: views.Row) -> str:
+        value = row.value
+        if value is None:
+            return ""
+        if row.key == "city":
+            return self.city(value)
+        if row.key == "players":
+            return self._("Solo") if value == "1" else value
+        if row.key in SWITCHED_ROWS:
+            return self.on_off(value == "on")
+        if row.key == "seed":
+            return self._("Random") if value == "random" else value
+        if row.key == "language":
+            return LANGUAGE_NAMES[value]
+        return value
+
+    # --- the round start and the turn (drawn by their own layouts, words from here) -------
+    def pencil_line(self, pencil: views.SeatPencil, players: int) -> str:
+        text = f"{self.slot(pencil.slot, players)}: {self.colour(pencil.colour)}"
+        if pencil.start_symbol and not pencil.slot.startswith("table"):
+            symbol = self.symbol(pencil.start_symbol)
+            if pencil.start_unverified:  # our best reading of the rulebooks: check the map
+                symbol += "?"
+            text += " · " + self._("start {symbol}").format(symbol=symbol)
+        if pencil.power:  # L-PP: the power travels with the pencil
+            text += " · " + self.power(pencil.power)
+        return text
+
+    def controller(self, seat: int) -> str:
+        return self._("Seat {seat} turns the cards").format(seat=seat)
+
+    def pairing(self, pairing: views.Pairing) -> str:
+        return f"{self.symbol(pairing.symbol)} → {self.effect(pairing.effect)}"
+
+    def underground(self, seen: int, total: int, city: str) -> str:
+        """How many of the round's underground cards are out, in the city's own word (C-4)."""
+        return self._(city_data(city).words.underground_count).format(seen=seen, total=total)
+
+    def switch_note(self, effect: bool | None) -> str:
+        if effect is None:
+            return ""
+        return self._("Branch from any station") if effect else self._("Switch: no effect yet")
+
+    def paired_note(self, effect: str | None, active: bool | None) -> str:
+        if effect is None:
+            return ""
+        if active is False:
+            return self._("{effect}: no effect yet").format(effect=self.effect(effect))
+        return self._("Special: {effect}").format(effect=self.effect(effect))
+
+    def joker_note(self, view: views.TurnView) -> str:
+        """What a joker (C-6, T-3) or a free entry (P-3) allows; "" for other cards.
+        The city's own rule comes with the view (`joker_extra`, from its data file)."""
+        card = view.cards[-1] if view.cards else None
+        if card is None or card.symbol is not None:
+            return ""
+        return self.joker_extra(view.joker_extra)
+
+    def last_turn(self) -> str:
+        return self._("Last turn of the round")
+
+    def seed(self, code: str) -> str:
+        return self._("Deal code: {code}").format(code=code)
