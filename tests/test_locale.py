@@ -1,8 +1,9 @@
 """The catalogs: every word the box shows exists in every language, intact and compiled.
 
-These tests read texts.py afresh each run, so adding a `_("...")` there without
-translating it fails here. To fix: `python -m nsdevice.locale.catalogs`, translate the empty
-msgstr in each nsdevice/locale/<lang>/LC_MESSAGES/nsdevice.po, run the script again.
+These tests extract the words afresh each run (tools/catalogs.py: `_()` and `N_()` in
+nsdevice/, `[words]` in the city data), so adding one without translating it fails here.
+To fix: `python tools/catalogs.py`, translate the empty msgstr in each
+nsdevice/locale/<lang>/LC_MESSAGES/nsdevice.po, run the script again.
 """
 
 from __future__ import annotations
@@ -14,16 +15,14 @@ from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_file
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
 import nsdevice.locale
-import nsdevice.texts
 from nsdevice.locale import LANGUAGES, system_language, translations
 from nsdevice.texts import Words
+from tools import catalogs
 
-TEXTS = Path(nsdevice.texts.__file__)
 LOCALE = Path(nsdevice.locale.__file__).parent
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -36,10 +35,9 @@ ACTIONS = (
 )  # fmt: skip
 
 
-def msgids(source: Path = TEXTS) -> list[str]:
-    """Every `_("...")` literal in `source`, extracted the way `pybabel extract -k _` does."""
-    found = extract_from_file("python", source, keywords={"_": None})
-    return list(dict.fromkeys(message for _lineno, message, _comments, _context in found))
+def msgids(sources: list[Path] | None = None) -> list[str]:
+    """Every word of `sources` (by default all of the box's), as the catalog tool finds them."""
+    return catalogs.messages(sources)
 
 
 def catalog(language: str) -> Catalog:
@@ -58,7 +56,7 @@ def entries(po: Catalog) -> list[tuple[str, str]]:
 @pytest.fixture(scope="module")
 def current_ids() -> list[str]:
     ids = msgids()
-    assert len(ids) > 100  # the extraction really found texts.py's words
+    assert len(ids) > 100  # the extraction really found the box's words
     return ids
 
 
@@ -66,17 +64,42 @@ def current_ids() -> list[str]:
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_every_msgid_of_texts_is_translated(language, current_ids):
+def test_every_word_is_translated(language, current_ids):
     missing = untranslated(current_ids, catalog(language))
     assert not missing, (
-        f"{language}: run python -m nsdevice.locale.catalogs and translate {missing}"
+        f"{language}: run python tools/catalogs.py and translate {missing}"
     )
 
 
 def test_a_new_string_without_translation_is_caught(tmp_path, current_ids):
-    source = tmp_path / "texts.py"
-    source.write_text(TEXTS.read_text("utf-8") + '\n_("A sentence nobody translated")\n', "utf-8")
-    assert untranslated(msgids(source), catalog("de")) == ["A sentence nobody translated"]
+    source = tmp_path / "pages.py"
+    source.write_text('_("Game over")\n_("A sentence nobody translated")\n', "utf-8")
+    table = tmp_path / "vocabulary.py"
+    table.write_text('WORDS = {"late": N_("A marked word nobody translated")}\n', "utf-8")
+    assert untranslated(msgids([source, table]), catalog("de")) == [
+        "A sentence nobody translated",
+        "A marked word nobody translated",
+    ]
+
+
+def test_a_new_city_word_without_translation_is_caught(tmp_path):
+    data = tmp_path / "atlantis.toml"
+    data.write_text(
+        'name = "atlantis"\n[words]\nname = "Atlantis"\nunderground = "Metro"\n'
+        '[words.objectives]\nreef = "A line under the reef"\n',
+        "utf-8",
+    )
+    assert msgids([data]) == ["Atlantis", "Metro", "A line under the reef"]
+    assert untranslated(msgids([data]), catalog("fr")) == ["Atlantis", "A line under the reef"]
+
+
+def test_every_city_word_is_extracted(current_ids):
+    from nsdevice.rules.cities import CityName, city
+
+    for name in CityName:
+        words = city(name).words
+        wanted = [words.name, words.underground, words.underground_count]
+        assert set(wanted) | set(words.objectives.values()) <= set(current_ids), name
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -88,10 +111,10 @@ def test_catalog_has_no_fuzzy_obsolete_or_stale_entries(language, current_ids):
     assert [m.id for m in po if m.id and m.id not in current_ids] == []
 
 
-def test_template_matches_texts(current_ids):
+def test_template_matches_the_words(current_ids):
     with (LOCALE / "nsdevice.pot").open("rb") as f:
         template = read_po(f)
-    assert [m.id for m in template if m.id] == current_ids, "run python -m nsdevice.locale.catalogs"
+    assert [m.id for m in template if m.id] == current_ids, "run python tools/catalogs.py"
 
 
 # --- (b) placeholders and signs survive translation ---------------------------------------
@@ -138,7 +161,7 @@ def test_mo_file_is_up_to_date(language):
         committed = read_mo(f)
     expected = dict(entries(read_mo(compiled)))
     assert dict(entries(committed)) == expected, (
-        "run python -m nsdevice.locale.catalogs to recompile"
+        "run python tools/catalogs.py to recompile"
     )
 
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Keep the gettext catalogs in step with the box's words (nsdevice/texts.py).
+"""Keep the gettext catalogs in step with the box's words.
 
-Usage: python -m nsdevice.locale.catalogs [--check]
+Usage: python tools/catalogs.py [--check]
 
-Adding or changing a string shown on the box, in two steps:
-  1. write it in nsdevice/texts.py as _("..."), run `python -m nsdevice.locale.catalogs`, then fill
-     the new empty msgstr in nsdevice/locale/{es,de,it,fr}/LC_MESSAGES/nsdevice.po;
-  2. run `python -m nsdevice.locale.catalogs` again (it compiles the .mo files), then
+The words are every `_("...")` and `N_("...")` literal in nsdevice/ (mostly in
+nsdevice/texts/) and every string under `[words]` in the city data files
+(nsdevice/rules/data/*.toml). Adding or changing one, in two steps:
+  1. write it, run `python tools/catalogs.py`, then fill the new empty msgstr in
+     nsdevice/locale/{es,de,it,fr}/LC_MESSAGES/nsdevice.po;
+  2. run `python tools/catalogs.py` again (it compiles the .mo files), then
      `pytest tests/test_locale.py`.
 
 Each run re-extracts the template nsdevice/locale/nsdevice.pot (no header and no source
@@ -16,8 +18,8 @@ that are untranslated or whose {placeholders} differ from the msgid (exit status
 Translations much longer than the English are listed as a hint: the screen is 320x240.
 `--check` writes nothing and also fails when a file is out of date (for CI).
 
-The same with the plain Babel command line:
-  pybabel extract -k _ --no-location --omit-header -o nsdevice/locale/nsdevice.pot nsdevice/texts.py
+The same with the plain Babel command line (which leaves out the data files' words):
+  pybabel extract -k _ -k N_ --no-location --omit-header -o nsdevice/locale/nsdevice.pot nsdevice
   pybabel update -i nsdevice/locale/nsdevice.pot -d nsdevice/locale -D nsdevice \
       --no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date
   pybabel compile -d nsdevice/locale -D nsdevice --statistics
@@ -28,37 +30,71 @@ from __future__ import annotations
 import io
 import re
 import sys
+import tomllib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-ROOT = Path(__file__).resolve().parents[2]  # the repository (nsdevice/locale/ is two down)
-SOURCE = ROOT / "nsdevice" / "texts.py"
-LOCALE = ROOT / "nsdevice" / "locale"
+from nsdevice.locale import LANGUAGES
+
+ROOT = Path(__file__).resolve().parents[1]  # the repository (tools/ is one down)
+PACKAGE = ROOT / "nsdevice"
+CITY_DATA = PACKAGE / "rules" / "data"
+LOCALE = PACKAGE / "locale"
 TEMPLATE = LOCALE / "nsdevice.pot"
 DOMAIN = "nsdevice"
+KEYWORDS = {"_": None, "N_": None}  # translated where written, and marked for later
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-
-sys.path.insert(0, str(ROOT))
-from nsdevice.locale import LANGUAGES  # noqa: E402  (after the path is set)
-
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 
+def sources() -> list[Path]:
+    """The files holding the box's words: its Python modules, then the city data."""
+    return [*sorted(PACKAGE.rglob("*.py")), *sorted(CITY_DATA.glob("*.toml"))]
+
+
+def extract_toml_words(
+    fileobj: BinaryIO, keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """A Babel extraction method: every string under a data file's `[words]` table."""
+
+    def strings(value: Any) -> Iterator[str]:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for item in value.values():
+                yield from strings(item)
+
+    for message in strings(tomllib.load(fileobj).get("words", {})):
+        yield 0, None, message, []
+
+
+def messages(paths: list[Path] | None = None) -> list[str]:
+    """Every msgid of `paths` (by default `sources()`), once, in order of first appearance."""
+    found: dict[str, None] = {}
+    for path in paths or sources():
+        method = extract_toml_words if path.suffix == ".toml" else "python"
+        for _lineno, message, _comments, _context in extract_from_file(
+            method, path, keywords=KEYWORDS
+        ):
+            found.setdefault(message)
+    return list(found)
+
+
 def extract() -> Catalog:
-    """Every _("...") literal of texts.py, in order of first appearance."""
+    """The template: every msgid of the sources."""
     template = Catalog(domain=DOMAIN, project=DOMAIN, fuzzy=False)
-    for _lineno, message, _comments, context in extract_from_file(
-        "python", SOURCE, keywords={"_": None}
-    ):
-        template.add(message, context=context)
+    for message in messages():
+        template.add(message)
     return template
 
 
-def po_bytes(catalog: Catalog, **options) -> bytes:
+def po_bytes(catalog: Catalog, **options: Any) -> bytes:
     out = io.BytesIO()
     write_po(out, catalog, no_location=True, ignore_obsolete=True, **options)
     return out.getvalue()
