@@ -18,6 +18,7 @@ from nsdevice import views
 from nsdevice.hwtest import hardware_test_view
 from nsdevice.rules import scoring
 from nsdevice.rules.cards import Special
+from nsdevice.rules.cities import CityName
 from nsdevice.rules.cities import city as city_data
 from nsdevice.rules.deal import Deal, Round, Setup, Turn, deal_game
 from nsdevice.rules.modules import Module
@@ -47,7 +48,7 @@ Finder = Callable[[Round, Turn], bool]
 
 
 def _deal(city: str, players: int, modules: tuple[str, ...], seed: str) -> Deal:
-    return deal_game(Setup(city, players, tuple(Module(m) for m in modules), seed))
+    return deal_game(Setup(CityName(city), players, tuple(Module(m) for m in modules), seed))
 
 
 @cache  # a pure search over fixed seeds: remember each answer for the process
@@ -70,8 +71,16 @@ def _first(deal: Deal, finder: Finder) -> Progress:
     raise LookupError("no such turn in this deal")
 
 
+JOKERS = (Special.JOKER, Special.FREE_ENTRY)  # C-6; Paris's free entry plays as one (P-3)
+
+
 def _joker(turn: Turn) -> bool:
-    return turn.card.special in (Special.JOKER, Special.FREE_ENTRY)
+    return turn.card.special in JOKERS
+
+
+def _joker_card(city: str) -> str:
+    """The name of the city's joker-like card, from its deck (`joker` or `free_entry`)."""
+    return next(c.special for c in city_data(city).deck if c.special in JOKERS).value
 
 
 SITUATIONS: dict[str, Finder] = {
@@ -100,7 +109,7 @@ def _game_turns(city: str, language: str) -> Iterator[tuple[str, views.View]]:
     plain = _deal(*many, _seed_for(*many, "plain") or "A")
     yield "turn", revealed(plain, _first(plain, SITUATIONS["plain"]))
     yield "turn-first", revealed(plain, Progress(round=1, revealed=1))
-    joker_name = "turn-free-entry" if city == "paris" else "turn-joker"
+    joker_name = f"turn-{_joker_card(city).replace('_', '-')}"  # as the city's cards call it
     for name, situation in (
         ("turn-switch-no-effect", "switch-no-effect"),
         ("turn-switch", "switch"),
@@ -110,7 +119,7 @@ def _game_turns(city: str, language: str) -> Iterator[tuple[str, views.View]]:
         ("turn-last", "last"),
     ):
         seed = _seed_for(*many, situation)
-        if seed is None:  # e.g. Paris: a switch always works there (P-4)
+        if seed is None:  # a situation the city never shows (P-4: a switch always works)
             continue
         deal = _deal(*many, seed)
         yield name, revealed(deal, _first(deal, SITUATIONS[situation]))
