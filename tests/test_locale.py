@@ -66,9 +66,7 @@ def current_ids() -> list[str]:
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_word_is_translated(language, current_ids):
     missing = untranslated(current_ids, catalog(language))
-    assert not missing, (
-        f"{language}: run python tools/catalogs.py and translate {missing}"
-    )
+    assert not missing, f"{language}: run python tools/catalogs.py and translate {missing}"
 
 
 def test_a_new_string_without_translation_is_caught(tmp_path, current_ids):
@@ -160,9 +158,7 @@ def test_mo_file_is_up_to_date(language):
     with (LOCALE / language / "LC_MESSAGES" / "nsdevice.mo").open("rb") as f:
         committed = read_mo(f)
     expected = dict(entries(read_mo(compiled)))
-    assert dict(entries(committed)) == expected, (
-        "run python tools/catalogs.py to recompile"
-    )
+    assert dict(entries(committed)) == expected, "run python tools/catalogs.py to recompile"
 
 
 # --- (d) the box speaks the language ------------------------------------------------------

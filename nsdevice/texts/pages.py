@@ -14,7 +14,7 @@ from functools import singledispatchmethod
 
 from nsdevice import views
 from nsdevice.locale import N_
-from nsdevice.texts.vocabulary import Vocabulary
+from nsdevice.texts.vocabulary import LANGUAGE_NAMES, Vocabulary
 
 
 class Role(Enum):
@@ -65,6 +65,30 @@ def _items(texts: list[str] | tuple[str, ...], role: Role = Role.ITEM) -> list[L
     return [Line(text, role) for text in texts]
 
 
+ROWS = {  # the lines of the setup and the menu
+    "city": N_("City"),
+    "players": N_("Players"),
+    "objectives": N_("Objectives"),
+    "special_stations": N_("Special stations"),
+    "city_gates": N_("City gates"),
+    "pencil_powers": N_("Pencil powers"),
+    "seed": N_("Deal"),
+    "language": N_("Language"),
+    "start": N_("Start the game"),
+    "resume": N_("Back to the game"),
+    "show_setup": N_("Show this game's cards"),
+    "restart_round": N_("Restart this round"),
+    "new_game": N_("New game"),
+    "sound": N_("Sound"),
+    "brightness": N_("Brightness"),
+    "shutdown": N_("Shut down"),
+    "about": N_("About"),
+}
+SWITCHED_ROWS = frozenset(
+    {"objectives", "special_stations", "city_gates", "pencil_powers", "sound"}
+)
+
+
 TITLES: dict[type[views.View], str] = {  # the titles that need no numbers
     views.SetupView: N_("New game"),
     views.SeedEntryView: N_("Deal code"),
@@ -106,6 +130,28 @@ LED_COLOURS = {"red": N_("red"), "green": N_("green"), "blue": N_("blue")}
 
 class Words(Vocabulary):
     """The wording for one language: the vocabulary, and every screen's title and page."""
+
+    # --- rows of the list screens ---------------------------------------------------------
+    def row(self, row: views.Row) -> str:
+        label = self._(ROWS[row.key])
+        value = self.row_value(row)
+        return f"{label}: {value}" if value else label
+
+    def row_value(self, row: views.Row) -> str:
+        value = row.value
+        if value is None:
+            return ""
+        if row.key == "city":
+            return self.city(value)
+        if row.key == "players":
+            return self._("Solo") if value == "1" else value
+        if row.key in SWITCHED_ROWS:
+            return self.on_off(value == "on")
+        if row.key == "seed":
+            return self._("Random") if value == "random" else value
+        if row.key == "language":
+            return LANGUAGE_NAMES[value]
+        return value
 
     # --- titles ---------------------------------------------------------------------------
     @singledispatchmethod

@@ -104,28 +104,6 @@ ACTIONS = {  # the legend for one button on one screen
     "next_character": N_("Next"),
 }
 BUTTONS = {"next": N_("NEXT"), "back": N_("BACK"), "menu": N_("MENU")}
-ROWS = {  # the lines of the setup and the menu
-    "city": N_("City"),
-    "players": N_("Players"),
-    "objectives": N_("Objectives"),
-    "special_stations": N_("Special stations"),
-    "city_gates": N_("City gates"),
-    "pencil_powers": N_("Pencil powers"),
-    "seed": N_("Deal"),
-    "language": N_("Language"),
-    "start": N_("Start the game"),
-    "resume": N_("Back to the game"),
-    "show_setup": N_("Show this game's cards"),
-    "restart_round": N_("Restart this round"),
-    "new_game": N_("New game"),
-    "sound": N_("Sound"),
-    "brightness": N_("Brightness"),
-    "shutdown": N_("Shut down"),
-    "about": N_("About"),
-}
-SWITCHED_ROWS = frozenset(
-    {"objectives", "special_stations", "city_gates", "pencil_powers", "sound"}
-)
 
 
 class Vocabulary:
@@ -210,28 +188,6 @@ class Vocabulary:
         if players == 1:
             return self._("Solo")
         return self._("{count} players").format(count=players)
-
-    # --- rows of the list screens ---------------------------------------------------------
-    def row(self, row: views.Row) -> str:
-        label = self._(ROWS[row.key])
-        value = self.row_value(row)
-        return f"{label}: {value}" if value else label
-
-    def row_value(self, row: views.Row) -> str:
-        value = row.value
-        if value is None:
-            return ""
-        if row.key == "city":
-            return self.city(value)
-        if row.key == "players":
-            return self._("Solo") if value == "1" else value
-        if row.key in SWITCHED_ROWS:
-            return self.on_off(value == "on")
-        if row.key == "seed":
-            return self._("Random") if value == "random" else value
-        if row.key == "language":
-            return LANGUAGE_NAMES[value]
-        return value
 
     # --- the round start and the turn (drawn by their own layouts, words from here) -------
     def pencil_line(self, pencil: views.SeatPencil, players: int) -> str:
