@@ -20,7 +20,7 @@ class Hint:
     """What a button does on this screen, for the legend at the bottom."""
 
     button: str  # "next", "back", "menu"
-    action: str  # a key from texts.ACTIONS, e.g. "reveal", "undo", "select"
+    action: str  # a key of texts.vocabulary.ACTIONS, e.g. "reveal", "undo", "select"
 
 
 @dataclass(frozen=True, slots=True)

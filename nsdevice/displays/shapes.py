@@ -158,9 +158,9 @@ def _shape_free_entry(
     outer = pygame.Rect(round(left), round(top), round(right - left), round(bottom - top))
     pygame.draw.rect(image, edge, outer, border_radius=corner)
     pygame.draw.rect(image, fill, outer.inflate(-2 * rim, -2 * rim), border_radius=corner)
-    for x in (outer.left, outer.right):
-        pygame.draw.circle(image, edge, (x, middle), notch + rim)
-        pygame.draw.circle(image, (0, 0, 0, 0), (x, middle), notch)
+    for side in (outer.left, outer.right):
+        pygame.draw.circle(image, edge, (side, middle), notch + rim)
+        pygame.draw.circle(image, (0, 0, 0, 0), (side, middle), notch)
     # the notches' rims were also painted outside the ticket: clear that again
     image.fill((0, 0, 0, 0), pygame.Rect(0, 0, outer.left, s))
     image.fill((0, 0, 0, 0), pygame.Rect(outer.right, 0, s, s))
