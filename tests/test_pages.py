@@ -1,0 +1,74 @@
+"""Pages with roles: each line says what it is, and the painter styles it by that role
+from one table, never by its position or its leading spaces."""
+
+from __future__ import annotations
+
+from nsdevice import views
+from nsdevice.displays.layouts.page import STYLES
+from nsdevice.gallery import example_views
+from nsdevice.texts import Form, Role, words
+
+
+def _page(city: str, name: str, language: str = "en"):
+    view = dict(example_views(city, language))[name]
+    return view, words(language).page(view)
+
+
+def test_every_role_has_one_style():
+    assert set(STYLES) == set(Role)
+
+
+def test_summary_headings_are_headings_and_their_items_plain_items_C11():
+    _view, page = _page("paris", "summary-all-modules")
+    headings = [line.text for line in page.lines if line.role is Role.HEADING]
+    assert headings == ["Objectives, 10 points each:", "City gates:", "Pencil powers:",
+                        "Pencils, in order:"]  # fmt: skip
+    items = [line for line in page.lines if line.text.startswith("  ")]
+    assert len(items) == 2 + 4 + 4 + 1 and all(line.role is Role.ITEM for line in items)
+    assert page.lines[-1].role is Role.WARNING  # X-4, said last
+    assert page.form is Form.COLUMNS
+
+
+def test_lists_are_rows_then_warnings_with_the_cursor_marked_X4():
+    view, page = _page("tokyo", "setup-mix-warning")
+    assert isinstance(view, views.SetupView)
+    roles = [line.role for line in page.lines]
+    assert roles == [Role.ROW] * len(view.rows) + [Role.WARNING]
+    assert page.emphasis == (view.cursor,) and page.form is Form.LIST
+
+
+def test_the_number_being_set_is_a_value_and_the_tier_a_headline():
+    _view, entry = _page("tokyo", "score-entry-solo")
+    assert [line.role for line in entry.lines] == [Role.VALUE, Role.NOTE]
+    _view, result = _page("tokyo", "result-solo")
+    assert [line.role for line in result.lines].count(Role.HEADLINE) == 1
+    assert result.lines[result.emphasis[0]].role is Role.HEADLINE
+    _view, table = _page("tokyo", "result-players")
+    assert table.lines[0].role is Role.HEADLINE and table.lines[0].text.startswith("Seat")
+
+
+def test_each_pencil_move_is_a_pencil_line_C8():
+    view, page = _page("london", "pencil-pass-3-players", "de")
+    assert isinstance(view, views.PencilPassView)
+    roles = [line.role for line in page.lines]
+    assert roles == [Role.NOTE, *[Role.PENCIL] * len(view.moves), Role.CONTROLLER]
+
+
+def test_messages_are_read_as_messages():
+    for name in ("confirm-new-game", "notice-store-damaged", "shutdown", "game-end", "about",
+                 "round-end", "result-solo", "hwtest-done"):  # fmt: skip
+        _view, page = _page("tokyo", name)
+        assert page.form is Form.MESSAGE, name
+    _view, notice = _page("tokyo", "notice-store-damaged")
+    assert notice.lines[-1].role is Role.DETAIL  # the path, for whoever fixes the box
+    _view, round_end = _page("paris", "round-end")
+    assert round_end.lines[-1].role is Role.FORMULA  # S-P
+
+
+def test_city_words_come_from_the_city_data_P2():
+    english = words("en")
+    assert english.underground(2, 5, "paris") == "Metro 2/5"
+    assert english.underground(2, 5, "tokyo") == "Underground 2/5"
+    assert english.kind("underground", "paris") == "Metro"
+    assert english.city("london") == "London"
+    assert english.objective("london", "thames_crossings") == "6 Thames crossings"
