@@ -180,7 +180,7 @@ def test_english_is_the_source_text():
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_button_legends_fit_under_the_buttons(language):
     """Legends stay short; "New game" is longer (up to 15) because the same msgid is also the
-    setup title and a menu row: a pgettext context in texts.py would let it shrink."""
+    setup title and a menu row: a pgettext context in texts/ would let it shrink."""
     words = Words(language)
     for name in ACTIONS:
         limit = 15 if name == "new_game" else 10
