@@ -15,7 +15,6 @@ from dataclasses import replace
 from functools import cache, partial
 
 from nsdevice import views
-from nsdevice.hwtest import hardware_test_view
 from nsdevice.rules import scoring
 from nsdevice.rules.cards import Special
 from nsdevice.rules.cities import city as city_data
@@ -42,6 +41,7 @@ from nsdevice.session import (
     summary_view,
     turn_view,
 )
+from nsdevice.session.hardware_test import hardware_test_view
 
 SEARCH = 2000  # seeds tried when looking for a deal that shows a given situation
 
