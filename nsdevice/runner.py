@@ -201,9 +201,7 @@ def open_inputs(
 Colour = tuple[int, int, int]
 
 
-def open_lights(
-    chosen: Plan, inputs: list[InputDevice]
-) -> list[Callable[[Colour | None], None]]:
+def open_lights(chosen: Plan, inputs: list[InputDevice]) -> list[Callable[[Colour | None], None]]:
     """Every LED the build has: the serial board's and the profile's RGB LED on GPIO."""
     lights: list[Callable[[Colour | None], None]] = [
         device.set_led for device in inputs if device.has_led
