@@ -1,6 +1,8 @@
 """`nsdevice` on the command line: run the box, or use the rules core directly.
 
-A user's mistake is one line on stderr and exit status 2, never a traceback.
+The one dispatcher: each command is a `command_*` function here (`COMMANDS`); running the
+box and checking a build are planned and opened by `runner`. A user's mistake is one
+line on stderr and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -10,15 +12,18 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
 
 from nsdevice import __version__
 from nsdevice.errors import UsageError
 from nsdevice.rules import scoring
+from nsdevice.rules.cards import StationCard
 from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import Deal, Setup, deal_as_dict, deal_game, draw_seed, normalize_seed
-from nsdevice.rules.modules import mixes_card_modules, parse_modules
+from nsdevice.rules.modules import Module, mixes_card_modules, parse_modules
+from nsdevice.runner import add_run_arguments, check_hardware, parse_size, run
 
 CITIES = [c.value for c in CityName]
 USAGE_ERROR = 2
@@ -85,10 +90,8 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"nsdevice {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
-    run = commands.add_parser("run", help="run the box (window, Pi screen, terminal or JSON)")
-    from nsdevice.runner import add_run_arguments  # small module: no pygame at import time
-
-    add_run_arguments(run)
+    run_box = commands.add_parser("run", help="run the box (window, Pi screen, terminal or JSON)")
+    add_run_arguments(run_box)  # runner imports no pygame until it opens a back end
 
     deal = commands.add_parser("deal", help="print a whole game for a setup and seed")
     deal.add_argument("--city", type=_city, required=True)
@@ -126,6 +129,12 @@ def build_parser() -> Parser:
     return parser
 
 
+def _face(card: StationCard) -> str:
+    face = card.symbol or card.special
+    assert face is not None  # every card has a symbol or a special (StationCard checks)
+    return f"{card.kind.value} {face.value}"
+
+
 def _print_deal(deal: Deal) -> None:
     setup = deal.setup
     modules = ", ".join(m.value for m in setup.modules) or "none"
@@ -145,9 +154,7 @@ def _print_deal(deal: Deal) -> None:
         if round_.pairing:
             print(f"  pairing: {round_.pairing.symbol.value} -> {round_.pairing.effect}")
         for turn in round_.turns:
-            faces = " + ".join(
-                f"{c.kind.value} {(c.symbol or c.special).value}" for c in turn.cards
-            )
+            faces = " + ".join(_face(card) for card in turn.cards)
             notes = []
             if turn.switch_effect is False:
                 notes.append("switch: no effect")
@@ -175,7 +182,7 @@ def command_deal(args: argparse.Namespace) -> int:
     return 0
 
 
-def _modules(text: str, command: str) -> tuple:
+def _modules(text: str, command: str) -> tuple[Module, ...]:
     try:
         return parse_modules(text)
     except ValueError as error:
@@ -203,7 +210,7 @@ def _line(text: str, with_monuments: bool) -> tuple[int, int, int]:
     return int(districts), int(stations), int(monuments) if with_monuments else 0
 
 
-def score_result(args: argparse.Namespace) -> dict:
+def score_result(args: argparse.Namespace) -> dict[str, Any]:
     name = args.city
     parts_given = any(
         [
@@ -218,33 +225,36 @@ def score_result(args: argparse.Namespace) -> dict:
     )
     if len(args.line) > 4:
         raise UsageError("nsdevice score: at most 4 --line (one per round)")
-    result: dict = {"city": name}
+    result: dict[str, Any] = {"city": name}
     if args.total is not None:
         if parts_given:
             raise UsageError("nsdevice score: give --total or the parts, not both")
         total = args.total
-    elif name == "tokyo":
+    elif city(name).line_scoring == "districts":
         lines = [scoring.tokyo_line(*_line(t, False)[:2]) for t in args.line]
         result["lines"] = lines
         total = scoring.tokyo_total(
             lines,
             stamps=args.stamps,
             ring_unconnected=args.ring_unconnected,
-            interchanges=_interchanges(args.interchanges, (3, 4, 5)),
+            interchanges=_interchanges(args.interchanges, tuple(scoring.TOKYO_INTERCHANGES)),
             objectives=args.objectives,
         )
-    elif name == "paris":
+    elif city(name).line_scoring == "quarters":
         lines = [scoring.paris_line(*_line(t, True)) for t in args.line]
         result["lines"] = lines
         total = scoring.paris_total(
             lines,
             overpasses_once=args.overpasses_once,
             overpasses_twice=args.overpasses_twice,
-            interchanges=_interchanges(args.interchanges, (2, 3, 4)),
+            interchanges=_interchanges(args.interchanges, tuple(scoring.PARIS_INTERCHANGES)),
             objectives=args.objectives,
         )
     else:
-        raise UsageError("nsdevice score: London scores are entered with --total N")
+        # A city whose data gives no line scoring (London) takes totals only.
+        raise UsageError(
+            f"nsdevice score: {city(name).words.name} scores are entered with --total N"
+        )
     result["total"] = total
     if args.solo_modules is not None:
         adjusted = scoring.solo_adjusted(total, args.solo_modules)
@@ -305,18 +315,36 @@ def command_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_screenshot(args: argparse.Namespace) -> int:
+    from nsdevice.screenshots import render_all  # late: it brings pygame
+
+    try:
+        size = parse_size(args.size)
+    except ValueError as error:
+        raise UsageError(f"nsdevice screenshot: {error}") from None
+    try:
+        files = render_all(Path(args.out), size=size)
+    except OSError as error:  # a folder that cannot be made or written: the user's to fix
+        reason = error.strerror or str(error)
+        raise UsageError(f"nsdevice screenshot: cannot write to {args.out}: {reason}") from None
+    print(f"{len(files)} screens written to {args.out}")
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "run": run,
+    "deal": command_deal,
+    "score": command_score,
+    "simulate": command_simulate,
+    "screenshot": command_screenshot,
+    "hwtest": check_hardware,
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        if args.command == "deal":
-            return command_deal(args)
-        if args.command == "score":
-            return command_score(args)
-        if args.command == "simulate":
-            return command_simulate(args)
-        from nsdevice import runner
-
-        return runner.dispatch(args)
+        return COMMANDS[args.command](args)
     except UsageError as error:
         print(str(error), file=sys.stderr)
         return USAGE_ERROR

@@ -15,7 +15,6 @@ from dataclasses import replace
 from functools import cache, partial
 
 from nsdevice import views
-from nsdevice.hwtest import hardware_test_view
 from nsdevice.rules import scoring
 from nsdevice.rules.cards import Special
 from nsdevice.rules.cities import CityName
@@ -24,6 +23,7 @@ from nsdevice.rules.deal import Deal, Round, Setup, Turn, deal_game
 from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
 from nsdevice.session import MODULES, Capabilities, Settings
+from nsdevice.session.hardware_test import hardware_test_view
 from nsdevice.session.screens import (
     about_view,
     confirm_view,

@@ -21,10 +21,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
+from nsdevice.backends import DISPLAYS, INPUTS, profile_kinds
 from nsdevice.inputs.events import Button
 
-DISPLAY_KINDS: Final = ("window", "kmsdrm", "st7789", "text")
-INPUT_KINDS: Final = ("gpio", "serial", "keyboard")
+DISPLAY_KINDS: Final = profile_kinds(DISPLAYS)  # window, kmsdrm, text, st7789
+INPUT_KINDS: Final = profile_kinds(INPUTS)  # keyboard, gpio, serial
 LED_KINDS: Final = ("rgb",)
 REQUIRED_BUTTONS: Final = tuple(button.value for button in Button)  # next, back, menu
 OPTIONAL_BUTTONS: Final = ("spare",)  # wired but unused: free for a later feature
@@ -61,7 +62,9 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class DisplaySpec:
-    """The screen. SPI fields are set only for `kind == "st7789"`."""
+    """The screen. SPI fields are set only for `kind == "st7789"`. `options` are the
+    section's settings beyond kind and size, by their own names: the display's keyword
+    arguments (`St7789Display(spi_port=…, rotation=…)`), passed on as they stand."""
 
     kind: str
     width: int
@@ -72,6 +75,7 @@ class DisplaySpec:
     backlight_pin: int | None = None
     rotation: int = 0
     spi_speed_hz: int | None = None  # None: the driver's own default
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
     def size(self) -> tuple[int, int]:
         return (self.width, self.height)
@@ -82,7 +86,8 @@ class InputSpec:
     """The buttons. `buttons` (gpio only) maps `next`/`back`/`menu` (and `spare`) to BCM pins.
 
     `Button` members are strings, so `spec.buttons[Button.NEXT]` works as well as
-    `spec.buttons["next"]`.
+    `spec.buttons["next"]`. `options` are the input's keyword arguments built from the
+    section (`GpioButtons(pins=…, pull_up=…)`, `SerialBoard(port=…, usb_vendor_id=…)`).
     """
 
     kind: str
@@ -91,6 +96,7 @@ class InputSpec:
     usb_vendor_id: int | None = None  # serial: which board to look for (None: the default)
     usb_product_id: int | None = None
     device: str | None = None  # serial: a fixed port such as /dev/ttyACM0 instead of a search
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
     def button_pins(self) -> dict[Button, int]:
         """The logical buttons and their pins, in the form `inputs.gpio` takes."""
@@ -319,18 +325,30 @@ def _display(table: _Table | None) -> DisplaySpec:
     # The st7789 driver turns a non-square panel only by half turns.
     if rotation in (90, 270) and width != height:
         table.fail("rotation", f"{rotation} needs a square panel, this one is {width}x{height}")
+    chip_select = table.integer("spi_chip_select", low=0, high=len(SPI_CHIP_SELECT_PINS[port]) - 1)
+    data_command = table.pin("data_command_pin")
+    backlight = table.pin("backlight_pin") if table.has("backlight_pin") else None
+    speed = table.optional_integer("spi_speed_hz", low=1, high=125_000_000)
+    settings = {
+        "spi_port": port,
+        "spi_chip_select": chip_select,
+        "data_command_pin": data_command,
+        "backlight_pin": backlight,
+        "rotation": rotation,
+        "spi_speed_hz": speed,
+    }
     return DisplaySpec(
         kind=kind,
         width=width,
         height=height,
         spi_port=port,
-        spi_chip_select=table.integer(
-            "spi_chip_select", low=0, high=len(SPI_CHIP_SELECT_PINS[port]) - 1
-        ),
-        data_command_pin=table.pin("data_command_pin"),
-        backlight_pin=table.pin("backlight_pin") if table.has("backlight_pin") else None,
+        spi_chip_select=chip_select,
+        data_command_pin=data_command,
+        backlight_pin=backlight,
         rotation=rotation,
-        spi_speed_hz=table.optional_integer("spi_speed_hz", low=1, high=125_000_000),
+        spi_speed_hz=speed,
+        # left out when not given, so the panel's own defaults apply
+        options=MappingProxyType({k: v for k, v in settings.items() if v is not None}),
     )
 
 
@@ -343,11 +361,17 @@ def _input(table: _Table | None) -> InputSpec:
     if kind == "serial":
         table.only(("kind", "usb_vendor_id", "usb_product_id", "device"))
         device = table.text("device") if table.has("device") else None
+        vendor = table.optional_integer("usb_vendor_id", low=0, high=0xFFFF)
+        product = table.optional_integer("usb_product_id", low=0, high=0xFFFF)
         return InputSpec(
             kind=kind,
-            usb_vendor_id=table.optional_integer("usb_vendor_id", low=0, high=0xFFFF),
-            usb_product_id=table.optional_integer("usb_product_id", low=0, high=0xFFFF),
+            usb_vendor_id=vendor,
+            usb_product_id=product,
             device=device,
+            # the board calls a fixed device its `port`, as `nsdevice run --port` does
+            options=MappingProxyType(
+                {"port": device, "usb_vendor_id": vendor, "usb_product_id": product}
+            ),
         )
     table.only(("kind", "pull_up", "buttons"))
     buttons = table.table("buttons", required=True)
@@ -355,10 +379,13 @@ def _input(table: _Table | None) -> InputSpec:
     buttons.only((*REQUIRED_BUTTONS, *OPTIONAL_BUTTONS))
     pins = {name: buttons.pin(name) for name in REQUIRED_BUTTONS}
     pins |= {name: buttons.pin(name) for name in OPTIONAL_BUTTONS if buttons.has(name)}
+    pull_up = table.boolean("pull_up", True)
+    wired = {button: pins[button] for button in Button}  # the spare is not read yet
     return InputSpec(
         kind=kind,
-        pull_up=table.boolean("pull_up", True),
+        pull_up=pull_up,
         buttons=MappingProxyType(pins),
+        options=MappingProxyType({"pins": wired, "pull_up": pull_up}),
     )
 
 

@@ -1,38 +1,22 @@
 """`nsdevice hwtest`: a guided check for the person who just built a box.
 
+`runner.check_hardware` opens the build's hardware; this module only runs the check on it.
+
 It shows a test pattern, asks for each button in turn, lights the LED in each colour,
 and ends with what worked. Exit status 0 when every button answered, 1 otherwise.
 """
 
 from __future__ import annotations
 
-import argparse
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from nsdevice import views
+from nsdevice.displays import Display
 from nsdevice.inputs.events import Button, ButtonTracker, Edge, Inbox, Press, Stop
+from nsdevice.session.hardware_test import hardware_test_view
 
 LED_COLOURS = {"red": (255, 0, 0), "green": (0, 255, 0), "blue": (0, 0, 255)}
-
-
-def hardware_test_view(
-    step: str,
-    language: str,
-    *,
-    button: str | None = None,
-    led: str | None = None,
-    passed: Sequence[str] = (),
-    failed: Sequence[str] = (),
-) -> views.HardwareTestView:
-    """One step of the check. Only the test pattern waits for any button, so only it has a
-    legend; while a button is asked for, the screen names it instead."""
-    legend = tuple(views.Hint(b.value, "continue") for b in Button) if step == "pattern" else ()
-    return views.HardwareTestView(
-        language=language, hints=legend, step=step, button=button, led=led,
-        passed=tuple(passed), failed=tuple(failed),
-    )  # fmt: skip
 
 
 def wait_for_press(
@@ -59,7 +43,7 @@ def wait_for_press(
 
 
 def check(
-    display: Any,
+    display: Display,
     inbox: Inbox,
     *,
     report: Callable[[str], None] = print,
@@ -107,25 +91,3 @@ def check(
     verdict = "every button answered" if not failed else f"no answer from {', '.join(failed)}"
     report(f"hwtest: {verdict}")
     return 0 if not failed else 1
-
-
-def hwtest(args: argparse.Namespace) -> int:
-    from nsdevice.runner import Plan, open_hardware, open_lights, plan
-
-    namespace = argparse.Namespace(
-        hardware=args.hardware, display="auto", input="auto", keys=None, size=None, port=None
-    )
-    from nsdevice.errors import UsageError
-
-    try:
-        chosen: Plan = plan(namespace)
-    except UsageError as error:  # plan speaks as `run`; this is hwtest's own option
-        raise UsageError(str(error).replace("nsdevice run:", "nsdevice hwtest:", 1)) from None
-    display, inbox, inputs = open_hardware(chosen)
-    leds = open_lights(chosen, inputs)
-    try:
-        return check(display, inbox, leds=leds, timeout=args.timeout)
-    finally:
-        for device in inputs:
-            device.close()
-        display.close()

@@ -9,7 +9,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from nsdevice.displays import Display
 from nsdevice.inputs.events import ButtonTracker, Edge, Inbox, Press, Stop
 from nsdevice.notify import Notifier
 from nsdevice.session import Session
@@ -19,10 +21,10 @@ from nsdevice.views import View
 @dataclass
 class Loop:
     session: Session
-    display: object  # nsdevice.displays.Display
+    display: Display
     inbox: Inbox
     tracker: ButtonTracker
-    save: Callable[[dict], object] = lambda snapshot: None
+    save: Callable[[dict[str, Any]], object] = lambda snapshot: None
     notifier: Notifier = field(default_factory=lambda: Notifier({}))
     outputs: Sequence[Callable[[View], None]] = ()  # e.g. an LED showing the card's kind
     clock: Callable[[], float] = time.monotonic
@@ -35,14 +37,13 @@ class Loop:
         if view == self._shown:
             return
         self.display.show(view)
-        chime = getattr(view, "chime", None)
-        if chime:  # the session sets one only when sound is on
-            self.display.chime(chime)
+        if view.chime:  # the session sets one only when sound is on
+            self.display.chime(view.chime)
         for output in self.outputs:
             output(view)
         self._shown = view
         brightness = self.session.settings.brightness
-        if brightness != self._brightness and getattr(self.display, "supports_brightness", False):
+        if brightness != self._brightness and self.display.supports_brightness:
             self.display.set_brightness(brightness)
         self._brightness = brightness
 

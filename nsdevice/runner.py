@@ -1,4 +1,7 @@
-"""`nsdevice run`, `screenshot` and `hwtest`: choose the back ends and start the loop.
+"""`nsdevice run` and `hwtest`: plan the back ends, open them, and run the loop or the check.
+
+`cli` is the one dispatcher; this module only plans, opens and runs. The back ends come
+from one table (`nsdevice.backends`), imported only when chosen.
 
 Missing hardware never stops the box: each back end that cannot start falls back to
 one that can, with a one-line notice on stderr (and on screen where it matters).
@@ -15,10 +18,21 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-DISPLAYS = ("auto", "window", "kmsdrm", "text", "json", "st7789")
-INPUTS = ("auto", "keyboard", "gpio", "script", "serial")
+from nsdevice import backends
+from nsdevice.errors import UsageError
+
+if TYPE_CHECKING:  # the classes themselves are imported late, when opened
+    from nsdevice.displays import Display
+    from nsdevice.hardware import Profile
+    from nsdevice.inputs.device import InputDevice
+    from nsdevice.inputs.events import Inbox
+    from nsdevice.views import View
+
+AUTO = "auto"
+DISPLAYS = (AUTO, *backends.DISPLAYS)
+INPUTS = (AUTO, *backends.INPUTS)
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,9 +70,7 @@ def parse_size(text: str) -> tuple[int, int]:
     return size
 
 
-def _usage(message: str) -> Exception:
-    from nsdevice.errors import UsageError
-
+def _usage(message: str) -> UsageError:
     return UsageError(f"nsdevice run: {message}")
 
 
@@ -73,10 +85,12 @@ class Plan:
     display: str
     input: str
     size: tuple[int, int]
-    profile: Any = None
-    keys: list = field(default_factory=list)
+    profile: Profile | None = None
+    keys: list[Any] = field(default_factory=list)
     port: str | None = None
     notice: str | None = None  # said once when `auto` had to settle for less
+    # the input's keyword arguments given on the command line (script keys, --port)
+    input_options: dict[str, Any] = field(default_factory=dict)
 
 
 def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Plan:
@@ -95,7 +109,7 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
         raise _usage(str(error)) from None
     display = args.display
     fallback = None
-    if display == "auto":
+    if display == AUTO:
         if profile is not None:
             display = profile.display.kind
         elif env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or sys.platform != "linux":
@@ -108,9 +122,10 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
     if size is None:
         size = profile.display.size() if profile is not None else (480, 320)
     chosen_input = args.input
-    if chosen_input == "auto":
+    if chosen_input == AUTO:
         chosen_input = profile.input.kind if profile is not None else "keyboard"
-    keys: list = []
+    keys: list[Any] = []
+    input_options: dict[str, Any] = {}
     if chosen_input == "script":
         from nsdevice.inputs.script import parse_keys
 
@@ -120,6 +135,7 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
             keys = parse_keys(args.keys)
         except ValueError as error:
             raise _usage(str(error)) from None
+        input_options["presses"] = keys
     elif args.keys is not None:
         raise _usage("--keys goes with --input script")
     shutdown_command = getattr(args, "shutdown_command", None)
@@ -128,102 +144,67 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
             shlex.split(shutdown_command)
         except ValueError as error:
             raise _usage(f"bad --shutdown-command {shutdown_command!r}: {error}") from None
-    return Plan(display, chosen_input, size, profile, keys, getattr(args, "port", None), fallback)
+    port = getattr(args, "port", None)
+    if port and backends.INPUTS[chosen_input].takes_port:
+        input_options["port"] = port
+    return Plan(display, chosen_input, size, profile, keys, port, fallback, input_options)
 
 
-def open_display(chosen: Plan) -> tuple[Any, str | None]:
+def open_display(chosen: Plan) -> tuple[Display, str | None]:
     """The display to draw on, falling back to the terminal; and a notice if it fell back."""
-    from nsdevice.displays import DisplayUnavailable
+    from nsdevice.displays import Display, DisplayUnavailable
 
+    backend = backends.DISPLAYS[chosen.display]
+    options = dict(backend.options)
+    profile = chosen.profile
+    if profile is not None and profile.display.kind == chosen.display:
+        options.update(profile.display.options)  # the profile's fields are its arguments
     try:
-        if chosen.display == "json":
-            from nsdevice.displays.json_display import JsonDisplay
-
-            return JsonDisplay(), None
-        if chosen.display == "text":
-            from nsdevice.displays.text_display import TextDisplay
-
-            return TextDisplay(), None
-        if chosen.display == "st7789":
-            from nsdevice.displays.st7789_display import St7789Display
-
-            spec = chosen.profile.display if chosen.profile is not None else None
-            options: dict[str, Any] = {"width": chosen.size[0], "height": chosen.size[1]}
-            if spec is not None:
-                for ours, theirs in (
-                    ("port", "spi_port"),
-                    ("chip_select", "spi_chip_select"),
-                    ("data_command", "data_command_pin"),
-                    ("backlight", "backlight_pin"),
-                    ("rotation", "rotation"),
-                    ("spi_speed_hz", "spi_speed_hz"),
-                ):
-                    value = getattr(spec, theirs)
-                    if value is not None:
-                        options[ours] = value
-            return St7789Display(**options), None
-        from nsdevice.displays.pygame_display import PygameDisplay
-
-        if chosen.display == "kmsdrm":
-            return PygameDisplay(chosen.size, fullscreen=True, driver="kmsdrm"), None
-        return PygameDisplay(chosen.size), None
+        return backend.load(Display).open(chosen.size, **options), None
     except DisplayUnavailable as error:
-        from nsdevice.displays.text_display import TextDisplay
+        terminal = backends.DISPLAYS[backends.FALLBACK_DISPLAY].load(Display).open(chosen.size)
+        return terminal, f"no {chosen.display} display ({error}); using the terminal"
 
-        return TextDisplay(), f"no {chosen.display} display ({error}); using the terminal"
 
-
-def open_inputs(chosen: Plan, inbox: Any, display_kind: str) -> tuple[list[Any], str | None]:
+def open_inputs(
+    chosen: Plan, inbox: Inbox, display_kind: str
+) -> tuple[list[InputDevice], str | None]:
     """Start the chosen input; fall back to the keyboard with a notice."""
-    if chosen.input == "script":
-        from nsdevice.inputs.script import ScriptInput
+    from nsdevice.inputs.device import InputDevice, InputUnavailable
 
-        script = ScriptInput(chosen.keys, inbox)
-        script.start()  # queued now, read by the loop after its first frame
-        return [script], None
     fallback = None
-    if chosen.input == "gpio":
-        from nsdevice.inputs.gpio import GpioButtons, GpioUnavailable
-
-        if chosen.profile is None or not chosen.profile.input.buttons:
-            fallback = "--input gpio needs --hardware with button pins"
+    if chosen.input != backends.FALLBACK_INPUT:
+        backend = backends.INPUTS[chosen.input]
+        options: dict[str, Any] = {}
+        profile = chosen.profile
+        if profile is not None and profile.input.kind == chosen.input:
+            options.update(profile.input.options)  # the profile's fields are its arguments
+        options.update(chosen.input_options)
+        if backend.requires and not options:
+            fallback = f"--input {chosen.input} needs --hardware with {backend.requires}"
         else:
-            spec = chosen.profile.input
             try:
-                return [GpioButtons(spec.button_pins(), inbox, pull_up=spec.pull_up)], None
-            except GpioUnavailable as error:
+                device = backend.load(InputDevice).open(inbox, **options)
+            except InputUnavailable as error:
                 fallback = str(error)
-    if chosen.input == "serial":
-        from nsdevice.inputs.serial_board import SerialBoard
-
-        spec = chosen.profile.input if chosen.profile is not None else None
-        board = SerialBoard(
-            inbox,
-            port=chosen.port or (spec.device if spec else None),
-            usb_vendor_id=spec.usb_vendor_id if spec else None,
-            usb_product_id=spec.usb_product_id if spec else None,
-        )
-        board.start()
-        return [board], None
-    # keyboard: a window reads its own keys; otherwise the terminal does
-    if display_kind in ("window", "kmsdrm") and fallback is None:
-        return [], None
-    if display_kind in ("window", "kmsdrm"):
-        return [], f"{fallback}; using the keyboard"
-    from nsdevice.inputs.keyboard import TerminalKeys
-
-    keys = TerminalKeys(inbox)
+            else:
+                device.start()  # a script is queued now, read by the loop after its first frame
+                return [device], None
+    said = f"{fallback}; using the keyboard" if fallback else None
+    if display_kind in backends.WINDOWS:  # a window reads its own keys
+        return [], said
+    keys = backends.INPUTS[backends.FALLBACK_INPUT].load(InputDevice).open(inbox)
     keys.start()
-    return [keys], (f"{fallback}; using the keyboard" if fallback else None)
+    return [keys], said
 
 
 Colour = tuple[int, int, int]
 
 
-def open_lights(chosen: Plan, inputs: list[Any]) -> list[Callable[[Colour | None], None]]:
+def open_lights(chosen: Plan, inputs: list[InputDevice]) -> list[Callable[[Colour | None], None]]:
     """Every LED the build has: the serial board's and the profile's RGB LED on GPIO."""
     lights: list[Callable[[Colour | None], None]] = [
-        device.set_led for device in inputs if hasattr(device, "set_led")
+        device.set_led for device in inputs if device.has_led
     ]
     led = chosen.profile.led if chosen.profile is not None else None
     if led is not None:
@@ -234,7 +215,11 @@ def open_lights(chosen: Plan, inputs: list[Any]) -> list[Callable[[Colour | None
         except Exception as error:  # any pin failure only means no LED
             notice(f"LED unavailable ({error})")
         else:
-            lights.append(lambda colour: setattr(rgb, "color", _unit(colour)))
+
+            def light(colour: Colour | None) -> None:
+                rgb.color = _unit(colour)
+
+            lights.append(light)
     return lights
 
 
@@ -243,17 +228,17 @@ def _unit(colour: Colour | None) -> tuple[float, float, float]:
     return (red / 255, green / 255, blue / 255)
 
 
-def _led_output(chosen: Plan, inputs: list[Any]) -> list[Callable[[Any], None]]:
+def _led_output(chosen: Plan, inputs: list[InputDevice]) -> list[Callable[[View], None]]:
     """Light the LEDs in the colour of the current card's kind (Display HAT Mini, Pico)."""
     from nsdevice.displays.theme import kind_led_colour
 
-    return [
-        lambda view, light=light: light(kind_led_colour(view))
-        for light in open_lights(chosen, inputs)
-    ]
+    def output(light: Callable[[Colour | None], None]) -> Callable[[View], None]:
+        return lambda view: light(kind_led_colour(view))
+
+    return [output(light) for light in open_lights(chosen, inputs)]
 
 
-def choose_inbox(display: Any, display_kind: str, input_kind: str) -> Any:
+def choose_inbox(display: Display, display_kind: str, input_kind: str) -> Inbox:
     """Wait on the display's own events only when its keys or window need them.
 
     SDL 2 has no true blocking wait on the kmsdrm and dummy drivers: it checks for events
@@ -268,7 +253,7 @@ def choose_inbox(display: Any, display_kind: str, input_kind: str) -> Any:
     return QueueInbox()
 
 
-def open_hardware(chosen: Plan) -> tuple[Any, Any, list[Any]]:
+def open_hardware(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:
     """The display, the inbox to wait on and the started inputs, each with its fallback
     said in one line."""
     if chosen.notice:
@@ -276,7 +261,7 @@ def open_hardware(chosen: Plan) -> tuple[Any, Any, list[Any]]:
     display, display_notice = open_display(chosen)
     if display_notice:
         notice(display_notice)
-    display_kind = chosen.display if display_notice is None else "text"
+    display_kind = chosen.display if display_notice is None else backends.FALLBACK_DISPLAY
     inbox = choose_inbox(display, display_kind, chosen.input)
     inputs, input_notice = open_inputs(chosen, inbox, display_kind)
     if input_notice:
@@ -303,19 +288,19 @@ def run(args: argparse.Namespace) -> int:
     # and the unit's root-side ExecStopPost powers off (systemd/nsdevice.service).
     power_off_status = os.environ.get("NSDEVICE_POWER_OFF_EXIT_STATUS", "")
     capabilities = Capabilities(
-        brightness=bool(getattr(display, "supports_brightness", False)),
+        brightness=display.supports_brightness,
         shutdown=bool(args.shutdown_command) or power_off_status.isdigit(),
     )
-    session_options = {"capabilities": capabilities, "records": store}
     session = None
     try:
         saved = store.load()
         if saved is not None:
-            session = Session.restore(saved, **session_options)
+            session = Session.restore(saved, capabilities=capabilities, records=store)
     except ValueError:  # unreadable, or a game that cannot be: kept aside, a fresh start
         notices.append(("store_damaged", store.discard()))
     if session is None:
-        session = Session(Settings(language=system_language()), **session_options)
+        settings = Settings(language=system_language())
+        session = Session(settings, capabilities=capabilities, records=store)
     session.notices.extend(notices)
     for key, detail in notices:
         notice(f"{key.replace('_', ' ')}: {detail}")
@@ -352,33 +337,22 @@ def run(args: argparse.Namespace) -> int:
         store.close()
 
 
-def screenshot(args: argparse.Namespace) -> int:
-    from nsdevice.screenshots import render_all
+def check_hardware(args: argparse.Namespace) -> int:
+    """`nsdevice hwtest`: open the profile's hardware as `run` would, and guide the check."""
+    from nsdevice.hwtest import check
 
+    namespace = argparse.Namespace(
+        hardware=args.hardware, display=AUTO, input=AUTO, keys=None, size=None, port=None
+    )
     try:
-        size = parse_size(args.size)
-    except ValueError as error:
-        from nsdevice.errors import UsageError
-
-        raise UsageError(f"nsdevice screenshot: {error}") from None
+        chosen = plan(namespace)
+    except UsageError as error:  # plan speaks as `run`; this is hwtest's own option
+        raise UsageError(str(error).replace("nsdevice run:", "nsdevice hwtest:", 1)) from None
+    display, inbox, inputs = open_hardware(chosen)
+    leds = open_lights(chosen, inputs)
     try:
-        files = render_all(Path(args.out), size=size)
-    except OSError as error:  # a folder that cannot be made or written: the user's to fix
-        from nsdevice.errors import UsageError
-
-        reason = error.strerror or str(error)
-        raise UsageError(f"nsdevice screenshot: cannot write to {args.out}: {reason}") from None
-    print(f"{len(files)} screens written to {args.out}")
-    return 0
-
-
-def dispatch(args: argparse.Namespace) -> int:
-    if args.command == "run":
-        return run(args)
-    if args.command == "screenshot":
-        return screenshot(args)
-    if args.command == "hwtest":
-        from nsdevice.hwtest import hwtest
-
-        return hwtest(args)
-    raise AssertionError(args.command)
+        return check(display, inbox, leds=leds, timeout=args.timeout)
+    finally:
+        for device in inputs:
+            device.close()
+        display.close()

@@ -1,4 +1,5 @@
-"""The reliability harness (benchmarks/reliability.py), every check in its short mode.
+"""The reliability harness (benchmarks/reliability/, one file per check), every check in its
+short mode.
 
 What each check protects is in its docstring there; docs/RELIABILITY.md records the long
 runs. A failing check names what broke: the report's failures are the assertion message.
@@ -6,27 +7,14 @@ runs. A failing check names what broke: the report's failures are the assertion 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+import random
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load_harness():
-    spec = importlib.util.spec_from_file_location(
-        "nsdevice_reliability", ROOT / "benchmarks" / "reliability.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-reliability = _load_harness()
+from benchmarks.reliability.bad_command_line import bad_command_lines
+from benchmarks.reliability.button_storm import button_storm
+from benchmarks.reliability.damaged_database import damage_cases
+from benchmarks.reliability.run import run_check
 
 
 def _held(report) -> None:
@@ -34,20 +22,20 @@ def _held(report) -> None:
 
 
 def test_kill_9_at_random_moments_resumes_on_the_shown_or_pressed_screen_with_an_intact_file():
-    report = reliability.run_check("kill_storm")
+    report = run_check("kill_storm")
     _held(report)
     assert report.counts["kills"] == 15
     assert report.counts["integrity_checks"] >= 14
 
 
 def test_every_kind_of_damaged_database_gives_a_notice_a_kept_file_and_a_clean_start():
-    report = reliability.run_check("damaged_database")
+    report = run_check("damaged_database")
     _held(report)
-    assert report.counts["cases"] == len(reliability.damage_cases(reliability.random.Random()))
+    assert report.counts["cases"] == len(damage_cases(random.Random()))
 
 
 def test_a_storm_of_chattering_overlapping_held_buttons_keeps_every_session_invariant():
-    report = reliability.run_check("button_storm")
+    report = run_check("button_storm")
     _held(report)
     assert report.counts["edges"] >= 10_000
     assert report.counts["setups_played"] == 12  # every city at every player count
@@ -64,13 +52,13 @@ def test_the_storm_notices_a_tracker_that_sends_two_presses_for_one(monkeypatch)
         return presses + presses
 
     monkeypatch.setattr(ButtonTracker, "_take_level", twice)
-    report = reliability.button_storm(2_000)
+    report = button_storm(2_000)
     assert not report.ok
     assert any("two presses from one press" in failure for failure in report.failures)
 
 
 def test_garbage_and_unplugging_on_the_serial_line_leave_no_stuck_button():
-    report = reliability.run_check("serial_line")
+    report = run_check("serial_line")
     _held(report)
     assert report.counts["unplugs"] == 2
     assert report.counts["slowest_reconnect_s"] < 2.0
@@ -78,8 +66,8 @@ def test_garbage_and_unplugging_on_the_serial_line_leave_no_stuck_button():
 
 @pytest.mark.parametrize("command", ["run", "deal", "score", "simulate", "screenshot", "hwtest"])
 def test_the_bad_command_lines_cover_every_command(command, tmp_path):
-    assert any(words[:1] == [command] for words in reliability.bad_command_lines(tmp_path))
+    assert any(words[:1] == [command] for words in bad_command_lines(tmp_path))
 
 
 def test_every_bad_command_line_is_one_line_on_stderr_and_exit_2():
-    _held(reliability.run_check("bad_command_line"))
+    _held(run_check("bad_command_line"))

@@ -67,10 +67,11 @@ def test_missing_panel_library_falls_back_to_the_terminal_with_a_notice(monkeypa
 def test_gpio_without_a_pin_back_end_falls_back_to_the_keyboard(monkeypatch):
     from nsdevice.inputs import gpio
 
-    def unavailable(*_args, **_kwargs):
-        raise gpio.GpioUnavailable("no GPIO buttons: no pin library")
+    class Unavailable(gpio.GpioButtons):
+        def __init__(self, *_args, **_kwargs):
+            raise gpio.GpioUnavailable("no GPIO buttons: no pin library")
 
-    monkeypatch.setattr(gpio, "GpioButtons", unavailable)
+    monkeypatch.setattr(gpio, "GpioButtons", Unavailable)
     chosen = plan(args(hardware="arcade-gpio", display="json"), {})
     inputs, message = open_inputs(chosen, QueueInbox(), "window")
     assert inputs == [] and message == "no GPIO buttons: no pin library; using the keyboard"

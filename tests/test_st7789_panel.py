@@ -65,8 +65,9 @@ def bus(monkeypatch) -> Bus:
 def hat_display() -> St7789Display:
     spec = load_profile("display-hat-mini").display
     return St7789Display(
-        port=spec.spi_port, chip_select=spec.spi_chip_select, data_command=spec.data_command_pin,
-        backlight=spec.backlight_pin, rotation=spec.rotation, spi_speed_hz=spec.spi_speed_hz,
+        spi_port=spec.spi_port, spi_chip_select=spec.spi_chip_select,
+        data_command_pin=spec.data_command_pin, backlight_pin=spec.backlight_pin,
+        rotation=spec.rotation, spi_speed_hz=spec.spi_speed_hz,
         width=spec.width, height=spec.height,
     )  # fmt: skip
 

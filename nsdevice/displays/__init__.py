@@ -12,7 +12,7 @@ the text or JSON display never loads pygame or the SPI driver:
 from __future__ import annotations
 
 import os
-from typing import Protocol
+from typing import Any, Self
 
 from nsdevice.inputs.events import Inbox
 from nsdevice.views import View
@@ -27,30 +27,37 @@ class DisplayUnavailable(Exception):
     falls back to a display that works (the terminal)."""
 
 
-class Display(Protocol):
-    """What the loop needs from a display."""
+class Display:
+    """What the loop needs from a display, every capability off by default (the way
+    PiFinder's DisplayBase does it): a back end overrides only what it has, so the loop
+    and the runner never probe a display with `getattr`."""
 
-    size: tuple[int, int]  # pixels; (0, 0) for displays without pixels
-    supports_brightness: bool
+    size: tuple[int, int] = (0, 0)  # pixels; (0, 0) for displays without pixels
+    supports_brightness: bool = False
+
+    @classmethod
+    def open(cls, size: tuple[int, int], **options: Any) -> Self:
+        """Open the back end at `size` pixels; `options` are its own keyword arguments (a
+        hardware profile's display section, or the back end table's fixed ones)."""
+        return cls(**options)
 
     def show(self, view: View) -> None:
         """Draw `view` and put it on screen now (the loop calls this only on a change)."""
-        ...
+        raise NotImplementedError
 
     def inbox(self) -> Inbox | None:
         """The display's own event inbox when its events come with the screen (a pygame
         window's keys and close button); None when inputs are separate."""
-        ...
+        return None
 
     def set_brightness(self, level: int) -> None:
         """1 (dimmest) to 5 (brightest); ignored where `supports_brightness` is False."""
-        ...
 
     def chime(self, name: str) -> None:
         """A short sound cue ("reveal", "round_end"); silent where there is no sound."""
-        ...
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Let go of the screen; safe to call twice."""
 
 
 BRIGHTNESS_LEVELS = 5

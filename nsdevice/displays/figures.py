@@ -51,7 +51,8 @@ def pencil(canvas: Canvas, colour: str, rect: pygame.Rect) -> None:
     pygame.draw.rect(
         canvas.surface, palette.dim, body, width=1, border_radius=max(1, rect.height // 5)
     )
-    canvas.figures.append(Figure(f"pencil-{colour}", (rect.x, rect.y, rect.w, rect.h), "pencil"))
+    box = (rect.x, rect.y, rect.width, rect.height)
+    canvas.figures.append(Figure(f"pencil-{colour}", box, "pencil"))
 
 
 def card(

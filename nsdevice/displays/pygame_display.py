@@ -15,11 +15,12 @@ import time
 from array import array
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import Any, Self
 
 import pygame
 
 from nsdevice import texts
-from nsdevice.displays import DisplayUnavailable
+from nsdevice.displays import Display, DisplayUnavailable
 from nsdevice.displays.painter import Drawing, Painter
 from nsdevice.inputs.events import Button, Edge, Item, Stop
 from nsdevice.views import View
@@ -151,10 +152,8 @@ class PygameInbox:
         return []
 
 
-class PygameDisplay:
+class PygameDisplay(Display):
     """A window of `size`, or with `fullscreen` the whole screen at its own resolution."""
-
-    supports_brightness = False
 
     def __init__(
         self,
@@ -192,6 +191,10 @@ class PygameDisplay:
         self._mixer: bool | None = None  # None: not tried yet
         self.drawing: Drawing | None = None  # what the last `show` placed, for tests and tools
 
+    @classmethod
+    def open(cls, size: tuple[int, int], **options: Any) -> Self:
+        return cls(size, **options)
+
     def show(self, view: View) -> None:
         self.drawing = self._painter.paint(view, self._screen, texts.words(view.language))
         pygame.display.flip()
@@ -218,9 +221,10 @@ class PygameDisplay:
             return None
         sound = self._sounds.get(name)
         if sound is None:
-            rate, sample_format, channels = pygame.mixer.get_init()
-            if sample_format != -16:
+            mixer = pygame.mixer.get_init()
+            if mixer is None or mixer[1] != -16:
                 return None  # asked for signed 16 bit; anything else: stay quiet
+            rate, _, channels = mixer
             samples = tone_samples(TONES.get(name, DEFAULT_TONE), rate, channels)
             sound = self._sounds[name] = pygame.mixer.Sound(buffer=samples)
         return sound

@@ -167,8 +167,8 @@ def _shape_free_entry(
     inner_left, inner_right = outer.left + notch + rim * 1.5, outer.right - notch - rim * 1.5
     dash = (inner_right - inner_left) / 5
     for k in range(0, 5, 2):
-        x = inner_left + dash * k + dash * 0.2
-        _stroke(image, (x, middle), (x + dash * 0.6, middle), rim * 0.8, edge)
+        start = inner_left + dash * k + dash * 0.2
+        _stroke(image, (start, middle), (start + dash * 0.6, middle), rim * 0.8, edge)
     # two lines of print below the perforation, so it reads as a ticket
     for row in (0.6, 0.76):
         y = s * row

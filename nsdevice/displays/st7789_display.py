@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import sys
 from array import array
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 import pygame
 
 from nsdevice import texts
-from nsdevice.displays import BRIGHTNESS_LEVELS, DisplayUnavailable
+from nsdevice.displays import BRIGHTNESS_LEVELS, Display, DisplayUnavailable
 from nsdevice.displays.painter import Drawing, Painter
 from nsdevice.inputs.events import Inbox
 from nsdevice.views import View
@@ -39,16 +39,19 @@ class Panel(Protocol):
     def set_backlight(self, value: bool) -> None: ...
 
 
-class St7789Display:
+class St7789Display(Display):
+    """The panel. Its keyword arguments are a hardware profile's `[display]` fields, by the
+    same names, so a profile opens it as it stands."""
+
     supports_brightness = True
 
     def __init__(
         self,
         *,
-        port: int = 0,
-        chip_select: int = 1,
-        data_command: int = 9,
-        backlight: int = 13,
+        spi_port: int = 0,
+        spi_chip_select: int = 1,
+        data_command_pin: int = 9,
+        backlight_pin: int = 13,
         rotation: int = 180,
         spi_speed_hz: int = 60_000_000,
         width: int = 320,
@@ -59,10 +62,10 @@ class St7789Display:
             raise ValueError(f"rotation must be 0, 90, 180 or 270, not {rotation}")
         if panel is None:
             panel = _open_panel(
-                port=port,
-                cs=chip_select,
-                dc=data_command,
-                backlight=backlight,
+                port=spi_port,
+                cs=spi_chip_select,
+                dc=data_command_pin,
+                backlight=backlight_pin,
                 rotation=rotation,
                 spi_speed_hz=spi_speed_hz,
                 width=width,
@@ -78,6 +81,11 @@ class St7789Display:
         self._painter = Painter()
         self._level = BRIGHTNESS_LEVELS
         self.drawing: Drawing | None = None
+
+    @classmethod
+    def open(cls, size: tuple[int, int], **options: Any) -> Self:
+        width, height = size
+        return cls(width=width, height=height, **options)
 
     def show(self, view: View) -> None:
         self.drawing = self._painter.paint(view, self._canvas, texts.words(view.language))

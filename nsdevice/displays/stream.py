@@ -6,25 +6,13 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from nsdevice.inputs.events import Inbox
+from nsdevice.displays import Display
 
 
-class StreamDisplay:
-    size = (0, 0)
-    supports_brightness = False
-
+class StreamDisplay(Display):
     def __init__(self, stream: TextIO | None = None) -> None:
         # looked up at start, not at import, so that a test's captured stdout is used
         self._stream = stream if stream is not None else sys.stdout
 
-    def inbox(self) -> Inbox | None:
-        return None
-
-    def set_brightness(self, level: int) -> None:
-        pass
-
-    def chime(self, name: str) -> None:
-        pass
-
-    def close(self) -> None:
-        pass  # the stream belongs to whoever passed it (or is stdout): not ours to close
+    # close() keeps the base's no-op: the stream belongs to whoever passed it (or is
+    # stdout), not ours to close

@@ -17,14 +17,15 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from nsdevice.inputs.device import InputDevice, InputUnavailable
 from nsdevice.inputs.events import Button, Edge, Inbox
 
 
-class GpioUnavailable(Exception):
+class GpioUnavailable(InputUnavailable):
     """This machine cannot read GPIO buttons; the one-line message says why."""
 
 
-class GpioButtons:
+class GpioButtons(InputDevice):
     """One gpiozero input per logical `Button`, putting `Edge`s into `inbox`.
 
     `pull_up=True` is the usual wiring: the switch joins the pin to ground and

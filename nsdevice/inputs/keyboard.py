@@ -14,6 +14,7 @@ import threading
 from types import MappingProxyType
 from typing import TextIO
 
+from nsdevice.inputs.device import InputDevice
 from nsdevice.inputs.events import Button, Gesture, Inbox, Press, Stop
 
 # The key table, as data so the README can be generated from it. Backspace arrives
@@ -54,7 +55,7 @@ def key_help() -> list[tuple[str, str]]:
     return [(", ".join(names), action) for action, names in rows.items()]
 
 
-class TerminalKeys:
+class TerminalKeys(InputDevice):
     """Reads single characters from `stream` on a daemon thread and puts presses in `inbox`.
 
     When `stream` is a terminal it is put in cbreak mode (keys arrive one at a

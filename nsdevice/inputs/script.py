@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from nsdevice.inputs.device import InputDevice
 from nsdevice.inputs.events import Inbox, Press, Stop
 
 # Commas or whitespace separate words; spaces around a colon belong to the word.
@@ -31,7 +32,7 @@ def parse_keys(text: str) -> list[Press]:
     return presses
 
 
-class ScriptInput:
+class ScriptInput(InputDevice):
     """Puts every press, then `Stop("script ended")`, into the inbox on `start()`."""
 
     def __init__(self, presses: Iterable[Press], inbox: Inbox) -> None:

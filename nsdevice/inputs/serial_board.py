@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from nsdevice.inputs.device import InputDevice
 from nsdevice.inputs.events import Button, Edge, Inbox
 
 log = logging.getLogger(__name__)
@@ -190,7 +191,7 @@ def open_serial(port: str) -> Link:
     )
 
 
-class SerialBoard:
+class SerialBoard(InputDevice):
     """Edges from the Pico button board, which it finds, watches and re-finds on its own.
 
         board = SerialBoard(inbox)        # no port: look for a Pico by USB id
@@ -204,6 +205,8 @@ class SerialBoard:
     board's own). `clock` stamps the edges; timeouts (handshake, heartbeat) run
     on real time. `find_ports` and `open_port` replace the search and pyserial.
     """
+
+    has_led = True
 
     def __init__(
         self,

@@ -502,6 +502,19 @@ class Session(Screens):
         view = self.view()  # builds every field the screen needs, or fails here
         assert view.screen
 
+    def copy(self) -> Session:
+        """An independent session in the same place, with the same records and seed source:
+        made from the saved form (`snapshot()` through JSON), as a restart would see it."""
+        import json
+
+        saved = json.loads(json.dumps(self.snapshot()))
+        return Session.restore(
+            saved,
+            capabilities=self.capabilities,
+            records=self.records,
+            seed_source=self._seed_source,
+        )
+
 
 def _cycle(options: tuple[str, ...], current: str, step: int = 1) -> str:
     index = options.index(current) if current in options else -1

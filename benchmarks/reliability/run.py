@@ -1,0 +1,82 @@
+"""The command: run the checks, short or long, print one line each, optionally write JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from benchmarks.reliability.bad_command_line import bad_command_line
+from benchmarks.reliability.button_storm import button_storm
+from benchmarks.reliability.damaged_database import damaged_database
+from benchmarks.reliability.harness import (
+    Report,
+)
+from benchmarks.reliability.kill_storm import kill_storm
+from benchmarks.reliability.serial_line import serial_line
+
+# name → (function, short-mode arguments, long-mode arguments)
+CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] = {
+    "kill_storm": (kill_storm, {"kills": 15}, {"kills": 200}),
+    "damaged_database": (damaged_database, {}, {}),
+    "button_storm": (button_storm, {"edges": 10_000}, {"edges": 200_000}),
+    "serial_line": (
+        serial_line,
+        {"actions": 30, "unplug_every": 15},
+        {"actions": 400, "unplug_every": 20},
+    ),
+    "bad_command_line": (bad_command_line, {}, {}),
+}
+
+
+def run_check(name: str, long: bool = False, **overrides: Any) -> Report:
+    function, short_arguments, long_arguments = CHECKS[name]
+    arguments = {**(long_arguments if long else short_arguments), **overrides}
+    started = time.perf_counter()
+    try:
+        report = function(**arguments)
+    except Exception:
+        report = Report(name)
+        report.fail("the check itself failed:\n" + traceback.format_exc())
+    report.seconds = round(time.perf_counter() - started, 2)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.reliability",
+        description="The reliability harness: try hard to break the box, and say what held.",
+    )
+    parser.add_argument("--long", action="store_true", help="the long mode (minutes)")
+    parser.add_argument("--only", choices=sorted(CHECKS), action="append", help="one check")
+    parser.add_argument("--seed", type=int, help="seed every check's random choices")
+    parser.add_argument("--json", type=Path, help="also write the reports here")
+    args = parser.parse_args(argv)
+    names = args.only or list(CHECKS)
+    overrides = {} if args.seed is None else {"seed": args.seed}
+    reports = []
+    for name in names:
+        takes_seed = "seed" in CHECKS[name][0].__code__.co_varnames
+        report = run_check(name, args.long, **(overrides if takes_seed else {}))
+        reports.append(report)
+        verdict = "held" if report.ok else "FAILED"
+        counts = ", ".join(f"{key} {value}" for key, value in report.counts.items())
+        print(f"{name:18} {verdict:6} {report.seconds:7.1f} s  {counts}", flush=True)
+        for failure in report.failures:
+            print(f"    {failure}", flush=True)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        record = {
+            "mode": "long" if args.long else "short",
+            "seed": args.seed,
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "command": " ".join(["python", "-m", "benchmarks.reliability", *sys.argv[1:]]),
+            "reports": [report.as_dict() for report in reports],
+        }
+        args.json.write_text(json.dumps(record, indent=1) + "\n")
+    return 0 if all(report.ok for report in reports) else 1
