@@ -335,7 +335,7 @@ class _FakePanel:
     def __init__(self) -> None:
         self.sent = 0
 
-    def set_window(self) -> None:
+    def set_window(self, *window: int) -> None:
         pass
 
     def data(self, data: bytes) -> None:
