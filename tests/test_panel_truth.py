@@ -230,16 +230,17 @@ def test_an_asleep_or_dark_panel_shows_black():
     assert not panel.seen(320, 240, 0).any()
 
 
-def test_the_changed_window_is_the_tightest_box_around_every_changed_pixel():
-    from nsdevice.displays.dirty import Window, changed_window, window_bytes
+def test_the_changed_windows_are_the_tightest_boxes_around_each_band_of_changes():
+    from nsdevice.displays.dirty import Window, changed_windows, window_bytes
 
-    width, height = 7, 5
+    width, height = 7, 30
     before = bytes(width * height * 2)
-    assert changed_window(None, before, width, height) == Window(0, 0, 6, 4)
-    assert changed_window(before, before, width, height) is None
+    assert changed_windows(None, before, width, height) == [Window(0, 0, 6, 29)]
+    assert changed_windows(before, before, width, height) == []
     after = bytearray(before)
-    for x, y in ((2, 1), (5, 3)):
+    for x, y in ((2, 1), (5, 3), (4, 25)):
         after[(y * width + x) * 2 + 1] = 9
-    window = changed_window(before, bytes(after), width, height)
-    assert window == Window(2, 1, 5, 3)
-    assert len(window_bytes(bytes(after), width, window)) == 4 * 3 * 2
+    near, far = changed_windows(before, bytes(after), width, height)
+    assert near == Window(2, 1, 5, 3)  # rows 1 and 3: one band, the gap is small
+    assert far == Window(4, 25, 4, 25)
+    assert len(window_bytes(bytes(after), width, near)) == 4 * 3 * 2

@@ -8,8 +8,8 @@ array) and converts it with numpy on every frame; the blit does the same convers
 C and needs neither Pillow nor a numpy copy, which matters on a Pi Zero 2 W.
 
 Only what changed is sent: the panel keeps its picture, so each frame goes out as the
-window around the pixels that differ from the last one sent (`dirty.changed_window`),
-often a few rows instead of the whole 153,600 bytes.
+windows around the pixels that differ from the last one sent (`dirty.changed_windows`),
+instead of the whole 153,600 bytes every time.
 
 Brightness: st7789 1.0 switches the backlight only on or off (a plain gpiod line,
 no PWM), so levels 1-5 dim the picture itself and the backlight goes off only at 0.
@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import pygame
 
 from nsdevice.displays import BRIGHTNESS_LEVELS, DisplayUnavailable
-from nsdevice.displays.dirty import changed_window, window_bytes
+from nsdevice.displays.dirty import changed_windows, window_bytes
 from nsdevice.displays.painter import Drawing, Painter
 from nsdevice.inputs.events import Inbox
 from nsdevice.texts import Words
@@ -122,13 +122,14 @@ class St7789Display:
     def _push(self) -> None:
         frame = self.frame()
         width, height = self._frame.get_size()
-        window = changed_window(self._sent, frame, width, height)
-        if window is None:
+        windows = changed_windows(self._sent, frame, width, height)
+        if not windows:
             return
-        self._panel.set_window(window.left, window.top, window.right, window.bottom)
-        # forgotten first: if the transfer fails half-way, the next frame goes out whole
+        # forgotten first: if a transfer fails half-way, the next frame goes out whole
         self._sent = None
-        self._panel.data(window_bytes(frame, width, window))
+        for window in windows:
+            self._panel.set_window(window.left, window.top, window.right, window.bottom)
+            self._panel.data(window_bytes(frame, width, window))
         self._sent = frame
 
     def inbox(self) -> Inbox | None:
