@@ -178,6 +178,7 @@ def press_to_frame(
     state_dir: Path | None = None,
     display_kind: str = "window",
     samples: dict[str, list[float]] | None = None,
+    before_tap: Callable[[int], None] | None = None,
 ) -> dict:
     """Tap `presses` times on mock GPIO pins while the real loop runs; time every frame.
 
@@ -251,7 +252,9 @@ def press_to_frame(
             try:
                 if not shown.wait(10):
                     raise TimeoutError("no first frame")
-                for _ in range(presses):
+                for tap in range(presses):
+                    if before_tap is not None:
+                        before_tap(tap)
                     word = player.choose(session.view())
                     pin = pins[word]
                     shown.clear()
@@ -390,6 +393,7 @@ def spi_bytes_per_press(presses: int = 400, *, seed: int = 3) -> dict:
     that changed) and as before (every frame whole), same presses. The panel model replays
     both streams and must show the painter's picture at the end of each."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     sys.path.insert(0, str(ROOT / "tests"))
     import numpy
     import pygame
@@ -454,14 +458,15 @@ FSYNC_SHIM = r"""
 #include <stdlib.h>
 #include <time.h>
 
-static unsigned long calls;
+long fsync_delay_us = 0;  /* set from Python through ctypes, press by press */
+static unsigned long calls, delayed;
 
 static void wait_after(void) {
-    const char *text = getenv("FSYNC_DELAY_US");
-    long us = text ? atol(text) : 0;
+    long us = fsync_delay_us;
     calls++;
     if (us > 0) {
         struct timespec left = {us / 1000000, (us % 1000000) * 1000};
+        delayed++;
         while (nanosleep(&left, &left) == -1) {}
     }
 }
@@ -483,14 +488,15 @@ int fdatasync(int fd) {
 }
 
 __attribute__((destructor)) static void report(void) {
-    if (getenv("FSYNC_SHIM_REPORT")) fprintf(stderr, "fsync-shim calls=%lu\n", calls);
+    if (getenv("FSYNC_SHIM_REPORT"))
+        fprintf(stderr, "fsync-shim calls=%lu delayed=%lu\n", calls, delayed);
 }
 """
 
 
 def _fsync_shim(folder: Path) -> Path:
-    """Build the LD_PRELOAD library that delays every fsync and fdatasync by
-    $FSYNC_DELAY_US after the real call returns (as strace's delay_exit would)."""
+    """Build the LD_PRELOAD library that delays every fsync and fdatasync, after the real
+    call returns (as strace's delay_exit would), by its `fsync_delay_us`."""
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
         raise RuntimeError("the fsync delay needs a C compiler (apt-get install gcc)")
@@ -502,44 +508,36 @@ def _fsync_shim(folder: Path) -> Path:
 
 
 def press_to_frame_fsync_delayed(
-    presses: int, delay_ms: float, *, rounds: int = 4, save_first: bool = False
+    presses: int, delay_ms: float, *, block: int = 1, save_first: bool = False
 ) -> dict:
-    """press → frame with every fsync delayed by `delay_ms` against no delay, in one run:
-    `rounds` alternating pairs of child processes (both with the shim loaded, only the
-    delay differs), `presses` taps in all per side. `save_first` times the order before
-    the picture came first (save, then draw) for comparison."""
-    sides: dict[str, dict[str, list[float]]] = {}
+    """press → frame with every fsync delayed by `delay_ms`, against no delay, in one run:
+    one process (the button-build queue of `press_to_frame`) with the shim preloaded
+    plays `presses` taps, switching the delay on and off every `block` taps (every other
+    tap by default: a burst of load on a shared machine then falls on both sides alike;
+    each save ends long before the next tap, so one side's delay cannot reach the other).
+    `save_first` times the order before the picture came first (save, then draw)."""
     with tempfile.TemporaryDirectory(prefix="nsdevice-fsync-") as name:
         library = _fsync_shim(Path(name))
-        for round_number in range(rounds):
-            for side, delay in (("undelayed", 0.0), ("delayed", delay_ms)):
-                env = {
-                    **_environment(),
-                    "LD_PRELOAD": str(library),
-                    "FSYNC_DELAY_US": str(round(delay * 1000)),
-                    "FSYNC_SHIM_REPORT": "1",
-                }
-                taps = str(max(1, presses // rounds))
-                seed = str(round_number + 1)
-                command = [sys.executable, str(Path(__file__).resolve()),
-                           "--press-to-frame-child", taps, "--seed", seed]  # fmt: skip
-                if save_first:
-                    command.append("--save-first")
-                result = subprocess.run(
-                    command, capture_output=True, text=True, env=env, check=True
-                )
-                child = json.loads(result.stdout)
-                calls = int(result.stderr.rsplit("fsync-shim calls=", 1)[1].split()[0])
-                kept = sides.setdefault(side, {"frame": [], "save": [], "fsyncs": []})
-                kept["frame"] += child["frame_ms"]
-                kept["save"] += child["save_ms"]
-                kept["fsyncs"].append(calls)
-    figures: dict[str, Any] = {"delay_ms": delay_ms, "rounds": rounds, "save_first": save_first}
-    for side, kept in sides.items():
+        env = {**_environment(), "LD_PRELOAD": str(library), "FSYNC_SHIM_REPORT": "1"}
+        command = [sys.executable, str(Path(__file__).resolve()),
+                   "--press-to-frame-child", str(presses),
+                   "--fsync-delay-ms", str(delay_ms), "--block", str(block)]  # fmt: skip
+        if save_first:
+            command.append("--save-first")
+        result = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+    child = json.loads(result.stdout)
+    calls = result.stderr.rsplit("fsync-shim calls=", 1)[1].split()
+    figures: dict[str, Any] = {
+        "delay_ms": delay_ms,
+        "block": block,
+        "save_first": save_first,
+        "fsync_calls": int(calls[0]),
+        "fsync_calls_delayed": int(calls[1].removeprefix("delayed=")),
+    }
+    for side in ("undelayed", "delayed"):
         figures[side] = {
-            "from_release_ms": summary(kept["frame"], 1, 3),
-            "save_ms": summary(kept["save"], 1, 3),
-            "fsync_calls": sum(kept["fsyncs"]),
+            "from_release_ms": summary(child[side]["frame_ms"], 1, 3),
+            "save_ms": summary(child[side]["save_ms"], 1, 3),
         }
     figures["p99_growth_ms"] = round(
         figures["delayed"]["from_release_ms"]["p99"]
@@ -548,8 +546,10 @@ def press_to_frame_fsync_delayed(
     return figures
 
 
-def _press_to_frame_child(presses: int, seed: int, save_first: bool) -> None:
-    """One side of `press_to_frame_fsync_delayed`: the raw figures as JSON on stdout."""
+def _press_to_frame_child(presses: int, delay_ms: float, block: int, save_first: bool) -> None:
+    """The process of `press_to_frame_fsync_delayed`: the raw figures, by side, as JSON."""
+    import ctypes
+
     from nsdevice.loop import Loop
 
     if save_first:  # the order before issue 13: the frame waits for the save
@@ -560,14 +560,25 @@ def _press_to_frame_child(presses: int, seed: int, save_first: bool) -> None:
             self.draw()
 
         Loop.handle = handle  # type: ignore[method-assign]
+    # the preloaded shim's own variable (LD_PRELOAD put it first in the symbol lookup)
+    delay_us = ctypes.c_long.in_dll(ctypes.CDLL(None), "fsync_delay_us")
+    sides: list[str] = []
+
+    def before_tap(tap: int) -> None:
+        delayed = (tap // block) % 2 == 1
+        delay_us.value = round(delay_ms * 1000) if delayed else 0
+        sides.append("delayed" if delayed else "undelayed")
+
     samples: dict[str, list[float]] = {}
-    press_to_frame(presses, seed=seed, display_kind="kmsdrm", samples=samples)
-    json.dump(samples, sys.stdout)
-
-
-# ---------------------------------------------------------------------------------------
-# the box as a process: cold start and idle
-# ---------------------------------------------------------------------------------------
+    press_to_frame(presses, display_kind="kmsdrm", samples=samples, before_tap=before_tap)
+    by_side: dict[str, dict[str, list[float]]] = {
+        side: {"frame_ms": [], "save_ms": []} for side in ("undelayed", "delayed")
+    }
+    # one frame and one save per tap (the player only presses what changes the screen)
+    for side, frame, save in zip(sides, samples["frame_ms"], samples["save_ms"], strict=True):
+        by_side[side]["frame_ms"].append(frame)
+        by_side[side]["save_ms"].append(save)
+    json.dump(by_side, sys.stdout)
 
 
 def _saved_game(folder: Path) -> None:
@@ -868,14 +879,23 @@ def main(argv: list[str] | None = None) -> int:
         "--save-first", action="store_true",
         help="with --fsync-delay-ms: time the old order (save, then draw)",
     )  # fmt: skip
+    parser.add_argument(
+        "--spi-bytes", action="store_true",
+        help="only measure the Display HAT Mini's SPI bytes per press (--presses of them)",
+    )  # fmt: skip
     parser.add_argument("--press-to-frame-child", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--block", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.press_to_frame_child:
-        _press_to_frame_child(args.press_to_frame_child, args.seed, args.save_first)
+        _press_to_frame_child(
+            args.press_to_frame_child, args.fsync_delay_ms, args.block, args.save_first
+        )
         return 0
     if args.fsync_delay_ms > 0:
         return _fsync_main(args, argv)
+    if args.spi_bytes:
+        print(json.dumps(spi_bytes_per_press(args.presses), indent=1))
+        return 0
     if args.presses < 1 or args.starts < 1 or args.idle_seconds <= 0 or args.rounds < 1:
         parser.error("counts must be positive")
     started = time.time()
@@ -912,8 +932,9 @@ def _fsync_main(args: argparse.Namespace, argv: list[str] | None) -> int:
     for side in ("undelayed", "delayed"):
         frame, save = figures[side]["from_release_ms"], figures[side]["save_ms"]
         print(f"{side:10}  press→frame median {frame['median']} ms, p99 {frame['p99']} ms, "
-              f"max {frame['max']} ms; save median {save['median']} ms, min {save['min']} ms; "
-              f"{figures[side]['fsync_calls']} fsyncs")  # fmt: skip
+              f"max {frame['max']} ms ({frame['count']} taps); save median {save['median']} ms, "
+              f"min {save['min']} ms")  # fmt: skip
+    print(f"fsync calls {figures['fsync_calls']}, delayed {figures['fsync_calls_delayed']}")
     print(f"p99 growth with every fsync delayed {args.fsync_delay_ms} ms: "
           f"{figures['p99_growth_ms']} ms")  # fmt: skip
     path = args.json if args.json != DEFAULT_JSON else DEFAULT_JSON.with_name("fsync-delay.json")
