@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 from nsdevice.inputs.events import ButtonTracker, Press, QueueInbox
 from nsdevice.loop import Loop
-from nsdevice.session import Session, Settings
+from nsdevice.session import FinishedGame, Session, Settings
+from nsdevice.store import FILE_NAME, Store
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANG": "C"}
 KILL_AT_SAVE = "NSDEVICE_TEST_KILL_AT_SAVE"  # read only by the hook below, never by the box
@@ -122,3 +124,23 @@ def test_a_notice_the_save_raises_reaches_the_screen():
     loop.handle(Press.parse("menu"))
     assert shown[-2] != "notice"
     assert shown[-1] == "notice"
+
+
+def test_a_finished_game_is_committed_with_the_next_save_not_before_the_result_frame(tmp_path):
+    """The session records a finished game while handling the press that shows the
+    result; the store keeps it for the save after that frame, in the same transaction."""
+    store = Store.open(tmp_path).store
+    store.record(FinishedGame("tokyo", 1, (), "A", (120,), 110, 3))
+    reader = sqlite3.connect(tmp_path / FILE_NAME)
+
+    def committed() -> int:
+        return reader.execute("SELECT COUNT(*) FROM finished_games").fetchone()[0]
+
+    assert committed() == 0
+    assert store.save({"screen": "result"}) is True
+    assert committed() == 1
+    assert store.save({"screen": "result"}) is False  # nothing new: no write
+    store.record(FinishedGame("paris", 2, (), "B", (90, 80), None, None))
+    assert [game["city"] for game in store.finished_games()] == ["tokyo", "paris"]
+    store.close()
+    reader.close()
