@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import glob
 import json
 import os
@@ -176,6 +177,8 @@ def press_to_frame(
     size: tuple[int, int] = (480, 320),
     state_dir: Path | None = None,
     display_kind: str = "window",
+    samples: dict[str, list[float]] | None = None,
+    before_tap: Callable[[int], None] | None = None,
 ) -> dict:
     """Tap `presses` times on mock GPIO pins while the real loop runs; time every frame.
 
@@ -249,7 +252,9 @@ def press_to_frame(
             try:
                 if not shown.wait(10):
                     raise TimeoutError("no first frame")
-                for _ in range(presses):
+                for tap in range(presses):
+                    if before_tap is not None:
+                        before_tap(tap)
                     word = player.choose(session.view())
                     pin = pins[word]
                     shown.clear()
@@ -291,6 +296,9 @@ def press_to_frame(
         store.close()
     if failure:
         raise failure[0]
+    if samples is not None:  # the raw figures, for a caller that merges runs
+        samples["frame_ms"] = [took * 1000 for took in from_release]
+        samples["save_ms"] = [took * 1000 for took in save.took]
     slowest = sorted(steps, key=lambda step: step["ms"], reverse=True)[: max(1, presses // 100)]
     return {
         "inbox": inbox_kind,
@@ -335,11 +343,11 @@ class _FakePanel:
     def __init__(self) -> None:
         self.sent = 0
 
-    def set_window(self) -> None:
+    def set_window(self, *window: int) -> None:
         pass
 
     def data(self, data: bytes) -> None:
-        self.sent = len(data)
+        self.sent = max(self.sent, len(data))  # the whole first frame; later ones are windows
 
     def set_backlight(self, value: bool) -> None:
         pass
@@ -361,22 +369,216 @@ def panel_frames(frames: int = 200, *, seed: int = 2) -> dict:
     display._painter.paint = paint  # type: ignore[method-assign]
     convert = _Timer(display.frame)
     display.frame = convert  # type: ignore[method-assign]
+    from nsdevice.displays import st7789_display
+
+    window = _Timer(st7789_display.changed_windows)
     session = Session(Settings(language="en"), seed_source=lambda: draw_seed(rng))
     player = _Player(rng)
-    for _ in range(frames):
-        display.show(session.view())
-        session.press(Press.parse(player.choose(session.view())))
+    with _patched(st7789_display, "changed_windows", window):
+        for _ in range(frames):
+            display.show(session.view())
+            session.press(Press.parse(player.choose(session.view())))
     return {
         "frames": frames,
         "bytes_per_frame": panel.sent,
         "paint_ms": summary(paint.took, 1000),
         "convert_ms": summary(convert.took, 1000),
+        "changed_window_ms": summary(window.took, 1000),
     }
 
 
-# ---------------------------------------------------------------------------------------
-# the box as a process: cold start and idle
-# ---------------------------------------------------------------------------------------
+def spi_bytes_per_press(presses: int = 400, *, seed: int = 3) -> dict:
+    """The Display HAT Mini's SPI traffic per press, through the real `st7789` library over
+    a fake SPI device (tests/panel_model.py), over scripted play: as sent now (the window
+    that changed) and as before (every frame whole), same presses. The panel model replays
+    both streams and must show the painter's picture at the end of each."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    sys.path.insert(0, str(ROOT / "tests"))
+    import numpy
+    import pygame
+    from panel_model import fake_hardware, quantised
+
+    from nsdevice.displays.st7789_display import St7789Display
+    from nsdevice.hardware import load_profile
+    from nsdevice.inputs.events import Press
+    from nsdevice.rules.deal import draw_seed
+    from nsdevice.session import Session, Settings
+
+    spec = load_profile("display-hat-mini").display
+    speed = spec.spi_speed_hz or 4_000_000  # the library's default when a profile has none
+    figures: dict[str, Any] = {"profile": "display-hat-mini", "spi_speed_hz": speed}
+    for how in ("window", "whole"):
+        rng = random.Random(seed)
+        session = Session(Settings(language="en"), seed_source=functools.partial(draw_seed, rng))
+        player = _Player(rng)
+        sent: list[int] = []
+        windows: list[int] = []  # RAMWR commands: rectangles sent
+        with fake_hardware() as bus:
+            display = St7789Display(
+                width=spec.width, height=spec.height, rotation=spec.rotation,
+                spi_speed_hz=speed,
+            )  # fmt: skip
+            display.show(session.view())
+            shown = session.view()
+            for _ in range(presses):
+                session.press(Press.parse(player.choose(session.view())))
+                view = session.view()
+                before = len(bus.transfers)
+                if view != shown:  # the loop draws only a changed view
+                    if how == "whole":
+                        display._sent = None  # forget the panel's picture: the old way
+                    display.show(view)
+                    shown = view
+                sent.append(bus.bytes_sent(before))
+                windows.append(sum(1 for is_data, chunk in bus.transfers[before:]
+                                   if not is_data and chunk == b"\x2c"))  # RAMWR  # fmt: skip
+            seen = bus.panel().seen(spec.width, spec.height, spec.rotation)
+            canvas = numpy.transpose(pygame.surfarray.array3d(display._canvas), (1, 0, 2))
+            if not numpy.array_equal(seen, quantised(canvas)):
+                raise AssertionError(f"{how}: the panel does not show the last screen")
+        byte_summary = summary([float(n) for n in sent], 1, 0)
+        figures[how] = {
+            "presses": presses,
+            "games": player.games,
+            "bytes_per_press": {k: int(v) for k, v in byte_summary.items() if v is not None},
+            "windows_per_press": {"median": statistics.median(windows), "max": max(windows)},
+            "transfer_ms_at_spi_speed": {
+                key: round(byte_summary[key] * 8 / speed * 1000, 3)
+                for key in ("median", "p99", "max")
+            },
+        }
+    return figures
+
+
+FSYNC_SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+long fsync_delay_us = 0;  /* set from Python through ctypes, press by press */
+static unsigned long calls, delayed;
+
+static void wait_after(void) {
+    long us = fsync_delay_us;
+    calls++;
+    if (us > 0) {
+        struct timespec left = {us / 1000000, (us % 1000000) * 1000};
+        delayed++;
+        while (nanosleep(&left, &left) == -1) {}
+    }
+}
+
+int fsync(int fd) {
+    static int (*real)(int);
+    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+    int result = real(fd);
+    wait_after();
+    return result;
+}
+
+int fdatasync(int fd) {
+    static int (*real)(int);
+    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+    int result = real(fd);
+    wait_after();
+    return result;
+}
+
+__attribute__((destructor)) static void report(void) {
+    if (getenv("FSYNC_SHIM_REPORT"))
+        fprintf(stderr, "fsync-shim calls=%lu delayed=%lu\n", calls, delayed);
+}
+"""
+
+
+def _fsync_shim(folder: Path) -> Path:
+    """Build the LD_PRELOAD library that delays every fsync and fdatasync, after the real
+    call returns (as strace's delay_exit would), by its `fsync_delay_us`."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        raise RuntimeError("the fsync delay needs a C compiler (apt-get install gcc)")
+    source, library = folder / "fsync_shim.c", folder / "fsync_shim.so"
+    source.write_text(FSYNC_SHIM)
+    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(library), str(source), "-ldl"],
+                   check=True)  # fmt: skip
+    return library
+
+
+def press_to_frame_fsync_delayed(
+    presses: int, delay_ms: float, *, block: int = 1, save_first: bool = False
+) -> dict:
+    """press → frame with every fsync delayed by `delay_ms`, against no delay, in one run:
+    one process (the button-build queue of `press_to_frame`) with the shim preloaded
+    plays `presses` taps, switching the delay on and off every `block` taps (every other
+    tap by default: a burst of load on a shared machine then falls on both sides alike;
+    each save ends long before the next tap, so one side's delay cannot reach the other).
+    `save_first` times the order before the picture came first (save, then draw)."""
+    with tempfile.TemporaryDirectory(prefix="nsdevice-fsync-") as name:
+        library = _fsync_shim(Path(name))
+        env = {**_environment(), "LD_PRELOAD": str(library), "FSYNC_SHIM_REPORT": "1"}
+        command = [sys.executable, str(Path(__file__).resolve()),
+                   "--press-to-frame-child", str(presses),
+                   "--fsync-delay-ms", str(delay_ms), "--block", str(block)]  # fmt: skip
+        if save_first:
+            command.append("--save-first")
+        result = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+    child = json.loads(result.stdout)
+    calls = result.stderr.rsplit("fsync-shim calls=", 1)[1].split()
+    figures: dict[str, Any] = {
+        "delay_ms": delay_ms,
+        "block": block,
+        "save_first": save_first,
+        "fsync_calls": int(calls[0]),
+        "fsync_calls_delayed": int(calls[1].removeprefix("delayed=")),
+    }
+    for side in ("undelayed", "delayed"):
+        figures[side] = {
+            "from_release_ms": summary(child[side]["frame_ms"], 1, 3),
+            "save_ms": summary(child[side]["save_ms"], 1, 3),
+        }
+    figures["p99_growth_ms"] = round(
+        figures["delayed"]["from_release_ms"]["p99"]
+        - figures["undelayed"]["from_release_ms"]["p99"], 3
+    )  # fmt: skip
+    return figures
+
+
+def _press_to_frame_child(presses: int, delay_ms: float, block: int, save_first: bool) -> None:
+    """The process of `press_to_frame_fsync_delayed`: the raw figures, by side, as JSON."""
+    import ctypes
+
+    from nsdevice.loop import Loop
+
+    if save_first:  # the order before issue 13: the frame waits for the save
+
+        def handle(self: Any, press: Any) -> None:
+            self.session.press(press)
+            self.save(self.session.snapshot())
+            self.draw()
+
+        Loop.handle = handle  # type: ignore[method-assign]
+    # the preloaded shim's own variable (LD_PRELOAD put it first in the symbol lookup)
+    delay_us = ctypes.c_long.in_dll(ctypes.CDLL(None), "fsync_delay_us")
+    sides: list[str] = []
+
+    def before_tap(tap: int) -> None:
+        delayed = (tap // block) % 2 == 1
+        delay_us.value = round(delay_ms * 1000) if delayed else 0
+        sides.append("delayed" if delayed else "undelayed")
+
+    samples: dict[str, list[float]] = {}
+    press_to_frame(presses, display_kind="kmsdrm", samples=samples, before_tap=before_tap)
+    by_side: dict[str, dict[str, list[float]]] = {
+        side: {"frame_ms": [], "save_ms": []} for side in ("undelayed", "delayed")
+    }
+    # one frame and one save per tap (the player only presses what changes the screen)
+    for side, frame, save in zip(sides, samples["frame_ms"], samples["save_ms"], strict=True):
+        by_side[side]["frame_ms"].append(frame)
+        by_side[side]["save_ms"].append(save)
+    json.dump(by_side, sys.stdout)
 
 
 def _saved_game(folder: Path) -> None:
@@ -565,6 +767,7 @@ def measure(presses: int, starts: int, idle_seconds: float, rounds: int, x11: bo
         "press_to_frame": press_to_frame(presses),
         "press_to_frame_button_build": press_to_frame(presses, display_kind="kmsdrm"),
         "panel_frame_320x240": panel_frames(max(20, presses // 5)),
+        "spi_bytes_per_press": spi_bytes_per_press(max(20, min(400, presses))),
         "cold_start_window_s": cold_start("window", starts),
         "cold_start_json_s": cold_start("json", starts),
         "interpreter_start": interpreter_start(starts),
@@ -594,6 +797,18 @@ def checks(figures: dict) -> list[dict]:
         ("320x240 panel paint + RGB565, median (ms)",
          round(figures["panel_frame_320x240"]["paint_ms"]["median"]
                + figures["panel_frame_320x240"]["convert_ms"]["median"], 3), None),
+        ("320x240 panel changed window, median (ms)",
+         figures["panel_frame_320x240"]["changed_window_ms"]["median"], None),
+        ("SPI bytes per press, median, window sent",
+         figures["spi_bytes_per_press"]["window"]["bytes_per_press"]["median"], None),
+        ("SPI bytes per press, max, window sent",
+         figures["spi_bytes_per_press"]["window"]["bytes_per_press"]["max"], None),
+        ("SPI bytes per press, median, whole frames",
+         figures["spi_bytes_per_press"]["whole"]["bytes_per_press"]["median"], None),
+        ("SPI transfer per press at 60 MHz, median, window (ms)",
+         figures["spi_bytes_per_press"]["window"]["transfer_ms_at_spi_speed"]["median"], None),
+        ("SPI transfer per press at 60 MHz, median, whole (ms)",
+         figures["spi_bytes_per_press"]["whole"]["transfer_ms_at_spi_speed"]["median"], None),
         ("cold start, window, median (s)", figures["cold_start_window_s"]["median"], start_s),
         ("cold start, json, median (s)", figures["cold_start_json_s"]["median"], start_s),
     ]  # fmt: skip
@@ -656,7 +871,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-x11", action="store_true", help="skip the idle figure on Xvfb even if it is there"
     )
+    parser.add_argument(
+        "--fsync-delay-ms", type=float, default=0.0,
+        help="only measure press→frame with every fsync delayed this much against no delay",
+    )  # fmt: skip
+    parser.add_argument(
+        "--save-first", action="store_true",
+        help="with --fsync-delay-ms: time the old order (save, then draw)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--spi-bytes", action="store_true",
+        help="only measure the Display HAT Mini's SPI bytes per press (--presses of them)",
+    )  # fmt: skip
+    parser.add_argument("--press-to-frame-child", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--block", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.press_to_frame_child:
+        _press_to_frame_child(
+            args.press_to_frame_child, args.fsync_delay_ms, args.block, args.save_first
+        )
+        return 0
+    if args.fsync_delay_ms > 0:
+        return _fsync_main(args, argv)
+    if args.spi_bytes:
+        print(json.dumps(spi_bytes_per_press(args.presses), indent=1))
+        return 0
     if args.presses < 1 or args.starts < 1 or args.idle_seconds <= 0 or args.rounds < 1:
         parser.error("counts must be positive")
     started = time.time()
@@ -682,6 +921,32 @@ def main(argv: list[str] | None = None) -> int:
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(record, indent=1) + "\n")
     print(f"written to {args.json}")
+    return 0
+
+
+def _fsync_main(args: argparse.Namespace, argv: list[str] | None) -> int:
+    started = time.time()
+    figures = press_to_frame_fsync_delayed(
+        args.presses, args.fsync_delay_ms, save_first=args.save_first
+    )
+    for side in ("undelayed", "delayed"):
+        frame, save = figures[side]["from_release_ms"], figures[side]["save_ms"]
+        print(f"{side:10}  press→frame median {frame['median']} ms, p99 {frame['p99']} ms, "
+              f"max {frame['max']} ms ({frame['count']} taps); save median {save['median']} ms, "
+              f"min {save['min']} ms")  # fmt: skip
+    print(f"fsync calls {figures['fsync_calls']}, delayed {figures['fsync_calls_delayed']}")
+    print(f"p99 growth with every fsync delayed {args.fsync_delay_ms} ms: "
+          f"{figures['p99_growth_ms']} ms")  # fmt: skip
+    path = args.json if args.json != DEFAULT_JSON else DEFAULT_JSON.with_name("fsync-delay.json")
+    record = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
+        "command": " ".join(["python", "benchmarks/measure.py", *(argv or sys.argv[1:])]),
+        "machine": machine(),
+        "figures": figures,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"written to {path}")
     return 0
 
 

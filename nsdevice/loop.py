@@ -48,9 +48,13 @@ class Loop:
         self._brightness = brightness
 
     def handle(self, press: Press) -> None:
+        # Picture first: the save waits on the disk (an fsync, tens of ms on an SD card)
+        # and resume promises only "this step or the one before", so the frame need not.
+        # The save still ends before the next press is handled.
         self.session.press(press)
-        self.save(self.session.snapshot())
         self.draw()
+        self.save(self.session.snapshot())
+        self.draw()  # a notice the save gave the session (e.g. the disk is full) shows now
 
     def run(self) -> int:
         """Run until a Stop arrives or the session asks to shut down; the exit status."""

@@ -7,11 +7,12 @@ the box starts fresh with a notice: never a crash loop.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,8 @@ class Store:
         self._db = connection
         self.path = path
         self._last_saved: str | None = None
+        # finished games waiting for the next save, which commits them with its snapshot
+        self._pending: list[FinishedGame] = []
 
     @classmethod
     def open(cls, directory: Path) -> Opened:
@@ -140,16 +143,31 @@ class Store:
         return data
 
     def save(self, snapshot: dict[str, Any]) -> bool:
-        """Commit the snapshot; returns False when nothing changed (spares the SD card)."""
+        """Commit the snapshot, and any finished game recorded since, in one transaction;
+        returns False when nothing changed (spares the SD card)."""
         text = json.dumps(snapshot, sort_keys=True, separators=(",", ":"))
-        if text == self._last_saved:
+        if text == self._last_saved and not self._pending:
             return False
-        self._db.execute(
-            "INSERT OR REPLACE INTO session (id, snapshot, saved_at) VALUES (1, ?, ?)",
-            (text, time.time()),
-        )
+        with self._transaction():
+            self._write_pending()
+            self._db.execute(
+                "INSERT OR REPLACE INTO session (id, snapshot, saved_at) VALUES (1, ?, ?)",
+                (text, time.time()),
+            )
+        self._pending.clear()  # only once committed: a failed save keeps them for the next
         self._last_saved = text
         return True
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._db.execute("BEGIN")
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise
 
     def discard(self) -> str:
         """The file opened but its saved game does not fit: set it aside like any damaged
@@ -168,28 +186,45 @@ class Store:
 
     # --- finished games (the session's Records) ---------------------------------------------
     def best_solo(self, city: str) -> int | None:
+        self._flush()
         row = self._db.execute(
             "SELECT MAX(adjusted) FROM finished_games WHERE city = ? AND players = 1", (city,)
         ).fetchone()
         return None if row is None or row[0] is None else int(row[0])
 
     def record(self, game: FinishedGame) -> None:
-        self._db.execute(
-            "INSERT INTO finished_games (finished_at, city, players, modules, seed, totals,"
-            " adjusted, tier) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                time.time(),
-                game.city,
-                game.players,
-                ",".join(game.modules),
-                game.seed,
-                json.dumps(list(game.totals)),
-                game.adjusted,
-                game.tier,
-            ),
-        )
+        """Keep a finished game for the next save. The session records it while handling
+        the press that shows the result, so committing here would put an fsync before
+        that frame; committed with the snapshot instead, a kill can never keep the game
+        without the snapshot that says it is recorded (which would record it twice)."""
+        self._pending.append(game)
+
+    def _write_pending(self) -> None:
+        for game in self._pending:
+            self._db.execute(
+                "INSERT INTO finished_games (finished_at, city, players, modules, seed, totals,"
+                " adjusted, tier) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    time.time(),
+                    game.city,
+                    game.players,
+                    ",".join(game.modules),
+                    game.seed,
+                    json.dumps(list(game.totals)),
+                    game.adjusted,
+                    game.tier,
+                ),
+            )
+
+    def _flush(self) -> None:
+        """Commit finished games not saved yet: before reading the records, and at close."""
+        if self._pending:
+            with self._transaction():
+                self._write_pending()
+            self._pending.clear()
 
     def finished_games(self) -> list[dict[str, Any]]:
+        self._flush()
         cursor = self._db.execute(
             "SELECT city, players, modules, seed, totals, adjusted, tier FROM finished_games"
             " ORDER BY id"
@@ -201,6 +236,8 @@ class Store:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
     def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._flush()
         self._db.close()
 
 

@@ -41,6 +41,11 @@ def test_measure_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
     panel = figures["panel_frame_320x240"]
     assert panel["bytes_per_frame"] == 320 * 240 * 2  # RGB565, what the SPI bus would carry
     assert panel["paint_ms"]["count"] == panel["convert_ms"]["count"] == panel["frames"]
+    spi = figures["spi_bytes_per_press"]
+    whole_frame = 320 * 240 * 2 + 11  # the pixels, and CASET, RASET, RAMWR with their bytes
+    assert spi["whole"]["bytes_per_press"]["max"] == whole_frame
+    assert 0 < spi["window"]["bytes_per_press"]["median"] < whole_frame
+    assert spi["window"]["transfer_ms_at_spi_speed"]["max"] <= 20.5  # at 60 MHz
     for name in ("cold_start_window_s", "cold_start_json_s"):
         assert figures[name]["runs"] == 1 and figures[name]["median"] > 0
     for name in ("idle_window", "idle_json", "idle_button_build"):

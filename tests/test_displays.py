@@ -300,7 +300,7 @@ class FakePanel:
         self.frames: list[bytes] = []
         self.backlight: list[bool] = []
 
-    def set_window(self) -> None:
+    def set_window(self, *window: int) -> None:
         self.windows += 1
 
     def data(self, data: bytes) -> None:

@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -169,10 +170,7 @@ def test_pulling_the_plug_mid_game_resumes_on_the_same_cards(tmp_path):
         shown = box.next_screen()
     assert shown["screen"] == "turn"
     for _ in range(8):
-        database = sqlite3.connect(f"file:{tmp_path / FILE_NAME}?mode=ro", uri=True)
-        (snapshot,) = database.execute("SELECT snapshot FROM session").fetchone()
-        database.close()
-        model = Session.restore(json.loads(snapshot))
+        model = Session.restore(json.loads(_snapshot_showing(tmp_path, shown)))
         assert _plain(model.view().as_dict()) == _plain(shown)
         word = rng.choice(["next"] * 5 + ["back"])
         model.press(Press.parse(word))
@@ -189,13 +187,25 @@ def test_pulling_the_plug_mid_game_resumes_on_the_same_cards(tmp_path):
         assert resumed in (_plain(shown), after)
         shown = resumed
         for word in rng.choices(["next", "next", "back"], k=rng.randint(0, 3)):
-            model = Session.restore(json.loads(_snapshot(tmp_path)))
+            model = Session.restore(json.loads(_snapshot_showing(tmp_path, shown)))
             before = _plain(model.view().as_dict())
             model.press(Press.parse(word))
             box.send(KEY_CHARACTERS[word])
             if _plain(model.view().as_dict()) != before:
                 shown = _plain(box.next_screen())
     box.kill()
+
+
+def _snapshot_showing(state: Path, shown: dict, timeout: float = 2.0) -> str:
+    """The saved snapshot once it shows `shown`: the box draws a press's frame before it
+    saves the press (picture first), so the save lands a moment after the screen."""
+    deadline = time.monotonic() + timeout
+    while True:
+        snapshot = _snapshot(state)
+        view = Session.restore(json.loads(snapshot)).view().as_dict()
+        if _plain(view) == _plain(shown) or time.monotonic() > deadline:
+            return snapshot
+        time.sleep(0.005)
 
 
 def _snapshot(state: Path) -> str:

@@ -97,15 +97,6 @@ def test_a_frame_reaches_the_spi_bus_as_the_library_would_send_it(bus):
     assert all(len(chunk) <= 4096 for data, chunk in bus.transfers if data)
 
 
-def test_every_screen_goes_out_whole(bus):
-    display = hat_display()
-    for _name, view in example_views("paris", "de", display.size):
-        before = len(bus.transfers)
-        display.show(view)
-        assert len(bus.transfers) > before
-        assert last_picture(bus) == display.frame()
-
-
 def test_backlight_follows_brightness_and_goes_dark_on_close(bus):
     display = hat_display()
     backlight = load_profile("display-hat-mini").display.backlight_pin

@@ -108,6 +108,22 @@ def _saved_snapshot(database: Path) -> dict:
     return json.loads(row[0]) if row else {}
 
 
+
+def _saved_snapshot_showing(
+    database: Path, shown: dict, records: Any, timeout: float = 2.0
+) -> dict:
+    """The saved snapshot once it shows `shown` (or the last one read after `timeout`).
+    The box draws a press's frame before it saves the press (picture first), so the
+    save lands a moment after the screen."""
+    deadline = time.monotonic() + timeout
+    while True:
+        snapshot = _saved_snapshot(database)
+        if plain(_model(snapshot, records).view().as_dict()) == shown:
+            return snapshot
+        if time.monotonic() > deadline:
+            return snapshot
+        time.sleep(0.005)
+
 def _choose_key(rng: random.Random, screen: str, cursor: int) -> str:
     """A player's next key: plays whole games, visits the menu and undoes now and then."""
     roll = rng.random()
@@ -173,7 +189,8 @@ def kill_storm(
     inside the box's step of reading the key, saving and drawing) or 0-`max_delay` s later;
     a share of the kills instead hit a box that is still starting. The expectation comes
     from a model: the saved snapshot restored in-process (`Session.restore`), pressed the
-    same way. A screen the box wrote before the kill must survive it.
+    same way. A screen the box wrote before the kill survives it, or (killed between that
+    frame and its save: picture first) the box comes back one step before it.
     """
     from nsdevice.inputs.events import Press
     from nsdevice.store import FILE_NAME
@@ -192,14 +209,14 @@ def kill_storm(
             while report.counts.get("kills", 0) < kills:
                 # A little play between kills, waiting for each screen.
                 for _ in range(rng.randint(0, 6)):
-                    model = _model(_saved_snapshot(database), records)
+                    model = _model(_saved_snapshot_showing(database, shown, records), records)
                     word = _session_key(rng, model)
                     if word is None:
                         continue
                     box.send(KEY_CHARACTERS[word])
                     shown = plain(box.next_screen())
                     report.add("presses")
-                    expected = _model(_saved_snapshot(database), records)
+                    expected = _model(_saved_snapshot_showing(database, shown, records), records)
                     if plain(expected.view().as_dict()) != shown:
                         report.fail(f"screen {shown['screen']} is not the saved one")
                 if rng.random() < startup_kill_share:
@@ -221,7 +238,7 @@ def kill_storm(
                     shown = resumed
                     continue
                 # The press in flight, and the kill.
-                before_snapshot = _saved_snapshot(database)
+                before_snapshot = _saved_snapshot_showing(database, shown, records)
                 model = _model(before_snapshot, records)
                 if plain(model.view().as_dict()) != shown:
                     report.fail("the saved snapshot does not show the screen on display")
@@ -256,10 +273,17 @@ def kill_storm(
                     report.add("resumed_before_the_press")
                     _extreme(report, "longest_delay_resumed_before_ms", delay, max)
                 if drawn:
-                    # The press's frame was out before the kill: it must never be lost.
+                    # The press's frame was out before the kill. The box draws before it
+                    # saves (picture first), so a kill between the two may lose that one
+                    # step, never more: it comes back on that frame or the one before.
                     report.add("kills_after_the_frame")
-                    if resumed != drawn[-1]:
-                        report.fail(f"kill {report.counts['kills']}: a screen shown was lost")
+                    if resumed not in (drawn[-1], shown):
+                        report.fail(
+                            f"kill {report.counts['kills']}: came back more than one step "
+                            "before a screen shown"
+                        )
+                    elif resumed != drawn[-1]:
+                        report.add("kills_between_frame_and_save")
                 if resumed not in (shown, after):
                     report.fail(
                         f"kill {report.counts['kills']} ({word}, {delay * 1000:.1f} ms): "
