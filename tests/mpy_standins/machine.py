@@ -5,7 +5,7 @@ firmware/main.py runs unchanged. Button levels follow a script in NSBOARD_PINS,
 `at_ms:gpio:level` entries split by commas, timed from this module's import;
 level 0 is pressed (wired to GND), `raise` makes the pin's next read fail once,
 `fail` makes every read from then on fail. LED changes are appended to the file
-named by NSBOARD_LED as `ticks r g b` lines.
+named by NSBOARD_LOG as `ms led r g b` lines, a reset as `ms reset`.
 """
 
 import os
@@ -32,11 +32,15 @@ def now_ms():
     return time.ticks_diff(time.ticks_ms(), _START)
 
 
-def log_led(red, green, blue):
-    path = os.getenv("NSBOARD_LED")
+def log(*words):
+    path = os.getenv("NSBOARD_LOG")
     if path:
-        with open(path, "a") as log:
-            log.write(f"{now_ms()} {red} {green} {blue}\n")
+        with open(path, "a") as file:
+            file.write(" ".join([str(now_ms())] + [str(word) for word in words]) + "\n")
+
+
+def log_led(red, green, blue):
+    log("led", red, green, blue)
 
 
 class Pin:
@@ -80,5 +84,6 @@ class PWM:
 
 
 def reset():
-    # A real reset ends this run of main.py; a distinct exit status lets the test see it.
+    # A real reset ends this run of main.py (and starts a fresh one): log it and leave.
+    log("reset")
     sys.exit(99)
