@@ -11,8 +11,11 @@ tests/test_firmware_micropython.py.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+
+import pytest
 
 from nsdevice.inputs.events import Button, ButtonTracker, Edge, Gesture, Press, QueueInbox
 from nsdevice.inputs.serial_board import SerialBoard
@@ -223,3 +226,20 @@ def test_a_10_board_still_works_with_the_new_host() -> None:
     assert presses[1] == Press(Button.MENU, Gesture.HOLD)  # held 1.2 s, confirmed by beats
     assert rig.changes()[-1] == (Button.MENU, False)
     assert rig.opened == 1
+
+
+def test_a_board_that_restarts_is_asked_again_and_its_new_count_is_no_loss(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    later = [
+        (0.1, b"DOWN 0 n=41 t=5000 s=1000\r\nUP 0 n=42 t=5100 s=0000\r\n"),
+        (0.2, HELLO_11),  # unasked: the board restarted (its count and clock start again)
+        (0.4, b"DOWN 2 n=1 t=80 s=0010\r\nUP 2 n=2 t=180 s=0000\r\n"),
+    ]
+    port = ScriptedPort(b"", HELLO_11, later)
+    rig = Rig(port)
+    with caplog.at_level(logging.INFO, logger="nsdevice.inputs.serial_board"):
+        presses = rig.run(0.8)
+    assert presses == [Press(Button.NEXT), Press(Button.MENU)]
+    assert port.written.count(b"HELLO proto=1.1") == 2  # asked again after the restart
+    assert not any("lost" in record.getMessage() for record in caplog.records)

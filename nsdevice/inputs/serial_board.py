@@ -376,13 +376,12 @@ class SerialBoard:
         """
         start = time.monotonic()
         asked = 0
-        hello_line = f"\nHELLO proto={PROTOCOL_MAJOR}.{PROTOCOL_MINOR}\n".encode()
+        hello_line = _hello_line()
         while not self._stopping.is_set():
             elapsed = time.monotonic() - start
             if elapsed >= self._handshake_timeout:
                 return None, []
             if asked < 2 and elapsed >= asked * self._handshake_timeout / 2:
-                # The leading LF ends any half line the board holds from before.
                 link.write(hello_line)
                 asked += 1
             lines = splitter.feed(self._read(link))
@@ -410,6 +409,11 @@ class SerialBoard:
                 if self._handle(line, now):
                     heard = now
             self._let_go_of_unconfirmed(now)
+            if self._link_state.ask:
+                with self._write_lock:
+                    link.write(_hello_line())
+                self._link_state.ask = False
+                self._link_state.answer_due = True
             if now - heard > self._heartbeat_timeout:
                 log.warning("button board on %s fell silent", self._status.port)
                 return
@@ -447,7 +451,7 @@ class SerialBoard:
         if word == "BEAT":
             return bool(words) and self._beat(words[0], fields, now)
         if word == "HELLO":
-            return parse_hello(line) is not None
+            return self._hello(line)
         if word in ("OK", "ERR"):
             if word == "ERR":
                 log.debug("button board answered %r", line)
@@ -457,6 +461,20 @@ class SerialBoard:
             return True
         log.debug("ignored line from button board: %r", line)
         return False
+
+    def _hello(self, line: str) -> bool:
+        """A HELLO we did not ask for: the board restarted, with a new count and clock,
+        and back at 1.0 lines until asked again (the pump asks)."""
+        hello = parse_hello(line)
+        if hello is None:
+            return False
+        if self._link_state.answer_due:
+            self._link_state.answer_due = False
+        else:
+            log.info("button board restarted")
+            self._link_state = _LinkState(buttons=hello.buttons)
+            self._link_state.ask = True
+        return True
 
     def _event(self, index: int, down: bool, fields: dict[str, str], now: float) -> None:
         """A DOWN or UP line. With 1.1 fields, a gap in the count or a state word that
@@ -557,6 +575,11 @@ def _parse_index(word: str) -> int | None:
     return int(word) if word.isdigit() and len(word) <= 2 else None
 
 
+def _hello_line() -> bytes:
+    # The leading LF ends any half line the board holds from before.
+    return f"\nHELLO proto={PROTOCOL_MAJOR}.{PROTOCOL_MINOR}\n".encode()
+
+
 def _parse_count(word: str | None) -> int | None:
     if word is None or not word.isdigit() or len(word) > 5:
         return None
@@ -579,6 +602,8 @@ class _LinkState:
 
     def __init__(self, buttons: int) -> None:
         self.buttons = buttons  # from HELLO; 0: unknown, any length goes
+        self.ask = False  # the board restarted: ask HELLO again, for the 1.1 fields
+        self.answer_due = False  # we asked: the next HELLO is the answer, not a restart
         self.last_event: int | None = None
         self._ticks: int | None = None  # the last board time seen, as sent
         self._board = 0.0  # board seconds since the first time seen, unwrapped
