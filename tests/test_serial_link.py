@@ -243,3 +243,24 @@ def test_a_board_that_restarts_is_asked_again_and_its_new_count_is_no_loss(
     assert presses == [Press(Button.NEXT), Press(Button.MENU)]
     assert port.written.count(b"HELLO proto=1.1") == 2  # asked again after the restart
     assert not any("lost" in record.getMessage() for record in caplog.records)
+
+
+def test_a_tap_whose_down_line_was_lost_is_still_one_tap() -> None:
+    later = [
+        (0.1, b"BEAT 0000 n=0 t=1000\r\n"),
+        # DOWN 2 n=1 is lost on the wire
+        (0.2, b"UP 2 n=2 t=1150 s=0000\r\n"),
+    ]
+    rig = Rig(ScriptedPort(b"", HELLO_11, later))
+    assert rig.run(0.5) == [Press(Button.MENU)]
+
+
+def test_two_taps_whose_middle_up_was_lost_stay_two_taps() -> None:
+    later = [
+        (0.1, b"DOWN 0 n=1 t=1000 s=1000\r\n"),
+        # UP 0 n=2 is lost on the wire
+        (0.2, b"DOWN 0 n=3 t=1200 s=1000\r\n"),
+        (0.3, b"UP 0 n=4 t=1300 s=0000\r\n"),
+    ]
+    rig = Rig(ScriptedPort(b"", HELLO_11, later))
+    assert rig.run(0.6) == [Press(Button.NEXT)] * 2

@@ -477,26 +477,38 @@ class SerialBoard:
         return True
 
     def _event(self, index: int, down: bool, fields: dict[str, str], now: float) -> None:
-        """A DOWN or UP line. With 1.1 fields, a gap in the count or a state word that
-        disagrees with it means a line was lost or garbled: the state word wins at once."""
+        """A DOWN or UP line, mended at once with the 1.1 fields.
+
+        One line lost (the count skips one) before an edge the host already has can
+        only have been that button's other edge: it is made up, so a tap whose DOWN was
+        lost is still a tap. Anything else that leaves the host disagreeing with the
+        line's state word (more lines lost, a garbled button number) is settled by
+        taking the state word, without acting on the doubtful event.
+        """
         link = self._link_state
         at = link.stamp(fields.get("t"), self._clock())
         expected = link.next_event()
         count = _parse_count(fields.get("n"))
         if count is not None:
             link.last_event = count
+        lost = 0 if count is None or expected is None else (count - expected) % EVENT_MODULO
+        button = BUTTONS_BY_INDEX[index] if index < len(BUTTONS_BY_INDEX) else None
+        made_up = lost == 1 and button is not None and down == (button in self._held)
         state = fields.get("s")
         if state is not None and link.valid_state(state):
             after = set(self._held)
-            if index < len(BUTTONS_BY_INDEX):
-                (after.add if down else after.discard)(BUTTONS_BY_INDEX[index])
-            lost = count is not None and expected is not None and count != expected
-            if lost or after != _held_in(state):
+            if button is not None:
+                (after.add if down else after.discard)(button)
+            if after != _held_in(state):
                 log.info("button board line lost or garbled before %r: mending", fields)
                 self._take_state(state, at, now)
                 return
-        if index < len(BUTTONS_BY_INDEX):
-            self._set_button(BUTTONS_BY_INDEX[index], down, at, now)
+        if lost:
+            log.info("button board lost %d line(s) before %r", lost, fields)
+        if button is not None:
+            if made_up:
+                self._set_button(button, not down, at, now)
+            self._set_button(button, down, at, now)
 
     def _beat(self, state: str, fields: dict[str, str], now: float) -> bool:
         """A heartbeat carries every button's state: mend any edge a lost line took away."""
