@@ -84,7 +84,7 @@ def test_debounce_and_event_fields_on_real_micropython(start) -> None:
     assert events[0].endswith(" s=1000") and events[1].endswith(" s=0000")
     # t= is when the contact went still, so the press lasted about 706 - 312 ms.
     held = fields(events[1])["t"] - fields(events[0])["t"]
-    assert 350 <= held <= 440, held
+    assert 330 <= held <= 480, held  # slack for a loaded machine's scheduling
 
 
 def test_plain_hello_gets_plain_10_lines(start) -> None:
@@ -103,7 +103,7 @@ def test_beat_carries_every_button_and_the_event_count(start) -> None:
     lines = pico.lines()
     beats = [line for line in lines if line.startswith("BEAT")]
     assert [beat.split(" t=")[0] for beat in beats] == ["BEAT 0100 n=1", "BEAT 0100 n=1"]
-    assert 990 <= fields(beats[1])["t"] - fields(beats[0])["t"] <= 1020
+    assert 995 <= fields(beats[1])["t"] - fields(beats[0])["t"] <= 1100
     assert lines[-1].startswith("UP 1 n=2 ")
 
 
@@ -142,7 +142,8 @@ def test_led_and_blink_drive_the_pixel(start) -> None:
     colours = [colour for _, colour in blink]
     assert colours[:4] == [(255, 120, 0), (0, 0, 0), (255, 120, 0), (0, 0, 0)]
     halves = [later[0] - earlier[0] for earlier, later in itertools.pairwise(blink)]
-    assert len(halves) >= 7 and all(95 <= half <= 130 for half in halves), halves
+    assert len(halves) >= 6 and all(95 <= half <= 170 for half in halves), halves
+    assert 98 <= sorted(halves)[len(halves) // 2] <= 120, halves
     assert shown[-1][1] == (0, 0, 0)
 
 
