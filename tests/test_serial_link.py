@@ -264,3 +264,10 @@ def test_two_taps_whose_middle_up_was_lost_stay_two_taps() -> None:
     ]
     rig = Rig(ScriptedPort(b"", HELLO_11, later))
     assert rig.run(0.6) == [Press(Button.NEXT)] * 2
+
+
+def test_a_line_of_spaces_is_no_line_and_keeps_the_connection() -> None:
+    later = [(0.1, b"   \r\nDOWN 0\r\n \t \r\nUP 0\r\n")]
+    rig = Rig(ScriptedPort(b"", HELLO_10, later))
+    assert rig.run(0.5) == [Press(Button.NEXT)]
+    assert rig.opened == 1

@@ -440,6 +440,8 @@ class SerialBoard:
 
         `now` is real time, for the hold check. Fields a later 1.x adds are skipped.
         """
+        if not line.split():
+            return False  # spaces only: not a line of the protocol
         word, *words = line.split()
         fields = _fields(words[1:])
         if word in ("DOWN", "UP"):
