@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import os
+import platform
 import select
 import shutil
 import subprocess
@@ -33,6 +34,10 @@ FIRMWARE = ROOT / "firmware"
 STANDINS = ROOT / "tests" / "mpy_standins"
 # GPIO numbers from main.py's BUTTON_PINS: NEXT, BACK, MENU, spare.
 NEXT, BACK, MENU, SPARE = 2, 3, 4, 5
+
+
+# The dev extra brings MicroPython's unix port only where it has wheels.
+MICROPYTHON_WHEELS = sys.platform == "linux" and platform.machine() == "x86_64"
 
 
 def micropython() -> str:

@@ -25,6 +25,7 @@ import pytest
 from micropython_rig import (  # firmware/micropython_rig.py, on the path through conftest
     BACK,
     MENU,
+    MICROPYTHON_WHEELS,
     NEXT,
     RealPico,
     UsbCable,
@@ -40,6 +41,8 @@ HELLO = "HELLO nsboard proto=1.1 fw=0.2.0 buttons=4 led=rgb"
 
 @pytest.fixture
 def start(tmp_path: Path) -> Iterator[Callable[..., RealPico]]:
+    if not MICROPYTHON_WHEELS:
+        pytest.skip("MicroPython's unix port has wheels for x86-64 Linux only")
     boards: list[RealPico] = []
 
     def make(pins: str = "") -> RealPico:
