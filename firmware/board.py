@@ -10,8 +10,8 @@ this file is the contract; change both together.
 """
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
-FIRMWARE_VERSION = "0.1.0"
+PROTOCOL_MINOR = 1
+FIRMWARE_VERSION = "0.2.0"
 BOARD_NAME = "nsboard"
 
 # Longest line content either side may send, terminator excluded. With CR LF a
@@ -21,6 +21,11 @@ SETTLE_MS = 20  # a reading must hold this long to count: longer than any switch
 HEARTBEAT_MS = 1000
 BLINK_MIN_MS = 100
 BLINK_MAX_MS = 10000
+# Protocol 1.1 fields: the event counter wraps here, and board times are sent modulo
+# 2**30 ms, the period of MicroPython's ticks_ms, so every port sends the same numbers.
+EVENT_MODULO = 65536
+TICKS_MASK = 0x3FFFFFFF
+FAULT_NAME_MAX = 24
 
 LED_RGB = "rgb"
 LED_MONO = "mono"
@@ -41,6 +46,7 @@ class Debouncer:
     def __init__(self, settle_ms=SETTLE_MS):
         self.settle_ms = settle_ms
         self.pressed = False
+        self.changed_at = 0  # tick the settled state's reading began: the real moment of the edge
         self._raw = False
         self._since = 0
 
@@ -53,6 +59,7 @@ class Debouncer:
             return False
         if raw_pressed != self.pressed and ticks_diff(now, self._since) >= self.settle_ms:
             self.pressed = raw_pressed
+            self.changed_at = self._since
             return True
         return False
 
@@ -70,6 +77,26 @@ class LineReader:
         self.max_len = max_len
         self._buffer = bytearray()
         self._overlong = False
+
+    def _send_event(self, index, debouncer):
+        self.events = (self.events + 1) % EVENT_MODULO
+        line = ("DOWN " if debouncer.pressed else "UP ") + str(index)
+        if self.with_fields:
+            # n: lets the host see a lost line; t: when the contact changed, so the host
+            # need not debounce again; s: every button after this edge, to mend at once.
+            line += (
+                " n="
+                + str(self.events)
+                + " t="
+                + str(debouncer.changed_at & TICKS_MASK)
+                + " s="
+                + self.state_word()
+            )
+        self.send(line)
+
+    def report_fault(self, error):
+        """Tell the host the loop caught `error` and carries on (main.py calls this)."""
+        self.send("FAULT " + type(error).__name__[:FAULT_NAME_MAX])
 
     def feed(self, data):
         lines = []
@@ -106,6 +133,15 @@ def _parse_number(word, low, high):
     if value < low or value > high:
         return None
     return value
+
+
+def _asks_events_with_fields(arguments):
+    """Whether HELLO's words ask for the 1.1 event fields: PROTO=1.m with m >= 1."""
+    for word in arguments:
+        if word.startswith("PROTO=1."):
+            minor = _parse_number(word[8:], 0, 99999)
+            return minor is not None and minor >= 1
+    return False
 
 
 def _parse_colour(words):
@@ -153,6 +189,10 @@ class Board:
         self._lit = False  # whether the LED shows `colour` right now (blink phase)
         self._blink_since = 0
         self.finished = False  # the host asked to leave for the REPL
+        self.events = 0  # DOWN and UP lines sent since boot, modulo EVENT_MODULO
+        # Whether the host asked for 1.1 fields (HELLO proto=1.1): a 1.0 host reads
+        # `DOWN 0` only, so it gets the plain lines it knows.
+        self.with_fields = False
 
     # Outgoing ---------------------------------------------------------------
 
@@ -196,13 +236,36 @@ class Board:
             debouncer = self._debouncers[index]
             raw_pressed = self.pins[index].value() == 0
             if debouncer.update(raw_pressed, now, self._ticks_diff):
-                self.send(("DOWN " if debouncer.pressed else "UP ") + str(index))
+                self._send_event(index, debouncer)
         if self._ticks_diff(now, self._last_beat) >= self._heartbeat_ms:
             self._last_beat = now
-            self.send("BEAT " + self.state_word())
+            beat = "BEAT " + self.state_word()
+            if self.with_fields:
+                beat += " n=" + str(self.events) + " t=" + str(now & TICKS_MASK)
+            self.send(beat)
         if self.blink_ms and self._ticks_diff(now, self._blink_since) >= self.blink_ms // 2:
             self._blink_since = now
             self._show(not self._lit)
+
+    def _send_event(self, index, debouncer):
+        self.events = (self.events + 1) % EVENT_MODULO
+        line = ("DOWN " if debouncer.pressed else "UP ") + str(index)
+        if self.with_fields:
+            # n: lets the host see a lost line; t: when the contact changed, so the host
+            # need not debounce again; s: every button after this edge, to mend at once.
+            line += (
+                " n="
+                + str(self.events)
+                + " t="
+                + str(debouncer.changed_at & TICKS_MASK)
+                + " s="
+                + self.state_word()
+            )
+        self.send(line)
+
+    def report_fault(self, error):
+        """Tell the host the loop caught `error` and carries on (main.py calls this)."""
+        self.send("FAULT " + type(error).__name__[:FAULT_NAME_MAX])
 
     def feed(self, data):
         """Take bytes from the host; every complete line gets its answer at once."""
@@ -225,7 +288,9 @@ class Board:
         command = words[0].upper()
         arguments = [word.upper() for word in words[1:]]
         if command == "HELLO":
-            return self.hello_line()  # anything after HELLO is for later versions
+            # Other words after HELLO are for later versions and are skipped.
+            self.with_fields = _asks_events_with_fields(arguments)
+            return self.hello_line()
         if command == "LED":
             return self._led(arguments)
         if command == "BLINK":

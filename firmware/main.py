@@ -10,7 +10,7 @@ import time
 
 import board
 import micropython
-from machine import PWM, Pin
+from machine import PWM, Pin, reset
 
 # GPIO numbers (GPn, not the physical pin numbers): keep in step with the wiring
 # table in firmware/README.md.
@@ -21,6 +21,9 @@ LED_PIN = 16
 
 POLL_MS = 5  # longest wait for host bytes before the buttons are read again
 READ_BUDGET = 64  # bytes taken per pass, so a flood from the host cannot starve the buttons
+# Passes in a row that may fail before the board restarts itself: one odd fault is
+# reported and lived with, a fault that keeps coming gets a clean start instead.
+FAULT_LIMIT = 20
 
 
 class RgbLed:
@@ -106,11 +109,24 @@ def run():
     micropython.kbd_intr(-1)
     try:
         logic.boot()
+        faults = 0
         while not logic.finished:
-            chunk = read_waiting(poller, stdin)
-            if chunk:
-                logic.feed(chunk)
-            logic.tick()
+            try:
+                chunk = read_waiting(poller, stdin)
+                if chunk:
+                    logic.feed(chunk)
+                logic.tick()
+                faults = 0
+            except Exception as error:
+                # Anything uncaught would leave the board at the prompt, its buttons dead
+                # until replugged: report it and go on, or restart if it keeps failing.
+                faults += 1
+                if faults >= FAULT_LIMIT:
+                    reset()
+                try:  # noqa: SIM105 (no contextlib on MicroPython)
+                    logic.report_fault(error)
+                except Exception:
+                    pass  # the port itself is failing: nothing to tell it with
     finally:
         micropython.kbd_intr(3)  # the REPL gets its Ctrl-C back
         led.show(0, 0, 0)

@@ -8,10 +8,6 @@ the logic.
 
 from __future__ import annotations
 
-import runpy
-import sys
-import time
-import types
 from pathlib import Path
 
 import pytest
@@ -22,6 +18,7 @@ from simulator import FakeLed, FakePin
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 fw = simulator.firmware
+HELLO = "HELLO nsboard proto=1.1 fw=0.2.0 buttons=4 led=rgb"
 
 
 class Rig:
@@ -116,7 +113,7 @@ def test_debounce_survives_the_tick_counter_wrapping() -> None:
 
 def test_heartbeat_every_interval_carries_button_state() -> None:
     rig = Rig(heartbeat_ms=1000, settle_ms=20)
-    assert rig.lines() == ["HELLO nsboard proto=1.0 fw=0.1.0 buttons=4 led=rgb"]
+    assert rig.lines() == [HELLO]
     rig.run(999)
     assert rig.lines() == []
     rig.run(1000)
@@ -140,8 +137,8 @@ def test_heartbeat_keeps_its_pace_with_a_coarse_tick() -> None:
 
 def test_hello_answers_with_versions_and_hardware() -> None:
     rig = Rig()
-    assert rig.ask(b"HELLO\n") == ["HELLO nsboard proto=1.0 fw=0.1.0 buttons=4 led=rgb"]
-    assert rig.ask(b"hello 1\n") == ["HELLO nsboard proto=1.0 fw=0.1.0 buttons=4 led=rgb"]
+    assert rig.ask(b"HELLO\n") == [HELLO]
+    assert rig.ask(b"hello 1\n") == [HELLO]
 
 
 def test_terminal_line_endings_cr_and_crlf_give_one_answer_each() -> None:
@@ -261,107 +258,40 @@ def test_repl_command_ends_the_loop() -> None:
     assert rig.board.finished
 
 
-# main.py with MicroPython's modules stood in for ------------------------------
+# Protocol 1.1 fields ------------------------------------------------------------
 
 
-class FakeStdin:
-    """sys.stdin for main.py: its bytes come out one read at a time through `buffer`."""
-
-    def __init__(self, data: bytes) -> None:
-        self.pending = bytearray(data)
-        self.buffer = self
-        self.polls = 0
-
-    def read(self, size: int) -> bytes:
-        taken = bytes(self.pending[:size])
-        del self.pending[:size]
-        return taken
-
-
-class FakePoll:
-    def __init__(self) -> None:
-        self.stream: FakeStdin | None = None
-
-    def register(self, stream: FakeStdin, mask: int) -> None:
-        self.stream = stream
-
-    def poll(self, timeout_ms: int) -> list[tuple[FakeStdin, int]]:
-        assert self.stream is not None
-        self.stream.polls += 1
-        assert self.stream.polls < 10_000, "main loop did not stop"
-        return [(self.stream, 1)] if self.stream.pending else []
+def test_event_fields_only_for_a_host_that_asks_for_them() -> None:
+    rig = Rig(settle_ms=20)
+    assert rig.lines() == [HELLO]
+    rig.pins[0].level = 0
+    rig.run(30)
+    assert rig.lines() == ["DOWN 0"]  # a 1.0 host reads these lines only
+    assert rig.ask(b"HELLO proto=1.1\n") == [HELLO]
+    rig.pins[0].level = 1
+    rig.ms = 100
+    rig.run(130)
+    # n counts every event since boot; t is when the contact let go, not when it settled.
+    assert rig.lines() == ["UP 0 n=2 t=101 s=0000"]
+    rig.run(1000)
+    assert rig.lines() == ["BEAT 0000 n=2 t=1000"]
+    assert rig.ask(b"HELLO\n") == [HELLO]  # a plain HELLO: a 1.0 host again
+    rig.pins[1].level = 0
+    rig.run(1030)
+    assert rig.lines() == ["DOWN 1"]
 
 
-class FakeStdout:
-    def __init__(self) -> None:
-        self.buffer = self
-        self.data = bytearray()
-        self.text = ""
-
-    def write(self, data: bytes | str) -> int:
-        if isinstance(data, str):
-            self.text += data
-        else:
-            self.data.extend(data)
-        return len(data)
-
-    def flush(self) -> None:
-        pass
+def test_event_counter_wraps() -> None:
+    rig = Rig(settle_ms=20)
+    rig.ask(b"hello PROTO=1.4\n")
+    rig.board.events = fw.EVENT_MODULO - 1
+    rig.pins[2].level = 0
+    rig.run(30)
+    assert rig.lines() == ["DOWN 2 n=0 t=1 s=0010"]
 
 
-def run_main(monkeypatch: pytest.MonkeyPatch, host_bytes: bytes, next_held: bool = False):
-    """Run firmware/main.py against fakes; returns (what it wrote, kbd_intr calls, the pixel)."""
-    interrupts: list[int] = []
-    pixel: list[tuple[int, int, int]] = []
-
-    class Pin:
-        IN, OUT, PULL_UP = 0, 1, 2
-
-        def __init__(self, gpio: int | str, mode: int = 0, pull: int | None = None) -> None:
-            self.gpio = gpio
-
-        def value(self) -> int:
-            return 0 if next_held and self.gpio == 2 else 1
-
-    class NeoPixel:
-        def __init__(self, pin: Pin, count: int) -> None:
-            self.values = [(0, 0, 0)] * count
-
-        def __setitem__(self, index: int, colour: tuple[int, int, int]) -> None:
-            self.values[index] = colour
-
-        def write(self) -> None:
-            pixel.append(self.values[0])
-
-    stdin, stdout = FakeStdin(host_bytes), FakeStdout()
-    fakes = {
-        "machine": types.SimpleNamespace(Pin=Pin, PWM=object),
-        "micropython": types.SimpleNamespace(kbd_intr=interrupts.append),
-        "neopixel": types.SimpleNamespace(NeoPixel=NeoPixel),
-        "select": types.SimpleNamespace(poll=FakePoll, POLLIN=1),
-        "board": fw,
-    }
-    for name, module in fakes.items():
-        monkeypatch.setitem(sys.modules, name, module)
-    monkeypatch.setattr(time, "ticks_ms", simulator.monotonic_ms, raising=False)
-    monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
-    monkeypatch.setattr(sys, "stdin", stdin)
-    monkeypatch.setattr(sys, "stdout", stdout)
-    runpy.run_path(str(FIRMWARE / "main.py"), run_name="__main__")
-    return stdout, interrupts, pixel
-
-
-def test_main_turns_off_ctrl_c_speaks_the_protocol_and_restores_it(monkeypatch) -> None:
-    stdout, interrupts, pixel = run_main(monkeypatch, b"\x03\x03\nHELLO\nLED 0 40 0\nREPL\n")
-    lines = stdout.data.decode().split("\r\n")
-    assert lines[0].startswith("HELLO nsboard")
-    assert lines[1:5] == ["ERR bad-byte", lines[0], "OK LED", "OK REPL"]
-    assert interrupts == [-1, 3]
-    assert (0, 40, 0) in pixel and pixel[-1] == (0, 0, 0)  # lit as asked, dark on leaving
-
-
-def test_main_stays_at_the_repl_when_next_is_held_at_start(monkeypatch) -> None:
-    stdout, interrupts, _ = run_main(monkeypatch, b"HELLO\n", next_held=True)
-    assert stdout.data == b""
-    assert "staying at the REPL" in stdout.text
-    assert interrupts == []  # Ctrl-C still works for mpremote
+def test_a_fault_is_reported_as_its_own_line() -> None:
+    rig = Rig()
+    rig.lines()
+    rig.board.report_fault(OSError("no"))
+    assert rig.lines() == ["FAULT OSError"]

@@ -100,7 +100,7 @@ def test_edges_carry_the_injected_clock(pico: PicoOnPty, inbox: QueueInbox) -> N
     try:
         pico.press(1)
         [edge] = inbox.get(timeout=5.0)
-        assert edge == Edge(Button.BACK, True, 42.0)
+        assert edge == Edge(Button.BACK, True, 42.0, debounced=True)
     finally:
         host.close()
 
@@ -207,17 +207,40 @@ def test_close_stops_the_reader_and_releases_buttons(pico: PicoOnPty, inbox: Que
 
 
 class LoopPorts:
-    """open_port for SerialBoard: each open is a fresh loop:// already holding `preload`."""
+    """open_port for SerialBoard: each open is a fresh loop:// that answers the host's
+    first line with `preload` (after the echo of that line, as a loop does)."""
 
     def __init__(self, preload: bytes) -> None:
         self.preload = preload
         self.opened = 0
 
-    def __call__(self, url: str) -> serial.SerialBase:
-        link = serial.serial_for_url(url, timeout=0.02)
-        link.write(self.preload)
+    def __call__(self, url: str) -> AnsweringLoop:
         self.opened += 1
-        return link
+        return AnsweringLoop(serial.serial_for_url(url, timeout=0.02), self.preload)
+
+
+class AnsweringLoop:
+    """A loop:// port that adds `answer` after the first bytes written to it."""
+
+    def __init__(self, loop: serial.SerialBase, answer: bytes) -> None:
+        self._loop = loop
+        self._answer = answer
+
+    @property
+    def in_waiting(self) -> int:
+        return self._loop.in_waiting
+
+    def read(self, size: int = 1) -> bytes:
+        return self._loop.read(size)
+
+    def write(self, data: bytes) -> int | None:
+        written = self._loop.write(data)
+        answer, self._answer = self._answer, b""
+        self._loop.write(answer)
+        return written
+
+    def close(self) -> None:
+        self._loop.close()
 
 
 def test_a_board_with_another_major_version_is_refused_with_one_notice(

