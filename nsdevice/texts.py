@@ -541,6 +541,15 @@ class Words:
         text = {
             "store_damaged": _("The saved game could not be read. It was set aside."),
             "store_unwritable": _("Games cannot be saved here; playing without saving."),
+            "store_full": _(
+                "Cannot save: the card is full. Play goes on, but a power cut would lose it."
+            ),
+            "store_read_only": _(
+                "Cannot save: the card is read-only. Play goes on, but a power cut would lose it."
+            ),
+            "store_rewound": _(
+                "The newest save was damaged: the game goes on from an earlier step."
+            ),
             "display_fallback": _("No screen found; showing text instead."),
             "input_fallback": _("Buttons not found; using the keyboard."),
         }[view.notice]
