@@ -113,11 +113,24 @@ def cannot_save(error: BaseException, directory: Path | None) -> CannotSave:
     """Name what keeps the store from being written, from the error and the file system."""
     name = getattr(error, "sqlite_errorname", None) or ""
     number = getattr(error, "errno", None)
-    if name.startswith("SQLITE_FULL") or number in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+    if (
+        name.startswith("SQLITE_FULL")
+        or number in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+        or _file_system_full(directory)  # e.g. no room for the shared-memory file at start
+    ):
         return CannotSave("store_full", str(error))
     if number == errno.EROFS or _read_only_file_system(directory):
         return CannotSave("store_read_only", str(error))
     return CannotSave("store_unwritable", str(error))
+
+
+def _file_system_full(directory: Path | None) -> bool:
+    if directory is None:
+        return False
+    try:
+        return os.statvfs(directory).f_bavail == 0
+    except OSError:
+        return False
 
 
 def _read_only_file_system(directory: Path | None) -> bool:
