@@ -76,10 +76,16 @@ class Saver:
         try:
             aside = self.store.replace_damaged()
             self.log(f"the store broke while running ({why}); kept aside as {aside}")
-            return self(snapshot)
+            self._record_waiting()
+            saved = self.store.save(snapshot)
         except CannotSave as trouble:
             self._cannot(trouble)
             return False
+        except (DamagedStore, sqlite3.Error, OSError) as error:  # a fresh file broke too
+            self._cannot(CannotSave("store_unwritable", str(error)))
+            return False
+        self.failing = None
+        return saved
 
     # --- Records: finished games ------------------------------------------------------------
     def best_solo(self, city: str) -> int | None:

@@ -386,7 +386,7 @@ class Store:
                 " VALUES (1, ?, ?, ?, ?)",
                 (text, now, serial, digest),
             )
-            self._db.execute("DELETE FROM steps WHERE serial <= ?", (serial - KEEP,))
+            self._db.execute("DELETE FROM steps WHERE serial < ?", (serial - KEEP,))
             self._db.execute("COMMIT")
         except (sqlite3.Error, OSError) as error:
             self._rollback()
