@@ -159,7 +159,7 @@ class Step:
 
     serial: int
     text: bytes
-    sound: bool
+    intact: bool  # its checksum holds
 
     def snapshot(self) -> dict[str, Any]:
         data = json.loads(self.text.decode("utf-8"))
@@ -170,7 +170,7 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """The newest sound step that also fits a game, and what was passed over to reach it."""
+    """The newest intact step that also fits a game, and what was passed over to reach it."""
 
     step: Step | None
     restored: Any
@@ -293,7 +293,7 @@ class Store:
 
     # --- the game in progress --------------------------------------------------------------
     def rows(self) -> Iterator[Step]:
-        """Every saved step, newest first (the current row before its copy), checked."""
+        """Every saved step, newest first (the current row before an earlier one of its serial)."""
         queries = (
             "SELECT serial, CAST(snapshot AS BLOB), CAST(checksum AS BLOB) FROM session",
             "SELECT serial, CAST(snapshot AS BLOB), CAST(checksum AS BLOB) FROM steps",
@@ -304,8 +304,8 @@ class Store:
                 if not isinstance(serial, int) or not isinstance(text, bytes):
                     found.append((-1, order, Step(-1, b"", False)))
                     continue
-                sound = isinstance(stored, bytes) and stored == checksum(serial, text).encode()
-                found.append((serial, order, Step(serial, text, sound)))
+                intact = isinstance(stored, bytes) and stored == checksum(serial, text).encode()
+                found.append((serial, order, Step(serial, text, intact)))
         found.sort(key=lambda item: (-item[0], item[1]))
         return iter([step for _, _, step in found])
 
@@ -319,7 +319,7 @@ class Store:
         passed_over = 0
         for step in steps:
             newest = max(newest, step.serial)  # a damaged row's claim counts: safe side
-            if not step.sound:
+            if not step.intact:
                 passed_over += 1
                 continue
             try:
@@ -359,7 +359,7 @@ class Store:
     def load(self) -> dict[str, Any] | None:
         """The newest step whose checksum holds, as saved (no check that it fits a game)."""
         for step in self.rows():
-            if step.sound:
+            if step.intact:
                 return step.snapshot()
         return None
 
@@ -406,7 +406,7 @@ class Store:
             pass  # the next BEGIN will say whether the connection still works
 
     def _newest_serial(self) -> int:
-        serials = [step.serial for step in self.rows() if step.sound]
+        serials = [step.serial for step in self.rows() if step.intact]
         return max(serials, default=0)
 
     def _write_mark(self, serial: int | None = None) -> None:
