@@ -343,7 +343,8 @@ def _input(table: _Table | None) -> InputSpec:
     if kind == "keyboard":
         table.only(("kind",), " (kind keyboard takes no settings)")
         return InputSpec(kind=kind)
-    debounce = table.integer("debounce_ms", 30, low=0, high=MAX_DEBOUNCE_MS) / 1000
+    default_ms = round(DEFAULT_DEBOUNCE * 1000)
+    debounce = table.integer("debounce_ms", default_ms, low=0, high=MAX_DEBOUNCE_MS) / 1000
     if kind == "serial":
         table.only(("kind", "usb_vendor_id", "usb_product_id", "device", "debounce_ms"))
         device = table.text("device") if table.has("device") else None
