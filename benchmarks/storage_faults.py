@@ -328,15 +328,23 @@ def fuzz_value(rng: random.Random, workdir: Path) -> bytes:
     return bytes(rng.choice(b"\x80\xff\xfe\xc3\x28a") for _ in range(max(length, 1)))
 
 
-def command_line_case(rng: random.Random, workdir: Path) -> list[bytes]:
-    command = rng.choice([*OPTIONS, "run", "screenshot", "hwtest"])
+RENDERS = 4  # the first cases render every screen into an odd --out (some 20 s each); later
+# screenshot cases pair their odd --out with an unusable --size, so nothing is drawn
+
+
+def command_line_case(rng: random.Random, workdir: Path, index: int) -> list[bytes]:
+    command = "screenshot" if index < RENDERS else rng.choice([*OPTIONS, "run", "hwtest"])
     args: list[bytes] = [command.encode()]
     options = OPTIONS[command]
     if command == "run":  # always one that ends: scripted, one press, into the work folder
         args += [b"--input", b"script", b"--keys", b"next", b"--display", b"json",
                  b"--state-dir", os.fsencode(workdir / "state")]  # fmt: skip
     elif command == "screenshot":
-        args += [b"--out", os.fsencode(workdir / "shots")]
+        args += [b"--out", fuzz_value(rng, workdir)]
+        if index >= RENDERS:
+            sizes = [b"1x1", b"480x320x2", b"big", fuzz_value(rng, workdir)]
+            args += [b"--size", rng.choice(sizes)]
+        return args
     for _ in range(rng.randint(1, 2)):
         args += [rng.choice(options).encode(), fuzz_value(rng, workdir)]
     if rng.random() < 0.1:
@@ -348,15 +356,16 @@ def command_line(*, invocations: int = 1000, seed: int = 3, workers: int = 2) ->
     report = Report("command_line")
     started = time.monotonic()
     with _workdir(None) as workdir:
-        cases = [command_line_case(random.Random(seed * 7919 + i), workdir)
+        cases = [command_line_case(random.Random(seed * 7919 + i), workdir, i)
                  for i in range(invocations)]  # fmt: skip
 
         def one(args: list[bytes]) -> tuple[list[bytes], subprocess.CompletedProcess]:
             command = [os.fsencode(part) for part in BOX] + args
             # screenshot and run may do real work (render, play): both end on their own
-            return args, subprocess.run(
-                command, capture_output=True, env=ENV, timeout=300, stdin=subprocess.DEVNULL
-            )
+            return args, subprocess.run(  # relative paths land in the work folder
+                command, capture_output=True, env=ENV, timeout=300, stdin=subprocess.DEVNULL,
+                cwd=workdir,
+            )  # fmt: skip
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
             for args, result in pool.map(one, cases):
@@ -364,6 +373,7 @@ def command_line(*, invocations: int = 1000, seed: int = 3, workers: int = 2) ->
                 stderr = result.stderr.decode("utf-8", "replace")
                 shown = b" ".join(args)[:120]
                 report.add(f"exit_{result.returncode}")
+                report.add(f"command_{args[0].decode()}")
                 if b"\xff" in b"".join(args) or b"\x80" in b"".join(args):
                     report.add("undecodable")
                 if max(len(a) for a in args) > 255:
