@@ -332,8 +332,10 @@ RENDERS = 4  # the first cases render every screen into an odd --out (some 20 s 
 # screenshot cases pair their odd --out with an unusable --size, so nothing is drawn
 
 
-def command_line_case(rng: random.Random, workdir: Path, index: int) -> list[bytes]:
-    command = "screenshot" if index < RENDERS else rng.choice([*OPTIONS, "run", "hwtest"])
+def command_line_case(
+    rng: random.Random, workdir: Path, index: int, renders: int = RENDERS
+) -> list[bytes]:
+    command = "screenshot" if index < renders else rng.choice([*OPTIONS, "run", "hwtest"])
     args: list[bytes] = [command.encode()]
     options = OPTIONS[command]
     if command == "run":  # always one that ends: scripted, one press, into the work folder
@@ -341,7 +343,7 @@ def command_line_case(rng: random.Random, workdir: Path, index: int) -> list[byt
                  b"--state-dir", os.fsencode(workdir / "state")]  # fmt: skip
     elif command == "screenshot":
         args += [b"--out", fuzz_value(rng, workdir)]
-        if index >= RENDERS:
+        if index >= renders:
             sizes = [b"1x1", b"480x320x2", b"big", fuzz_value(rng, workdir)]
             args += [b"--size", rng.choice(sizes)]
         return args
@@ -352,11 +354,13 @@ def command_line_case(rng: random.Random, workdir: Path, index: int) -> list[byt
     return args
 
 
-def command_line(*, invocations: int = 1000, seed: int = 3, workers: int = 2) -> Report:
+def command_line(
+    *, invocations: int = 1000, seed: int = 3, workers: int = 2, renders: int = RENDERS
+) -> Report:
     report = Report("command_line")
     started = time.monotonic()
     with _workdir(None) as workdir:
-        cases = [command_line_case(random.Random(seed * 7919 + i), workdir, i)
+        cases = [command_line_case(random.Random(seed * 7919 + i), workdir, i, renders)
                  for i in range(invocations)]  # fmt: skip
 
         def one(args: list[bytes]) -> tuple[list[bytes], subprocess.CompletedProcess]:
