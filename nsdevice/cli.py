@@ -27,6 +27,8 @@ from nsdevice.runner import add_run_arguments, check_hardware, parse_size, run
 
 CITIES = [c.value for c in CityName]
 USAGE_ERROR = 2
+ECHO_LIMIT = 80  # characters of an argument echoed in an error line
+LINE_LIMIT = 300
 
 
 class Parser(argparse.ArgumentParser):
@@ -83,6 +85,23 @@ def _city(text: str) -> str:
     if name not in CITIES:
         raise argparse.ArgumentTypeError(f"unknown city {text!r} (choose {', '.join(CITIES)})")
     return name
+
+
+def readable(message: str, argv: Sequence[str] = ()) -> str:
+    """One line a person can read: echoed arguments cut to `ECHO_LIMIT` characters with an
+    ellipsis, characters that are not printable (newlines, escapes, bytes that were not
+    UTF-8) written as escapes, and the whole line at most `LINE_LIMIT` characters."""
+    for argument in sorted(argv, key=len, reverse=True):
+        if len(argument) > ECHO_LIMIT:
+            for form in (repr(argument)[1:-1], argument):
+                message = message.replace(form, _cut(form))
+    message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    message = " ".join(_cut(word) for word in message.split(" "))
+    return _cut(message, LINE_LIMIT)
+
+
+def _cut(text: str, limit: int = ECHO_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def build_parser() -> Parser:
@@ -346,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except UsageError as error:
-        print(str(error), file=sys.stderr)
+        print(readable(str(error), sys.argv[1:] if argv is None else argv), file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         return 130

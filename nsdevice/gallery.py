@@ -208,6 +208,9 @@ def example_views(
     for notice, detail in (
         ("store_damaged", "/var/lib/nsdevice/state.db.damaged-20250101-101500"),
         ("store_unwritable", "/var/lib/nsdevice: read-only file system"),
+        ("store_full", "/var/lib/nsdevice"),
+        ("store_read_only", "/var/lib/nsdevice"),
+        ("store_rewound", "nsdevice.sqlite3.damaged-20261123-101500"),
         ("display_fallback", "st7789 library not installed: pip install 'nsdevice[pi]'"),
         ("input_fallback", ""),
     ):

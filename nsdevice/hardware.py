@@ -30,6 +30,8 @@ LED_KINDS: Final = ("rgb",)
 REQUIRED_BUTTONS: Final = tuple(button.value for button in Button)  # next, back, menu
 OPTIONAL_BUTTONS: Final = ("spare",)  # wired but unused: free for a later feature
 ROTATIONS: Final = (0, 90, 180, 270)
+DEFAULT_DEBOUNCE: Final = 0.03  # seconds, the ButtonTracker's own default
+MAX_DEBOUNCE_MS: Final = 500  # well under the 0.8 s that makes a press a hold
 
 HIGHEST_PIN: Final = 27  # BCM GPIO 0-27 are the ones on the 40-pin header
 PROFILE_SUFFIX: Final = ".toml"
@@ -97,6 +99,7 @@ class InputSpec:
     usb_product_id: int | None = None
     device: str | None = None  # serial: a fixed port such as /dev/ttyACM0 instead of a search
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    debounce: float = DEFAULT_DEBOUNCE  # seconds a contact must settle; worn switches need more
 
     def button_pins(self) -> dict[Button, int]:
         """The logical buttons and their pins, in the form `inputs.gpio` takes."""
@@ -358,8 +361,10 @@ def _input(table: _Table | None) -> InputSpec:
     if kind == "keyboard":
         table.only(("kind",), " (kind keyboard takes no settings)")
         return InputSpec(kind=kind)
+    default_ms = round(DEFAULT_DEBOUNCE * 1000)
+    debounce = table.integer("debounce_ms", default_ms, low=0, high=MAX_DEBOUNCE_MS) / 1000
     if kind == "serial":
-        table.only(("kind", "usb_vendor_id", "usb_product_id", "device"))
+        table.only(("kind", "usb_vendor_id", "usb_product_id", "device", "debounce_ms"))
         device = table.text("device") if table.has("device") else None
         vendor = table.optional_integer("usb_vendor_id", low=0, high=0xFFFF)
         product = table.optional_integer("usb_product_id", low=0, high=0xFFFF)
@@ -372,8 +377,9 @@ def _input(table: _Table | None) -> InputSpec:
             options=MappingProxyType(
                 {"port": device, "usb_vendor_id": vendor, "usb_product_id": product}
             ),
+            debounce=debounce,
         )
-    table.only(("kind", "pull_up", "buttons"))
+    table.only(("kind", "pull_up", "buttons", "debounce_ms"))
     buttons = table.table("buttons", required=True)
     assert buttons is not None
     buttons.only((*REQUIRED_BUTTONS, *OPTIONAL_BUTTONS))
@@ -386,6 +392,7 @@ def _input(table: _Table | None) -> InputSpec:
         pull_up=pull_up,
         buttons=MappingProxyType(pins),
         options=MappingProxyType({"pins": wired, "pull_up": pull_up}),
+        debounce=debounce,
     )
 
 

@@ -70,6 +70,12 @@ def parse_size(text: str) -> tuple[int, int]:
     return size
 
 
+def _fits_file_system(path: str) -> bool:
+    """Whether a path's names fit Linux's limits (255 bytes a name, 4095 in all)."""
+    data = os.fsencode(path)
+    return bool(data) and len(data) < 4096 and all(len(part) <= 255 for part in data.split(b"/"))
+
+
 def _usage(message: str) -> UsageError:
     return UsageError(f"nsdevice run: {message}")
 
@@ -103,6 +109,10 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
             profile = load_profile(args.hardware)
         except ProfileError as error:
             raise _usage(str(error)) from None
+        except OSError as error:  # a name or path the file system refuses, e.g. too long
+            raise _usage(f"--hardware {args.hardware!r}: {error.strerror}") from None
+    elif args.hardware is not None:
+        raise _usage("--hardware needs a profile name or a .toml path")
     try:
         size = parse_size(args.size) if args.size else None
     except ValueError as error:
@@ -138,6 +148,9 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
         input_options["presses"] = keys
     elif args.keys is not None:
         raise _usage("--keys goes with --input script")
+    state_dir = getattr(args, "state_dir", None)
+    if state_dir is not None and not _fits_file_system(state_dir):
+        raise _usage(f"--state-dir {state_dir!r}: the name is too long for a file system")
     shutdown_command = getattr(args, "shutdown_command", None)
     if shutdown_command:  # checked now, not when a player picks "shut down"
         try:
@@ -269,21 +282,24 @@ def open_hardware(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:
     return display, inbox, inputs
 
 
+def _tracker_options(chosen: Plan) -> dict[str, float]:
+    """The hardware profile's debounce time (worn switches bounce longer), if it has one."""
+    return {"debounce": chosen.profile.input.debounce} if chosen.profile is not None else {}
+
+
 def run(args: argparse.Namespace) -> int:
     from nsdevice.inputs.events import ButtonTracker
     from nsdevice.locale import system_language
     from nsdevice.loop import Loop
     from nsdevice.notify import Notifier
+    from nsdevice.saving import open_game
     from nsdevice.session import Capabilities, Session, Settings
-    from nsdevice.store import Store, state_directory
+    from nsdevice.store import state_directory
 
     chosen = plan(args)
     display, inbox, inputs = open_hardware(chosen)
 
     directory = Path(args.state_dir) if args.state_dir else state_directory()
-    opened = Store.open(directory)
-    store = opened.store
-    notices: list[tuple[str, str]] = [opened.notice] if opened.notice else []
     # Under the service the box may not power off itself: it exits with an agreed status
     # and the unit's root-side ExecStopPost powers off (systemd/nsdevice.service).
     power_off_status = os.environ.get("NSDEVICE_POWER_OFF_EXIT_STATUS", "")
@@ -291,18 +307,18 @@ def run(args: argparse.Namespace) -> int:
         brightness=display.supports_brightness,
         shutdown=bool(args.shutdown_command) or power_off_status.isdigit(),
     )
-    session = None
-    try:
-        saved = store.load()
-        if saved is not None:
-            session = Session.restore(saved, capabilities=capabilities, records=store)
-    except ValueError:  # unreadable, or a game that cannot be: kept aside, a fresh start
-        notices.append(("store_damaged", store.discard()))
-    if session is None:
-        settings = Settings(language=system_language())
-        session = Session(settings, capabilities=capabilities, records=store)
-    session.notices.extend(notices)
-    for key, detail in notices:
+    started = open_game(
+        directory,
+        fresh=lambda records: Session(
+            Settings(language=system_language()), capabilities=capabilities, records=records
+        ),
+        restore=lambda data, records: Session.restore(
+            data, capabilities=capabilities, records=records
+        ),
+        log=notice,
+    )
+    session, saver = started.session, started.saver
+    for key, detail in started.notices:
         notice(f"{key.replace('_', ' ')}: {detail}")
 
     exit_status = 0
@@ -320,8 +336,8 @@ def run(args: argparse.Namespace) -> int:
         session=session,
         display=display,
         inbox=inbox,
-        tracker=ButtonTracker(),
-        save=store.save,
+        tracker=ButtonTracker(**_tracker_options(chosen)),
+        save=saver,
         notifier=Notifier(),
         outputs=_led_output(chosen, inputs),
         on_request=on_request,
@@ -334,7 +350,7 @@ def run(args: argparse.Namespace) -> int:
             with contextlib.suppress(Exception):
                 device.close()
         display.close()
-        store.close()
+        saver.store.close()
 
 
 def check_hardware(args: argparse.Namespace) -> int:

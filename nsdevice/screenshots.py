@@ -40,6 +40,7 @@ def render_all(out_dir: str | Path, size: tuple[int, int] = (480, 320)) -> list[
         for name, view in example_views(city, language, size):
             painter.paint(view, surface, words)
             path = folder / f"{city}-{name}.png"
-            pygame.image.save(surface, str(path))
+            with open(path, "wb") as file:  # bytes the OS takes, even if not UTF-8
+                pygame.image.save(surface, file, "png")
             written.append(path)
     return written

@@ -300,3 +300,24 @@ def test_installed_console_script_prints_the_same_deal_as_main_D1(capsys):
     code, out, err = run(capsys, *argv)
     assert (done.returncode, done.stdout, done.stderr) == (code, out, err) == (0, out, "")
     assert json.loads(done.stdout)["seed"] == "SCRIPT1"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["deal", "--city", "x" * 5000],
+        ["deal", "--city", "line\nbreak\x1b[2J" * 40],
+        ["run", "--hardware", "a" * 300],  # a name longer than a file name may be
+        ["run", "--state-dir", "/tmp/" + "b" * 300],
+        ["hwtest", "--hardware", ""],
+        ["deal", "--seed", "\udcff\udcfe" * 200],  # bytes that were not UTF-8 on the line
+    ],
+    ids=["long-city", "control-characters", "long-profile", "long-state-dir", "empty-profile",
+         "undecodable-seed"],
+)
+def test_any_argument_gives_one_readable_line_and_exit_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and len(lines[0]) <= 300
+    assert "…" in lines[0] or argv[0] == "hwtest"  # echoed arguments are cut, not poured out

@@ -307,3 +307,31 @@ def test_usb_vendor_id_is_sixteen_bits(tmp_path: Path) -> None:
     text = 'name = "b"\n[display]\nkind = "text"\nwidth = 1\nheight = 1\n[input]\nkind = "serial"\n'
     message = refused(tmp_path, text + "usb_vendor_id = 0x12345\n")
     assert "[input] usb_vendor_id: 74565 is out of range" in message
+
+
+# --- debounce for worn switches -----------------------------------------------------------
+
+
+def test_debounce_defaults_to_30_ms_and_a_profile_can_raise_it(tmp_path: Path) -> None:
+    assert load_profile(str(write(tmp_path, GOOD_GPIO)), NO_ENVIRONMENT).input.debounce == 0.03
+    worn = GOOD_GPIO.replace('kind = "gpio"', 'kind = "gpio"\ndebounce_ms = 80')
+    assert load_profile(str(write(tmp_path, worn)), NO_ENVIRONMENT).input.debounce == 0.08
+
+
+def test_a_debounce_that_would_swallow_taps_is_refused(tmp_path: Path) -> None:
+    slow = GOOD_GPIO.replace('kind = "gpio"', 'kind = "gpio"\ndebounce_ms = 900')
+    assert "[input] debounce_ms: 900 is out of range (0-500)" in refused(tmp_path, slow)
+
+
+def test_the_runner_hands_the_profiles_debounce_to_the_button_tracker(tmp_path: Path) -> None:
+    from argparse import Namespace
+
+    from nsdevice.inputs.events import ButtonTracker
+    from nsdevice.runner import _tracker_options, plan
+
+    worn = write(tmp_path, GOOD_GPIO.replace('kind = "gpio"', 'kind = "gpio"\ndebounce_ms = 75'))
+    args = Namespace(hardware=str(worn), display="json", input="script", keys="next", size=None,
+                     port=None, state_dir=None, shutdown_command=None)  # fmt: skip
+    assert ButtonTracker(**_tracker_options(plan(args))).debounce == 0.075
+    args.hardware = None
+    assert ButtonTracker(**_tracker_options(plan(args))).debounce == 0.03

@@ -147,3 +147,15 @@ def test_key_help_documents_every_key_in_the_table() -> None:
     assert rows["hold:next"] == "N"
     assert rows["quit"] == "q, Ctrl-D"
     assert len(rows) == len({str(item) for item in KEYS.values() if isinstance(item, Press)}) + 1
+
+
+def test_a_byte_that_is_not_text_is_skipped_not_a_quit():
+    """Line noise on the terminal (an invalid UTF-8 byte) costs nothing: the keys around it
+    still arrive and only the end of input stops the box."""
+    stream = io.TextIOWrapper(io.BytesIO(b"n\xffb\xc3(m\xe2\x82"), encoding="utf-8")
+    inbox = QueueInbox()
+    keys = TerminalKeys(inbox, stream)
+    keys.start()
+    items = collect_until_stop(inbox)
+    keys.close()
+    assert items == [Press(NEXT), Press(BACK), Press(MENU), END]

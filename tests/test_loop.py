@@ -136,3 +136,22 @@ def test_shutdown_request_runs_the_hook_and_exits():
     assert loop.run() == 0
     assert requests == ["shutdown"]
     assert display.shown[-1].screen == "shutdown"
+
+
+def test_a_notice_raised_by_a_failed_save_reaches_the_screen():
+    """Saving may come before or after the frame; either way a save that could not be made
+    puts its notice on screen within the same press (the Saver appends to the notices)."""
+    from nsdevice.saving import Saver
+    from nsdevice.store import CannotSave, Store
+
+    class FullCard(Store):
+        def save(self, snapshot: dict) -> bool:
+            raise CannotSave("store_full", "database or disk is full")
+
+    saver = Saver(FullCard(Store.in_memory()._db, None), where="/card", log=lambda line: None)
+    loop, display, inbox = make_loop(save=saver)
+    saver.notices = loop.session.notices
+    inbox.put(Press.parse("menu"))
+    inbox.put(Stop("done"))
+    loop.run()
+    assert display.shown[-1].screen == "notice" and display.shown[-1].notice == "store_full"

@@ -98,3 +98,34 @@ def test_finished_games_give_the_solo_personal_best(tmp_path):
     assert store.best_solo("tokyo") == 95
     assert store.best_solo("paris") == 150
     assert len(store.finished_games()) == 5
+
+
+def test_every_step_carries_a_checksum_and_five_earlier_steps_are_kept(tmp_path):
+    from nsdevice.store import KEEP, checksum
+
+    store = Store.open(tmp_path).store
+    for step in range(1, 12):
+        store.save({"step": step})
+    connection = sqlite3.connect(tmp_path / FILE_NAME)
+    rows = connection.execute("SELECT serial, snapshot, checksum FROM steps ORDER BY serial")
+    kept = [(serial, checksum(serial, text.encode()) == digest) for serial, text, digest in rows]
+    assert kept == [(serial, True) for serial in range(11 - KEEP, 11)]
+    (serial,) = connection.execute("SELECT serial FROM session").fetchone()
+    assert serial == 11
+
+
+def test_a_step_whose_checksum_fails_is_passed_over_and_the_rewind_said(tmp_path):
+    store = Store.open(tmp_path).store
+    for step in (1, 2, 3):
+        store.save({"step": step})
+    store.close()
+    connection = sqlite3.connect(tmp_path / FILE_NAME)
+    connection.execute("""UPDATE session SET snapshot = '{"step":9}'""")
+    connection.commit()
+    connection.close()
+    opened = Store.open(tmp_path)
+    assert opened.notice is not None and opened.notice[0] == "store_rewound"
+    assert opened.restored == {"step": 2}
+    again = Store.open(tmp_path)  # said once: the damaged row is gone, a copy kept aside
+    assert again.notice is None and again.restored == {"step": 2}
+    assert len([p for p in tmp_path.glob("*.damaged-*") if not p.name.endswith("-wal")]) == 1

@@ -8,14 +8,20 @@ window reads its own keys; this is only for the terminal.
 from __future__ import annotations
 
 import atexit
+import codecs
 import contextlib
+import logging
 import sys
 import threading
+from collections.abc import Iterator
 from types import MappingProxyType
 from typing import TextIO
 
 from nsdevice.inputs.device import InputDevice
 from nsdevice.inputs.events import Button, Gesture, Inbox, Press, Stop
+
+log = logging.getLogger(__name__)
+UNREADABLE = "\ufffd"  # what a byte that is not text decodes to
 
 # The key table, as data so the README can be generated from it. Backspace arrives
 # as DEL on most terminals and as ^H on some; Enter as \n, or \r where ICRNL is off.
@@ -87,21 +93,41 @@ class TerminalKeys(InputDevice):
         self.close()
 
     def _read(self) -> None:
-        while not self._closed.is_set():
-            try:
-                key = self._stream.read(1)
-            except (OSError, ValueError):  # the terminal went away, or bytes that aren't text
-                key = ""
+        for key in self._characters():
             if self._closed.is_set():
                 return
-            if not key:
-                self._inbox.put(Stop("end of keyboard input"))
-                return
+            if key == UNREADABLE:
+                log.warning("skipped a key press that is not text (a byte of line noise?)")
+                continue
             item = KEYS.get(key)
             if item is not None:
                 self._inbox.put(item)
             if isinstance(item, Stop):
                 return
+        if not self._closed.is_set():
+            self._inbox.put(Stop("end of keyboard input"))
+
+    def _characters(self) -> Iterator[str]:
+        """The stream's characters until its end. Bytes are decoded here, one at a time, so
+        a byte that is not text (line noise, another code page) becomes one UNREADABLE
+        character instead of an error that would end the input."""
+        raw = getattr(self._stream, "buffer", None)
+        encoding = getattr(self._stream, "encoding", None) or "utf-8"
+        decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        while not self._closed.is_set():
+            try:
+                if raw is None:
+                    chunk = self._stream.read(1)
+                else:
+                    byte = raw.read(1)
+                    chunk = decoder.decode(byte) if byte else ""
+                    if not byte:
+                        return
+            except (OSError, ValueError):  # the terminal went away, or was closed
+                return
+            if not chunk and raw is None:
+                return
+            yield from chunk
 
     def _enter_cbreak(self) -> None:
         try:

@@ -39,6 +39,7 @@ from nsdevice.session.settings import (
     random_seed,
 )
 from nsdevice.session.state import State
+from nsdevice.session.validation import check_values
 
 SNAPSHOT_VERSION = 1
 SEED_CHARACTERS = ("", *"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")  # "" ends the code
@@ -448,7 +449,8 @@ class Session(Screens):
         """Rebuild a session from `snapshot()`; ValueError when the data does not fit a game."""
         try:
             return cls._restore(data, **kwargs)
-        except (KeyError, TypeError, AttributeError, IndexError, AssertionError) as error:
+        except (KeyError, TypeError, AttributeError, IndexError, AssertionError,
+                RecursionError) as error:  # fmt: skip
             raise ValueError(f"saved session does not fit: {error!r}") from error
 
     @classmethod
@@ -499,6 +501,8 @@ class Session(Screens):
             assert state.scores and 0 <= state.entry < len(state.scores)
         if state.screen is Screen.SEED_ENTRY:
             assert 0 <= state.cursor < len(state.seed_characters) <= SEED_MAX_LENGTH + 1
+        check_values(state, setup_rows=self._setup_rows(), menu_rows=self._menu_rows(),
+                     seed_characters=SEED_CHARACTERS, score_limits=SCORE_LIMITS)  # fmt: skip
         view = self.view()  # builds every field the screen needs, or fails here
         assert view.screen
 

@@ -112,6 +112,13 @@ QUESTIONS = {
 NOTICES = {
     "store_damaged": N_("The saved game could not be read. It was set aside."),
     "store_unwritable": N_("Games cannot be saved here; playing without saving."),
+    "store_full": N_(
+        "Cannot save: the card is full. Play goes on, but a power cut would lose it."
+    ),
+    "store_read_only": N_(
+        "Cannot save: the card is read-only. Play goes on, but a power cut would lose it."
+    ),
+    "store_rewound": N_("The newest save was damaged: the game goes on from an earlier step."),
     "display_fallback": N_("No screen found; showing text instead."),
     "input_fallback": N_("Buttons not found; using the keyboard."),
 }

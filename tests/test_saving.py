@@ -1,0 +1,99 @@
+"""The saving policy: cannot-save is never fatal, said once, retried on every press."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from nsdevice.saving import Saver, open_game
+from nsdevice.session import FinishedGame, Session, Settings
+from nsdevice.store import CannotSave, DamagedStore, Store
+
+
+class Flaky:
+    """A real store whose writes fail while `trouble` is set."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.trouble: Exception | None = None
+        self.once = False  # the trouble clears after it is raised once
+
+    def __getattr__(self, name: str):
+        return getattr(self.store, name)
+
+    def save(self, snapshot: dict) -> bool:
+        if self.trouble is not None:
+            trouble, self.trouble = self.trouble, None if self.once else self.trouble
+            raise trouble
+        return self.store.save(snapshot)
+
+
+def test_a_full_card_is_said_once_retried_on_every_press_and_saved_when_room_returns(tmp_path):
+    flaky = Flaky(Store.open(tmp_path).store)
+    logged: list[str] = []
+    saver = Saver(flaky, log=logged.append)  # type: ignore[arg-type]
+    assert saver({"step": 1})
+    flaky.trouble = CannotSave("store_full", "database or disk is full")
+    assert not saver({"step": 2})
+    assert not saver({"step": 3})
+    assert saver.notices == [("store_full", "")]  # once, not on every press
+    flaky.trouble = None
+    assert saver({"step": 4})  # the next press after room returns is saved
+    assert saver.failing is None and "saving again" in logged
+    assert Store.open(tmp_path).store.load() == {"step": 4}
+
+
+def test_a_card_that_goes_read_only_after_being_full_says_so_too(tmp_path):
+    flaky = Flaky(Store.open(tmp_path).store)
+    saver = Saver(flaky, log=lambda line: None)  # type: ignore[arg-type]
+    flaky.trouble = CannotSave("store_full", "full")
+    saver({"step": 1})
+    flaky.trouble = CannotSave("store_read_only", "read-only")
+    saver({"step": 2})
+    assert [key for key, _ in saver.notices] == ["store_full", "store_read_only"]
+
+
+def test_a_file_that_breaks_mid_game_is_set_aside_and_the_game_saved_in_a_fresh_one(tmp_path):
+    flaky = Flaky(Store.open(tmp_path).store)
+    saver = Saver(flaky, log=lambda line: None)  # type: ignore[arg-type]
+    saver({"step": 1})
+    flaky.trouble = DamagedStore("database disk image is malformed")
+    flaky.once = True  # the fresh file is sound
+    assert saver({"step": 2})
+    assert any(".damaged-" in p.name for p in tmp_path.iterdir())
+    assert Store.open(tmp_path).store.load() == {"step": 2}
+    assert saver.notices == []  # the game in memory was never in danger
+
+
+def test_a_finished_game_waits_in_memory_until_it_can_be_written(tmp_path):
+    flaky = Flaky(Store.open(tmp_path).store)
+    saver = Saver(flaky, log=lambda line: None)  # type: ignore[arg-type]
+    game = FinishedGame("tokyo", 1, (), "SEED", (80,), 80, 3)
+    flaky.trouble = CannotSave("store_full", "full")
+    saver.record(game)  # never raises into the session: it waits for the next save
+    saver({"step": 1})  # that save fails, and the game waits on
+    assert Store.open(tmp_path).store.finished_games() == []
+    flaky.trouble = None
+    saver({"step": 2})
+    assert [g["seed"] for g in Store.open(tmp_path).store.finished_games()] == ["SEED"]
+
+
+def test_reading_the_best_solo_from_a_broken_store_gives_none(tmp_path):
+    store = Store.open(tmp_path).store
+    store.close()  # any read now raises sqlite3.ProgrammingError
+    saver = Saver(store, log=lambda line: None)
+    assert saver.best_solo("tokyo") is None
+    assert isinstance(sqlite3.ProgrammingError(), sqlite3.Error)
+
+
+def test_a_run_that_could_not_read_its_store_never_writes_to_it(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    started = open_game(
+        blocker / "state",
+        fresh=lambda records: Session(Settings(), records=records),
+        restore=lambda data, records: Session.restore(data, records=records),
+        log=lambda line: None,
+    )
+    assert started.notices[0][0] == "store_unwritable"
+    assert started.session.notices == list(started.notices)
+    assert not started.saver(started.session.snapshot())
