@@ -129,9 +129,12 @@ def test_disk_full_mid_game_goes_on_and_the_first_press_after_space_returns_is_s
             box.send(key)
             shown = box.screen()
         assert shown["screen"] == "turn"
+        box.wait_saved(state, shown)  # the frame comes before its save: fill after that
         filler = fill(card)
         box.send("n")
-        assert box.screen()["notice"] == "store_full"  # the press could not be saved
+        revealed = box.screen()  # picture first: the press's card is drawn before its save
+        assert revealed["screen"] == "turn" and revealed["turn"] == shown["turn"] + 1
+        assert box.screen()["notice"] == "store_full"  # then the save failed, and says so
         box.send("n")  # dismisses the notice: back to the card the press revealed
         kept = box.screen()
         assert kept["screen"] == "turn" and kept["turn"] == shown["turn"] + 1
