@@ -274,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
     from nsdevice.locale import system_language
     from nsdevice.loop import Loop
     from nsdevice.notify import Notifier
-    from nsdevice.session import Capabilities, Session, Settings
+    from nsdevice.session import Capabilities, Screen, Session, Settings
     from nsdevice.store import Store, state_directory
 
     chosen = plan(args)
@@ -301,6 +301,8 @@ def run(args: argparse.Namespace) -> int:
     if session is None:
         settings = Settings(language=system_language())
         session = Session(settings, capabilities=capabilities, records=store)
+    if session.screen is Screen.SETUP:  # power-on: NEXT starts the remembered setup at once
+        session.deal_new_game()
     session.notices.extend(notices)
     for key, detail in notices:
         notice(f"{key.replace('_', ' ')}: {detail}")

@@ -102,6 +102,7 @@ ACTIONS = {  # the legend for one button on one screen
     "new_game": N_("New game"),
     "change": N_("Change"),
     "next_character": N_("Next"),
+    "setup": N_("Setup"),
 }
 BUTTONS = {"next": N_("NEXT"), "back": N_("BACK"), "menu": N_("MENU")}
 
