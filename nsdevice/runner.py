@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the classes themselves are imported late, when opened
     from nsdevice.hardware import Profile
     from nsdevice.inputs.device import InputDevice
     from nsdevice.inputs.events import Inbox
+    from nsdevice.views import Panel as PanelType
     from nsdevice.views import View
 
 AUTO = "auto"
@@ -269,6 +270,23 @@ def open_hardware(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:
     return display, inbox, inputs
 
 
+def panel(chosen: Plan, inputs: list[InputDevice]) -> PanelType:
+    """Where the labels go: the profile's button places; where keys are the buttons (a
+    window with no buttons, or the terminal's keys), the keys on the labels."""
+    from nsdevice.inputs.keyboard import KEY_LABELS as TERMINAL_KEYS
+    from nsdevice.inputs.keyboard import TerminalKeys
+    from nsdevice.views import DEFAULT_PANEL
+
+    placed = chosen.profile.panel() if chosen.profile is not None else DEFAULT_PANEL
+    if any(isinstance(device, TerminalKeys) for device in inputs):
+        return placed.with_keys(TERMINAL_KEYS)
+    if not inputs and chosen.display in backends.WINDOWS:  # the window reads its own keys
+        from nsdevice.displays.pygame_display import KEY_LABELS as WINDOW_KEYS
+
+        return placed.with_keys(WINDOW_KEYS)
+    return placed
+
+
 def run(args: argparse.Namespace) -> int:
     from nsdevice.inputs.events import ButtonTracker
     from nsdevice.locale import system_language
@@ -290,6 +308,7 @@ def run(args: argparse.Namespace) -> int:
     capabilities = Capabilities(
         brightness=display.supports_brightness,
         shutdown=bool(args.shutdown_command) or power_off_status.isdigit(),
+        panel=panel(chosen, inputs),
     )
     session = None
     try:

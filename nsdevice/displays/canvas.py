@@ -52,5 +52,11 @@ class Canvas:
             self.text(line, fitted.size, colour, (left, y + index * fitted.advance), role)
 
     # --- the record -------------------------------------------------------------------
-    def drawing(self, legend: Box | None) -> Drawing:
-        return Drawing(self.surface.get_size(), tuple(self.texts), tuple(self.figures), legend)
+    def drawing(self, bands: dict[str, Box]) -> Drawing:
+        return Drawing(
+            self.surface.get_size(),
+            tuple(self.texts),
+            tuple(self.figures),
+            bands.get("bottom"),
+            tuple(bands.items()),
+        )

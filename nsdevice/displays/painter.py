@@ -18,7 +18,7 @@ import pygame
 from nsdevice import views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
-from nsdevice.displays.layouts.frame import header, legend, shrink
+from nsdevice.displays.layouts.frame import clear_of, header, legend
 from nsdevice.displays.layouts.page import page
 from nsdevice.displays.layouts.round_start import round_start
 from nsdevice.displays.layouts.turn import turn
@@ -51,19 +51,19 @@ class Painter:
         self.symbols = SymbolBook()
 
     def paint(self, view: views.View, surface: pygame.Surface, words: Words) -> Drawing:
-        height = surface.get_height()
         canvas = Canvas(surface, self.theme, self.fonts, self.symbols)
         surface.fill(self.theme.palette.background)
-        band = legend(canvas, view, words)
         drawn_here = isinstance(view, views.TurnView | views.RoundStartView)
         text = None if drawn_here else words.page(view)
         title = words.title(view) if text is None else text.title
         body = header(canvas, title, view)
-        body = shrink(body, band[1] if band else height, canvas.margin())
+        margin = canvas.margin()
+        bands = legend(canvas, view, words, body[1] - margin)
+        body = clear_of(body, bands, margin)
         if isinstance(view, views.TurnView):
             turn(canvas, view, words, body)
         elif isinstance(view, views.RoundStartView):
             round_start(canvas, view, words, body)
         elif text is not None:
             page(canvas, view, text, body)
-        return canvas.drawing(band)
+        return canvas.drawing(bands)

@@ -41,6 +41,8 @@ KEYS: Mapping[str, Button] = MappingProxyType(
         "m": Button.MENU,
     }
 )
+# The keys drawn on the labels of a window, one per button: the first of each above.
+KEY_LABELS = (("next", "→"), ("back", "←"), ("menu", "Esc"))
 
 # Chimes as notes (hertz, seconds): short, so they never talk over the table.
 TONES: Mapping[str, tuple[tuple[float, float], ...]] = MappingProxyType(

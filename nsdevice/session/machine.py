@@ -96,11 +96,13 @@ class Session(Screens):
         state = self._state
         if self.notices:
             notice, detail = self.notices[0]
-            return notice_view(notice, detail, state.settings.language)
+            return self.capabilities.panel.placed(
+                notice_view(notice, detail, state.settings.language)
+            )
         view = SCREENS[state.screen].view(self)
         if state.chime:
             view = replace(view, chime=state.chime)
-        return view
+        return self.capabilities.panel.placed(view)
 
     def _round_under_way(self) -> bool:
         under = self._state.under
