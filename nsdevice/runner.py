@@ -160,6 +160,8 @@ def open_display(chosen: Plan) -> tuple[Display, str | None]:
     profile = chosen.profile
     if profile is not None and profile.display.kind == chosen.display:
         options.update(profile.display.options)  # the profile's fields are its arguments
+        if profile.display.diagonal_inches is not None and profile.display.kind != "text":
+            options["diagonal_inches"] = profile.display.diagonal_inches  # sizes in mm
     try:
         return backend.load(Display).open(chosen.size, **options), None
     except DisplayUnavailable as error:

@@ -13,6 +13,8 @@ the displays and tests import.
 
 from __future__ import annotations
 
+import math
+
 import pygame
 
 from nsdevice import views
@@ -42,16 +44,30 @@ __all__ = [
 ]
 
 
+DESKTOP_DPI = 96  # what a window is taken at: the size a desktop shows a 96 dpi picture
+MM_PER_INCH = 25.4
+
+
+def dots_per_mm(surface: pygame.Surface, diagonal_inches: float | None) -> float:
+    """Pixels per millimetre on the glass: from the panel's diagonal, else a 96 dpi desktop."""
+    if diagonal_inches is None:
+        return DESKTOP_DPI / MM_PER_INCH
+    width, height = surface.get_size()
+    return math.hypot(width, height) / (diagonal_inches * MM_PER_INCH)
+
+
 class Painter:
     """Draws views. Keep one per display: it caches fonts and symbol images."""
 
-    def __init__(self, theme: Theme = DEFAULT_THEME) -> None:
+    def __init__(self, theme: Theme = DEFAULT_THEME, diagonal_inches: float | None = None) -> None:
         self.theme = theme
+        self.diagonal_inches = diagonal_inches  # None: a desktop window at 96 dpi
         self.fonts = FontBook()
         self.symbols = SymbolBook()
 
     def paint(self, view: views.View, surface: pygame.Surface, words: Words) -> Drawing:
-        canvas = Canvas(surface, self.theme, self.fonts, self.symbols)
+        density = dots_per_mm(surface, self.diagonal_inches)
+        canvas = Canvas(surface, self.theme, self.fonts, self.symbols, density)
         surface.fill(self.theme.palette.background)
         drawn_here = isinstance(view, views.TurnView | views.RoundStartView)
         text = None if drawn_here else words.page(view)
