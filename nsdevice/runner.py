@@ -294,7 +294,7 @@ def run(args: argparse.Namespace) -> int:
     from nsdevice.locale import system_language
     from nsdevice.loop import Loop
     from nsdevice.notify import Notifier
-    from nsdevice.session import Capabilities, Screen, Session, Settings
+    from nsdevice.session import Capabilities, Session, Settings
     from nsdevice.store import Store, state_directory
 
     chosen = plan(args)
@@ -319,11 +319,12 @@ def run(args: argparse.Namespace) -> int:
             session = Session.restore(saved, capabilities=capabilities, records=store)
     except ValueError:  # unreadable, or a game that cannot be: kept aside, a fresh start
         notices.append(("store_damaged", store.discard()))
-    if session is None:
+    if session is None:  # no game under way: deal one of the remembered setup, so that
+        # NEXT goes forward from the first screen; saved at once, so a restart keeps it
         settings = Settings(language=system_language())
         session = Session(settings, capabilities=capabilities, records=store)
-    if session.screen is Screen.SETUP:  # power-on: NEXT starts the remembered setup at once
         session.deal_new_game()
+        store.save(session.snapshot())
     session.notices.extend(notices)
     for key, detail in notices:
         notice(f"{key.replace('_', ' ')}: {detail}")

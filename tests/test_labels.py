@@ -95,3 +95,17 @@ def test_pixels_show_each_label_at_its_button(name: str, screen: str):
     for button, place in panel.places:  # a place with no hint (the spare) shows no key cap
         if all(h.button != button for h in view.hints):
             assert _key_cap_pixels(surface, _slot_box(place, panel.slots(place.edge), size)) == 0
+
+
+def test_a_narrow_notes_column_shows_the_underground_count_alone_and_big_C4():
+    """With labels down both sides of the 2-inch panel the notes column is narrow: the
+    count keeps its size as "k/5" rather than shrinking the word round it."""
+    profile = load_profile("display-hat-mini")
+    view = profile.panel().placed(dict(example_views("tokyo", "de"))["turn"])
+    drawing = Painter().paint(view, pygame.Surface(profile.display.size()), Words("de"))
+    (count,) = [t for t in drawing.texts if t.role == "underground"]
+    assert count.text == f"{view.underground_seen}/{view.underground_total}"
+    wide = Painter().paint(dict(example_views("tokyo", "de"))["turn"], pygame.Surface((800, 480)),
+                           Words("de"))  # fmt: skip
+    (full,) = [t for t in wide.texts if t.role == "underground"]
+    assert full.text.startswith("Untergrund")

@@ -20,10 +20,14 @@ from pathlib import Path
 import pytest
 
 from nsdevice.inputs.events import Press
-from nsdevice.session import Session
+from nsdevice.inputs.keyboard import KEY_LABELS
+from nsdevice.session import Capabilities, Session
 from nsdevice.store import FILE_NAME
+from nsdevice.views import DEFAULT_PANEL
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANG": "C"}
+# the box reads the terminal's keys, so its labels name them
+TERMINAL = Capabilities(panel=DEFAULT_PANEL.with_keys(KEY_LABELS))
 ALL_MODULES = ("objectives", "special_stations", "city_gates", "pencil_powers")
 
 
@@ -180,7 +184,7 @@ def test_pulling_the_plug_mid_game_resumes_on_the_same_cards(tmp_path):
         database = sqlite3.connect(f"file:{tmp_path / FILE_NAME}?mode=ro", uri=True)
         (snapshot,) = database.execute("SELECT snapshot FROM session").fetchone()
         database.close()
-        model = Session.restore(json.loads(snapshot))
+        model = Session.restore(json.loads(snapshot), capabilities=TERMINAL)
         assert _plain(model.view().as_dict()) == _plain(shown)
         word = rng.choice(["next"] * 5 + ["back"])
         model.press(Press.parse(word))

@@ -135,7 +135,7 @@ def _column(
     margin = canvas.margin()
     slots = max(max(h.slots, h.order) for h in hints)
     labels = [(h, cap_text(h, words), words.action(h.action)) for h in hints]
-    widest = round(width * 0.24)  # the body keeps three quarters of the width
+    widest = round(width * 0.2)  # the body keeps at least three fifths of the width
     smallest = canvas.px(sizes.smallest)
     px = canvas.px(sizes.legend)
 
