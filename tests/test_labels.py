@@ -15,10 +15,12 @@ import pytest
 
 from nsdevice import views
 from nsdevice.displays.painter import Painter
+from nsdevice.displays.text_display import TextDisplay
 from nsdevice.displays.theme import DEFAULT_THEME
 from nsdevice.gallery import example_views
 from nsdevice.hardware import CHECKOUT_PROFILES, load_profile
 from nsdevice.texts import Words
+from nsdevice.views import DEFAULT_PANEL
 
 PROFILES = sorted(p.stem for p in CHECKOUT_PROFILES.glob("*.toml"))
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANG": "C"}
@@ -109,3 +111,28 @@ def test_a_narrow_notes_column_shows_the_underground_count_alone_and_big_C4():
                            Words("de"))  # fmt: skip
     (full,) = [t for t in wide.texts if t.role == "underground"]
     assert full.text.startswith("Untergrund")
+
+
+def test_window_and_terminal_labels_name_their_keys_and_every_key_can_be_drawn():
+    import argparse
+
+    from nsdevice import runner
+    from nsdevice.displays.pygame_display import KEY_LABELS as WINDOW_KEYS
+    from nsdevice.displays.text_fit import FontBook
+    from nsdevice.inputs.keyboard import KEY_LABELS as TERMINAL_KEYS
+    from nsdevice.inputs.keyboard import TerminalKeys
+
+    def plan(hardware: str | None, display: str) -> runner.Plan:
+        args = argparse.Namespace(hardware=hardware, display=display, input="auto", keys=None,
+                                  size=None, port=None, shutdown_command=None)  # fmt: skip
+        return runner.plan(args)
+
+    assert runner.panel(plan("desktop", "window"), []).keys == WINDOW_KEYS
+    terminal = TerminalKeys.__new__(TerminalKeys)  # only its type matters here
+    assert runner.panel(plan(None, "text"), [terminal]).keys == TERMINAL_KEYS
+    assert runner.panel(plan("display-hat-mini", "st7789"), [object()]).keys == ()  # type: ignore[list-item]
+    fonts = FontBook()
+    assert all(not fonts.missing_glyphs(key) for _, key in (*WINDOW_KEYS, *TERMINAL_KEYS))
+    text = TextDisplay().render(DEFAULT_PANEL.with_keys(TERMINAL_KEYS).placed(
+        dict(example_views("tokyo"))["turn"]))  # fmt: skip
+    assert "[n] Reveal" in text and "[b] Undo" in text and "[m] Menu" in text
