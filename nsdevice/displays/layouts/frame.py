@@ -146,7 +146,8 @@ def _column(
 
     while px > smallest and natural(px) > widest:
         px -= 1
-    column = min(natural(px), widest)
+    # a long word ("Einstellen") widens the column rather than break in two, up to a limit
+    column = min(natural(px), max(widest, min(natural(px), round(width * 0.26))))
     left = 0 if edge == "left" else width - column
     pygame.draw.rect(canvas.surface, palette.legend, (left, top, column, bottom - top))
     pad = _cap_pad(px)
