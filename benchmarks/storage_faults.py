@@ -95,18 +95,37 @@ def run_box(directory: Path, keys: str = "next") -> tuple[list[dict], subprocess
 
 
 def plain(screen: dict) -> dict:
-    """A screen without its sound cue (a restored session has not just pressed anything)."""
-    return {**screen, "chime": None}
+    """A screen as the game has it: without its sound cue (a restored session has not just
+    pressed anything) and its button hints (they name the keys of whichever input runs)."""
+    return {**screen, "chime": None, "hints": None}
 
 
 def view_of(snapshot: dict | None) -> dict:
-    """The first screen a box shows for a saved snapshot (None: a fresh box, LANG=C)."""
+    """The first screen a box shows for a saved snapshot (None: a fresh box, LANG=C, whose
+    first screen is a newly dealt game of the default setup: see `is_fresh`)."""
     from nsdevice.session import Session, Settings
 
-    session = (
-        Session(Settings(language="en")) if snapshot is None else Session.restore(snapshot)
-    )
+    if snapshot is None:
+        session = Session(Settings(language="en"))
+        session.deal_new_game()
+    else:
+        session = Session.restore(snapshot)
     return plain(json.loads(json.dumps(session.view().as_dict())))
+
+
+# What a new deal draws from its random seed: two fresh boxes differ only in these.
+SEED_DRAWN = ("objectives", "city_gates", "pencil_powers", "solo_order", "seed")
+
+
+def is_fresh(screen: dict | None) -> bool:
+    """Whether a screen is a fresh box's first: a new deal of the default setup."""
+    if screen is None:
+        return False
+
+    def drawn_apart(view: dict) -> dict:
+        return {key: value for key, value in plain(view).items() if key not in SEED_DRAWN}
+
+    return drawn_apart(screen) == drawn_apart(view_of(None))
 
 
 # ---------------------------------------------------------------------------------------
@@ -222,7 +241,6 @@ def judge(base: Base, folder: Path) -> tuple[str, str]:
     if result.returncode != 0 or "Traceback" in result.stderr or not screens:
         return "crash", f"exit {result.returncode}: {result.stderr.strip()[-400:]}"
     views = [view_of(step) for step in base.steps]
-    fresh = view_of(None)
     first = plain(screens[0])
     if first["screen"] == "notice":
         notice = first["notice"]
@@ -231,14 +249,14 @@ def judge(base: Base, folder: Path) -> tuple[str, str]:
             outcome = "announced_rewind"
         elif notice == "store_rewound" and game == views[-1]:
             outcome = "announced_same"  # said more than it had to: not a failure
-        elif notice == "store_damaged" and game == fresh:
+        elif notice == "store_damaged" and is_fresh(game):
             kept = any(".damaged-" in p.name for p in folder.iterdir())
             outcome = "announced_fresh" if kept else "fresh_file_not_kept"
         else:
             outcome = f"unexpected_{notice}"
     elif first == views[-1]:
         outcome = "same_step"
-    elif first in views[:-1] or first == fresh:
+    elif first in views[:-1] or is_fresh(first):
         outcome = "silent_rewind"
     else:
         outcome = "silent_different"

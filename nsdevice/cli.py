@@ -140,7 +140,10 @@ def build_parser() -> Parser:
 
     screenshot = commands.add_parser("screenshot", help="render every screen to PNG files")
     screenshot.add_argument("--out", required=True, help="folder for the PNG files")
-    screenshot.add_argument("--size", default="480x320", help="WIDTHxHEIGHT")
+    screenshot.add_argument("--size", default=None, help="WIDTHxHEIGHT (480x320)")
+    screenshot.add_argument(
+        "--hardware", default=None, help="a build's profile: its panel's size and button labels"
+    )
 
     hwtest = commands.add_parser("hwtest", help="check the buttons, LED and screen of a build")
     hwtest.add_argument("--hardware", required=True, help="profile name or .toml path")
@@ -337,12 +340,22 @@ def command_simulate(args: argparse.Namespace) -> int:
 def command_screenshot(args: argparse.Namespace) -> int:
     from nsdevice.screenshots import render_all  # late: it brings pygame
 
+    panel = None
+    size = (480, 320)
+    if args.hardware:
+        from nsdevice.hardware import ProfileError, load_profile
+
+        try:
+            profile = load_profile(args.hardware)
+        except ProfileError as error:
+            raise UsageError(f"nsdevice screenshot: {error}") from None
+        panel, size = profile.panel(), profile.display.size()
     try:
-        size = parse_size(args.size)
+        size = parse_size(args.size) if args.size else size
     except ValueError as error:
         raise UsageError(f"nsdevice screenshot: {error}") from None
     try:
-        files = render_all(Path(args.out), size=size)
+        files = render_all(Path(args.out), size=size, panel=panel)
     except OSError as error:  # a folder that cannot be made or written: the user's to fix
         reason = error.strerror or str(error)
         raise UsageError(f"nsdevice screenshot: cannot write to {args.out}: {reason}") from None

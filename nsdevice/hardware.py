@@ -23,6 +23,7 @@ from typing import Any, Final, NoReturn
 
 from nsdevice.backends import DISPLAYS, INPUTS, profile_kinds
 from nsdevice.inputs.events import Button
+from nsdevice.views import DEFAULT_PANEL, EDGES, Panel, Place
 
 DISPLAY_KINDS: Final = profile_kinds(DISPLAYS)  # window, kmsdrm, text, st7789
 INPUT_KINDS: Final = profile_kinds(INPUTS)  # keyboard, gpio, serial
@@ -77,6 +78,7 @@ class DisplaySpec:
     backlight_pin: int | None = None
     rotation: int = 0
     spi_speed_hz: int | None = None  # None: the driver's own default
+    diagonal_inches: float | None = None  # the picture's diagonal; None: a 96 dpi desktop
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
     def size(self) -> tuple[int, int]:
@@ -126,7 +128,12 @@ class Profile:
     display: DisplaySpec
     input: InputSpec
     led: LedSpec | None = None
+    places: tuple[tuple[str, Place], ...] = DEFAULT_PANEL.places  # where each button sits
     source: Path | None = field(default=None, compare=False)  # the file it came from
+
+    def panel(self) -> Panel:
+        """The screen as the players meet it: button places and size, for the labels."""
+        return Panel(self.places, (), self.display.diagonal_inches)
 
     def pins(self) -> dict[int, str]:
         """Every BCM pin this build occupies, with what it does (SPI bus pins included)."""
@@ -243,7 +250,7 @@ class _Table:
         value = self.text(key)
         choices = tuple(choices)
         if value not in choices:
-            self.fail(key, f"unknown kind {value!r} (expected one of {', '.join(choices)})")
+            self.fail(key, f"unknown {key} {value!r} (expected one of {', '.join(choices)})")
         return value
 
     def integer(self, key: str, default: int | None = None, *, low: int, high: int) -> int:
@@ -289,13 +296,14 @@ class _Table:
 def profile_from_data(data: Mapping[str, Any], source: Path) -> Profile:
     """Check parsed TOML and build the `Profile`; `source` is only used in messages."""
     root = _Table(source, _ROOT, data)
-    root.only(("name", "description", "display", "input", "led"))
+    root.only(("name", "description", "display", "input", "led", "places"))
     profile = Profile(
         name=root.text("name"),
         description=root.optional_text("description"),
         display=_display(root.table("display", required=True)),
         input=_input(root.table("input", required=True)),
         led=_led(root.table("led", required=False)),
+        places=_places(root.table("places", required=False)),
         source=source,
     )
     _check_unique_pins(profile, source)
@@ -317,10 +325,14 @@ def _display(table: _Table | None) -> DisplaySpec:
     kind = table.choice("kind", DISPLAY_KINDS)
     width = table.integer("width", low=1, high=8192)
     height = table.integer("height", low=1, high=8192)
+    diagonal = _diagonal(table)
     if kind != "st7789":
-        table.only(("kind", "width", "height"), " (SPI settings belong to kind st7789 only)")
-        return DisplaySpec(kind=kind, width=width, height=height)
-    table.only(("kind", "width", "height", *_SPI_FIELDS))
+        table.only(
+            ("kind", "width", "height", "diagonal_inches"),
+            " (SPI settings belong to kind st7789 only)",
+        )
+        return DisplaySpec(kind=kind, width=width, height=height, diagonal_inches=diagonal)
+    table.only(("kind", "width", "height", "diagonal_inches", *_SPI_FIELDS))
     port = table.integer("spi_port", low=0, high=max(SPI_BUS_PINS))
     rotation = table.integer("rotation", 0, low=0, high=270)
     if rotation not in ROTATIONS:
@@ -350,9 +362,38 @@ def _display(table: _Table | None) -> DisplaySpec:
         backlight_pin=backlight,
         rotation=rotation,
         spi_speed_hz=speed,
+        diagonal_inches=diagonal,
         # left out when not given, so the panel's own defaults apply
         options=MappingProxyType({k: v for k, v in settings.items() if v is not None}),
     )
+
+
+def _diagonal(table: _Table) -> float | None:
+    value = table.data.get("diagonal_inches")
+    if value is None:
+        return None
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 0.5 <= value <= 200:
+        table.fail("diagonal_inches", f"expected inches from 0.5 to 200, got {value!r}")
+    return float(value)
+
+
+def _places(table: _Table | None) -> tuple[tuple[str, Place], ...]:
+    """`[places]`: each button's edge and order, e.g. `next = { edge = "right", order = 1 }`."""
+    if table is None:
+        return DEFAULT_PANEL.places
+    table.only((*REQUIRED_BUTTONS, *OPTIONAL_BUTTONS))
+    places: list[tuple[str, Place]] = []
+    for name in (*REQUIRED_BUTTONS, *OPTIONAL_BUTTONS):
+        entry = table.table(name, required=name in REQUIRED_BUTTONS)
+        if entry is None:
+            continue
+        entry.only(("edge", "order"))
+        edge = entry.choice("edge", EDGES)
+        place = Place(edge, entry.integer("order", low=1, high=8))
+        if place in (p for _, p in places):
+            entry.fail("order", f"{edge} {place.order} is already another button's place")
+        places.append((name, place))
+    return tuple(places)
 
 
 def _input(table: _Table | None) -> InputSpec:

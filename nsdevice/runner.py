@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the classes themselves are imported late, when opened
     from nsdevice.hardware import Profile
     from nsdevice.inputs.device import InputDevice
     from nsdevice.inputs.events import Inbox
+    from nsdevice.views import Panel as PanelType
     from nsdevice.views import View
 
 AUTO = "auto"
@@ -172,6 +173,8 @@ def open_display(chosen: Plan) -> tuple[Display, str | None]:
     profile = chosen.profile
     if profile is not None and profile.display.kind == chosen.display:
         options.update(profile.display.options)  # the profile's fields are its arguments
+        if profile.display.diagonal_inches is not None and profile.display.kind != "text":
+            options["diagonal_inches"] = profile.display.diagonal_inches  # sizes in mm
     try:
         return backend.load(Display).open(chosen.size, **options), None
     except DisplayUnavailable as error:
@@ -287,12 +290,29 @@ def _tracker_options(chosen: Plan) -> dict[str, float]:
     return {"debounce": chosen.profile.input.debounce} if chosen.profile is not None else {}
 
 
+def panel(chosen: Plan, inputs: list[InputDevice]) -> PanelType:
+    """Where the labels go: the profile's button places; where keys are the buttons (a
+    window with no buttons, or the terminal's keys), the keys on the labels."""
+    from nsdevice.inputs.keyboard import KEY_LABELS as TERMINAL_KEYS
+    from nsdevice.inputs.keyboard import TerminalKeys
+    from nsdevice.views import DEFAULT_PANEL
+
+    placed = chosen.profile.panel() if chosen.profile is not None else DEFAULT_PANEL
+    if any(isinstance(device, TerminalKeys) for device in inputs):
+        return placed.with_keys(TERMINAL_KEYS)
+    if not inputs and chosen.display in backends.WINDOWS:  # the window reads its own keys
+        from nsdevice.displays.pygame_display import KEY_LABELS as WINDOW_KEYS
+
+        return placed.with_keys(WINDOW_KEYS)
+    return placed
+
+
 def run(args: argparse.Namespace) -> int:
     from nsdevice.inputs.events import ButtonTracker
     from nsdevice.locale import system_language
     from nsdevice.loop import Loop
     from nsdevice.notify import Notifier
-    from nsdevice.saving import open_game
+    from nsdevice.saving import Saver, open_game
     from nsdevice.session import Capabilities, Session, Settings
     from nsdevice.store import state_directory
 
@@ -306,12 +326,21 @@ def run(args: argparse.Namespace) -> int:
     capabilities = Capabilities(
         brightness=display.supports_brightness,
         shutdown=bool(args.shutdown_command) or power_off_status.isdigit(),
+        panel=panel(chosen, inputs),
     )
+    def fresh(records: Saver) -> Session:
+        # No game under way: deal one of the remembered setup, so that NEXT goes forward
+        # from the first screen; saved at once, so a restart keeps the same deal.
+        session = Session(
+            Settings(language=system_language()), capabilities=capabilities, records=records
+        )
+        session.deal_new_game()
+        records(session.snapshot())
+        return session
+
     started = open_game(
         directory,
-        fresh=lambda records: Session(
-            Settings(language=system_language()), capabilities=capabilities, records=records
-        ),
+        fresh=fresh,
         restore=lambda data, records: Session.restore(
             data, capabilities=capabilities, records=records
         ),

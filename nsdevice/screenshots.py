@@ -11,13 +11,17 @@ from pathlib import Path
 from nsdevice.gallery import example_views  # no pygame: views only
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import CityName
+from nsdevice.views import DEFAULT_PANEL, Panel
 
 SOURCE_LANGUAGE = "en"
 TRANSLATED_CITY = "tokyo"  # one city is enough to check the other languages' wording
 
 
-def render_all(out_dir: str | Path, size: tuple[int, int] = (480, 320)) -> list[Path]:
-    """Writes the PNGs and returns their paths.
+def render_all(
+    out_dir: str | Path, size: tuple[int, int] = (480, 320), panel: Panel | None = None
+) -> list[Path]:
+    """Writes the PNGs and returns their paths. `panel`: a build's button places and
+    screen diagonal (`--hardware`), so the labels sit beside its buttons.
 
     English goes to `out_dir/<city>-<screen>.png`, the other languages to
     `out_dir/<language>/tokyo-<screen>.png`.
@@ -29,7 +33,8 @@ def render_all(out_dir: str | Path, size: tuple[int, int] = (480, 320)) -> list[
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    painter = Painter()
+    placed = panel or DEFAULT_PANEL
+    painter = Painter(diagonal_inches=placed.diagonal_inches)
     surface = pygame.Surface(size)
     jobs: list[tuple[str, str, Path]] = [(c.value, SOURCE_LANGUAGE, out) for c in CityName]
     jobs += [(TRANSLATED_CITY, lang, out / lang) for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
@@ -38,7 +43,7 @@ def render_all(out_dir: str | Path, size: tuple[int, int] = (480, 320)) -> list[
         folder.mkdir(parents=True, exist_ok=True)
         words = Words(language)
         for name, view in example_views(city, language, size):
-            painter.paint(view, surface, words)
+            painter.paint(placed.placed(view), surface, words)
             path = folder / f"{city}-{name}.png"
             with open(path, "wb") as file:  # bytes the OS takes, even if not UTF-8
                 pygame.image.save(surface, file, "png")

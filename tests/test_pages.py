@@ -39,7 +39,18 @@ def test_lists_are_rows_then_warnings_with_the_cursor_marked_X4():
 
 def test_the_number_being_set_is_a_value_and_the_tier_a_headline():
     _view, entry = _page("tokyo", "score-entry-solo")
-    assert [line.role for line in entry.lines] == [Role.VALUE, Role.NOTE]
+    assert [line.role for line in entry.lines] == [Role.VALUE, Role.NOTE, Role.NOTE]
+    assert "Hold" in entry.lines[-1].text  # a held button counts fast: said on the screen
+
+
+def test_an_unconfirmed_start_station_is_left_out_never_a_bare_question_mark():
+    view, page = _page("tokyo", "round-start-2-players")
+    lines = " ".join(line.text for line in page.lines)
+    assert "?" not in lines
+    starts = [p for p in view.pencils if p.start_symbol and not p.slot.startswith("table")]
+    assert starts
+    for pencil in starts:
+        assert ("start" in words("en").pencil_line(pencil, view.players)) != pencil.start_unverified
     _view, result = _page("tokyo", "result-solo")
     assert [line.role for line in result.lines].count(Role.HEADLINE) == 1
     assert result.lines[result.emphasis[0]].role is Role.HEADLINE

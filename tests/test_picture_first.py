@@ -43,8 +43,9 @@ def save(self, snapshot):
 nsdevice.store.Store.save = save
 '''
 
-# tokyo, solo, no modules (the setup screen's own cursor walk), then play
-SETUP = ["next", "next", "menu", "menu", "menu"] + ["next"] * 7 + ["menu"]
+# A fresh box deals the remembered setup and saves that deal at once (the first save);
+# then every press is one save.
+DEAL_SAVES = 1
 
 
 def run_box(state: Path, keys: list[str], env: dict[str, str]) -> tuple[list[dict], int]:
@@ -60,9 +61,9 @@ def without_chime(screen: dict) -> dict:
 
 
 def test_a_kill_between_draw_and_save_shows_the_step_and_resumes_one_step_earlier(tmp_path):
-    # summary, round start, then four turns: no deal can end a round within four cards
-    # (C-4 needs five underground), so the script ends on a turn whatever the seed
-    keys = SETUP + ["next"] * 5
+    # round start, then four turns: no deal can end a round within four cards (C-4 needs
+    # five underground), so the script ends on a turn whatever the seed
+    keys = ["next"] * 5
     # every press of this script changes the screen: one frame per press, after the first
     whole, status = run_box(tmp_path / "whole", keys, ENV)
     assert status == 0
@@ -72,8 +73,8 @@ def test_a_kill_between_draw_and_save_shows_the_step_and_resumes_one_step_earlie
     hook = tmp_path / "hook"
     hook.mkdir()
     (hook / "sitecustomize.py").write_text(HOOK)
-    doomed = len(SETUP) + 5  # the save of a press mid-game, on a turn
-    env = {**ENV, "PYTHONPATH": str(hook), KILL_AT_SAVE: str(doomed)}
+    doomed = 5  # the fifth press, mid-game on a turn: its save is killed
+    env = {**ENV, "PYTHONPATH": str(hook), KILL_AT_SAVE: str(DEAL_SAVES + doomed)}
     shown, status = run_box(tmp_path / "killed", keys, env)
     assert status == -signal.SIGKILL
     # the frame of the press whose save never happened was on the screen first

@@ -21,10 +21,14 @@ from pathlib import Path
 import pytest
 
 from nsdevice.inputs.events import Press
-from nsdevice.session import Session
+from nsdevice.inputs.keyboard import KEY_LABELS
+from nsdevice.session import Capabilities, Session
 from nsdevice.store import FILE_NAME
+from nsdevice.views import DEFAULT_PANEL
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANG": "C"}
+# the box reads the terminal's keys, so its labels name them
+TERMINAL = Capabilities(panel=DEFAULT_PANEL.with_keys(KEY_LABELS))
 ALL_MODULES = ("objectives", "special_stations", "city_gates", "pencil_powers")
 
 
@@ -37,9 +41,10 @@ def run_box(state: Path, keys: str, *extra: str) -> tuple[list[dict], subprocess
 
 
 def setup_keys(city: str, players: int, modules: tuple[str, ...]) -> list[str]:
-    """Presses that turn the default setup into the wanted one, then start."""
+    """Presses that turn the default setup into the wanted one, then start: power-on shows
+    the remembered setup's summary, one MENU away from the setup list."""
     cities = ["tokyo", "paris", "london"]
-    keys = ["next"]  # cursor to "city"
+    keys = ["menu", "next"]  # the setup list, cursor to "city"
     keys += ["menu"] * ((cities.index(city) - cities.index("tokyo")) % 3)
     keys += ["next"]  # "players" (default 2)
     keys += ["menu"] * ((players - 2) % 4)
@@ -68,8 +73,8 @@ def test_whole_game_with_every_module_end_to_end(tmp_path, city, players):
     screens, result = run_box(tmp_path, ",".join(keys))
     assert result.returncode == 0, result.stderr
     names = [s["screen"] for s in screens]
-    assert names[0] == "setup"
-    summary = next(s for s in screens if s["screen"] == "summary")
+    assert names[:2] == ["summary", "setup"]
+    summary = [s for s in screens if s["screen"] == "summary"][-1]
     assert (summary["city"], summary["players"]) == (city, players)
     assert summary["modules"] == list(ALL_MODULES)
     assert len(summary["objectives"]) == 2
@@ -89,7 +94,7 @@ def test_whole_game_with_every_module_end_to_end(tmp_path, city, players):
 
 def test_the_same_deal_code_replays_the_same_cards_D2(tmp_path):
     # setup rows: start, city, players, 4 modules, seed, language; type the code "B"
-    typed = ["next"] * 7 + ["menu", "next", "next", "menu", "menu"]
+    typed = ["menu", *["next"] * 7, "menu", "next", "next", "menu", "menu"]
     keys = ",".join([*typed, *["back"] * 7, "menu", *["next"] * 8])
     first, _ = run_box(tmp_path / "a", keys)
     second, _ = run_box(tmp_path / "b", keys)
@@ -99,11 +104,18 @@ def test_the_same_deal_code_replays_the_same_cards_D2(tmp_path):
 
 
 def test_resume_after_a_clean_exit_lands_on_the_same_screen(tmp_path):
-    screens, _ = run_box(tmp_path, "menu,next,next,next,next")
+    screens, _ = run_box(tmp_path, "next,next,next,next")
     again, result = run_box(tmp_path, "next")
     assert result.returncode == 0
     assert {**again[0], "chime": None} == {**screens[-1], "chime": None}
     assert again[1]["turn"] == screens[-1]["turn"] + 1
+
+
+def test_first_card_after_exactly_two_next_from_a_fresh_state_dir(tmp_path):
+    screens, result = run_box(tmp_path, "next,next")
+    assert result.returncode == 0, result.stderr
+    assert [s["screen"] for s in screens] == ["summary", "round_start", "turn"]
+    assert screens[-1]["turn"] == 1 and len(screens[-1]["cards"]) >= 1
 
 
 def test_bad_keys_are_one_line_and_exit_2(tmp_path):
@@ -118,7 +130,7 @@ def test_damaged_database_gives_a_notice_and_a_fresh_start(tmp_path):
     screens, result = run_box(tmp_path, "next")
     assert result.returncode == 0
     assert screens[0]["screen"] == "notice" and screens[0]["notice"] == "store_damaged"
-    assert screens[1]["screen"] == "setup"
+    assert screens[1]["screen"] == "summary"  # a fresh game of the default setup
     assert any(".damaged-" in p.name for p in tmp_path.iterdir())
 
 
@@ -165,12 +177,14 @@ def test_pulling_the_plug_mid_game_resumes_on_the_same_cards(tmp_path):
     rng = random.Random(20261122)
     box = Box(tmp_path)
     shown = box.next_screen()
-    for word in ("menu", "next", "next"):
+    for word in ("next", "next"):
         box.send(KEY_CHARACTERS[word])
         shown = box.next_screen()
     assert shown["screen"] == "turn"
     for _ in range(8):
-        model = Session.restore(json.loads(_snapshot_showing(tmp_path, shown)))
+        model = Session.restore(
+            json.loads(_snapshot_showing(tmp_path, shown)), capabilities=TERMINAL
+        )
         assert _plain(model.view().as_dict()) == _plain(shown)
         word = rng.choice(["next"] * 5 + ["back"])
         model.press(Press.parse(word))

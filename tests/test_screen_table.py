@@ -48,10 +48,11 @@ def every_screen() -> dict[Screen, views.View]:
     press(Press(Button.MENU, Gesture.HOLD))  # an empty code: back to the setup
     _choose(session, "start")
     seen.setdefault(session.screen, session.view())
-    press(MENU)  # the menu over the summary
+    press(NEXT)
+    press(MENU)  # the menu over the round start
     _choose(session, "show_setup")
     seen.setdefault(session.screen, session.view())
-    press(BACK)  # the recall returns to the summary
+    press(BACK)  # the recall returns to the round start
     while session.screen is not Screen.GAME_END:
         press(NEXT)
     press(MENU)

@@ -8,10 +8,12 @@ import pytest
 
 from nsdevice.displays.painter import Drawing, Painter
 from nsdevice.gallery import example_views
+from nsdevice.hardware import CHECKOUT_PROFILES, load_profile
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words
 
 CITIES = ("tokyo", "paris", "london")
+PROFILES = sorted(p.stem for p in CHECKOUT_PROFILES.glob("*.toml"))
 SIZES = ((320, 240), (480, 320))
 
 
@@ -35,11 +37,15 @@ def _problems(drawing: Drawing) -> list[str]:
     for placed in drawing.texts:
         if not _inside(placed.rect, width, height):
             found.append(f"off screen: {placed}")
-        if drawing.legend and placed.role != "legend" and _overlap(placed.rect, drawing.legend):
-            found.append(f"in the legend: {placed}")
+        for edge, band in drawing.bands:
+            if placed.role != "legend" and _overlap(placed.rect, band):
+                found.append(f"in the {edge} legend: {placed}")
     for figure in drawing.figures:
         if not _inside(figure.rect, width, height):
             found.append(f"figure off screen: {figure}")
+        for edge, band in drawing.bands:
+            if _overlap(figure.rect, band):
+                found.append(f"figure in the {edge} legend: {figure}")
     texts = [t for t in drawing.texts if t.text.strip()]
     for index, first in enumerate(texts):
         for second in texts[index + 1 :]:
@@ -70,4 +76,20 @@ def test_other_screen_shapes_still_fit(painter, size):
         for name, view in example_views(city, "de", size):
             drawing = painter.paint(view, surface, Words("de"))
             problems += [f"{city} {name}: {p}" for p in _problems(drawing)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_screen_fits_each_build_with_its_labels_beside_its_buttons(
+    painter, profile, language
+):
+    """At each profile's own size, with the labels where its buttons are (issue 10)."""
+    build = load_profile(profile)
+    panel = build.panel()
+    surface = pygame.Surface(build.display.size())
+    problems = []
+    for name, view in example_views("london", language):
+        drawing = painter.paint(panel.placed(view), surface, Words(language))
+        problems += [f"{name}: {p}" for p in _problems(drawing)]
     assert problems == []

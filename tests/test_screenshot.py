@@ -19,3 +19,32 @@ def test_render_all_writes_loadable_pngs_of_the_right_size(tmp_path):
     for path in [*files[:: max(1, len(files) // 25)], files[-1]]:  # a spread, to stay quick
         assert path.suffix == ".png"
         assert pygame.image.load(str(path)).get_size() == (320, 240)
+
+
+def test_screenshot_for_a_build_is_at_its_size_with_its_labels_at_its_buttons(tmp_path):
+    from nsdevice.cli import main
+    from nsdevice.displays.theme import DEFAULT_THEME
+
+    assert main(["screenshot", "--hardware", "display-hat-mini", "--out", str(tmp_path)]) == 0
+    picture = pygame.image.load(str(tmp_path / "tokyo-turn.png"))
+    assert picture.get_size() == (320, 240)
+    cap = DEFAULT_THEME.palette.key_cap
+
+    def caps(left: int, top: int) -> int:  # key-cap pixels in one quarter of the screen
+        return sum(
+            1
+            for x in range(left, left + 80, 2)
+            for y in range(top, top + 120, 2)
+            if tuple(picture.get_at((x, y)))[:3] == cap
+        )
+
+    # NEXT (X) top right, BACK (A) top left, MENU (B) bottom left; Y, the spare, unlabelled
+    assert caps(240, 0) > 20 and caps(0, 0) > 20 and caps(0, 120) > 20
+    assert caps(240, 120) == 0
+
+
+def test_screenshot_with_an_unknown_build_is_one_line_and_exit_2(tmp_path, capsys):
+    from nsdevice.cli import main
+
+    assert main(["screenshot", "--hardware", "no-such-build", "--out", str(tmp_path)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1

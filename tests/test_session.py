@@ -217,11 +217,11 @@ def test_held_button_flips_one_card_and_repeats_never_flip():
 
 def test_menu_offers_brightness_and_shutdown_only_when_the_hardware_has_them():
     plain = started()
-    plain.press(MENU)
+    press_all(plain, [NEXT, MENU])  # the menu over the round start
     keys = [row.key for row in plain.view().rows]
     assert "brightness" not in keys and "shutdown" not in keys
     full = started(capabilities=Capabilities(brightness=True, shutdown=True))
-    full.press(MENU)
+    press_all(full, [NEXT, MENU])
     keys = [row.key for row in full.view().rows]
     assert "brightness" in keys and "shutdown" in keys
 
@@ -299,13 +299,23 @@ def test_mixing_card_modules_warns_X4():
     assert session.view().mix_warning
 
 
-def test_new_game_from_the_menu_asks_then_returns_to_setup():
+def test_new_game_from_the_menu_asks_then_deals_the_same_setup_afresh():
     session = started()
     to_first_card(session)
     session.press(MENU)
     _choose(session, "new_game")
     session.next()
-    assert session.screen == "setup"
+    assert session.screen == "summary"  # the same setup, a new deal: NEXT goes on at once
+    session.press(MENU)
+    assert session.screen == "setup"  # changing it is one MENU away
+
+
+def test_power_on_to_the_first_card_takes_two_next_presses():
+    session = Session(seed_source=lambda: "ABC")
+    session.deal_new_game()  # what `nsdevice run` does with no saved game
+    assert session.screen == "summary"
+    press_all(session, [NEXT, NEXT])
+    assert session.view().screen == "turn" and session.view().turn == 1
 
 
 def test_notice_is_shown_first_and_any_press_dismisses_it():

@@ -125,7 +125,7 @@ def test_disk_full_mid_game_goes_on_and_the_first_press_after_space_returns_is_s
     with mounted("-t", "tmpfs", "-o", "size=2m", "tmpfs", str(card)):
         state = card / "state"
         box = Box(state)
-        for key in "mnnn":  # set up, start, first card
+        for key in "nnn":  # round start, first card, second card
             box.send(key)
             shown = box.screen()
         assert shown["screen"] == "turn"
@@ -219,7 +219,7 @@ def test_a_store_locked_by_another_program_is_read_and_left_alone(tmp_path):
 def _fresh_with_the_file_kept(folder: Path) -> None:
     first, second = start_twice(folder, "next")
     assert first[0]["notice"] == "store_damaged"
-    assert plain(first[1]) == view_of(None)  # fresh
+    assert faults.is_fresh(first[1])
     assert second[0]["screen"] != "notice"  # no crash loop: the fresh store is sound
     assert kept_aside(folder), "the damaged file was not kept"
 
@@ -271,7 +271,7 @@ def test_a_log_cut_at_a_frame_boundary_is_caught_by_the_step_mark(tmp_path):
         file.truncate(32 + 4 * (24 + 4096))  # whole frames: SQLite itself sees nothing wrong
     first, _ = start_twice(base.folder, "next")
     assert first[0]["notice"] in ("store_rewound", "store_damaged")
-    assert plain(first[1]) in [*[view_of(s) for s in base.steps[:-1]], view_of(None)]
+    assert plain(first[1]) in [view_of(s) for s in base.steps[:-1]] or faults.is_fresh(first[1])
 
 
 def _rewrite(folder: Path, change, *, reseal: bool) -> None:

@@ -167,12 +167,23 @@ def _session_key(rng: random.Random, model: Any) -> str | None:
 def _model(snapshot: dict, records: Any, seed_source: Callable[[], str] | None = None) -> Any:
     """The box as a session in this process: restored from its saved snapshot, or the
     fresh session a box with no saved game starts with (LANG=C: English)."""
-    from nsdevice.session import Session, Settings, random_seed
+    from nsdevice.inputs.keyboard import KEY_LABELS
+    from nsdevice.session import Capabilities, Session, Settings, random_seed
+    from nsdevice.views import DEFAULT_PANEL
 
     seed_source = seed_source or random_seed
+    # the box reads the terminal's keys, so its labels name them
+    capabilities = Capabilities(panel=DEFAULT_PANEL.with_keys(KEY_LABELS))
     if not snapshot:
-        return Session(Settings(language="en"), records=records, seed_source=seed_source)
-    return Session.restore(snapshot, records=records, seed_source=seed_source)
+        return Session(
+            Settings(language="en"),
+            capabilities=capabilities,
+            records=records,
+            seed_source=seed_source,
+        )
+    return Session.restore(
+        snapshot, capabilities=capabilities, records=records, seed_source=seed_source
+    )
 
 
 def kill_storm(

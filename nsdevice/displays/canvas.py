@@ -25,6 +25,7 @@ class Canvas:
     theme: Theme
     fonts: FontBook
     symbols: SymbolBook
+    dots_per_mm: float = 96 / 25.4  # the glass's pixels per millimetre (a 96 dpi window)
     texts: list[Placed] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
 
@@ -32,6 +33,10 @@ class Canvas:
     def px(self, fraction: float) -> int:
         """A text size from a fraction of the screen height (never below 6 pixels)."""
         return self.theme.px(fraction, self.surface.get_height(), least=6)
+
+    def mm(self, millimetres: float) -> int:
+        """A length on the glass in pixels: what the table sees, whatever the panel."""
+        return max(1, round(millimetres * self.dots_per_mm))
 
     def margin(self) -> int:
         return self.theme.px(self.theme.sizes.margin, self.surface.get_height(), least=2)
@@ -52,5 +57,11 @@ class Canvas:
             self.text(line, fitted.size, colour, (left, y + index * fitted.advance), role)
 
     # --- the record -------------------------------------------------------------------
-    def drawing(self, legend: Box | None) -> Drawing:
-        return Drawing(self.surface.get_size(), tuple(self.texts), tuple(self.figures), legend)
+    def drawing(self, bands: dict[str, Box]) -> Drawing:
+        return Drawing(
+            self.surface.get_size(),
+            tuple(self.texts),
+            tuple(self.figures),
+            bands.get("bottom"),
+            tuple(bands.items()),
+        )

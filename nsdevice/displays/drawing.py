@@ -36,6 +36,7 @@ class Drawing:
     texts: tuple[Placed, ...]
     figures: tuple[Figure, ...]
     legend: Box | None  # the band of button hints at the bottom, if any
+    bands: tuple[tuple[str, Box], ...] = ()  # every edge with labels on it, and its box
 
     def figures_of(self, role: str) -> list[Figure]:
         return [f for f in self.figures if f.role == role]

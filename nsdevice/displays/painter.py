@@ -13,12 +13,14 @@ the displays and tests import.
 
 from __future__ import annotations
 
+import math
+
 import pygame
 
 from nsdevice import views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
-from nsdevice.displays.layouts.frame import header, legend, shrink
+from nsdevice.displays.layouts.frame import clear_of, header, legend
 from nsdevice.displays.layouts.page import page
 from nsdevice.displays.layouts.round_start import round_start
 from nsdevice.displays.layouts.turn import turn
@@ -42,28 +44,42 @@ __all__ = [
 ]
 
 
+DESKTOP_DPI = 96  # what a window is taken at: the size a desktop shows a 96 dpi picture
+MM_PER_INCH = 25.4
+
+
+def dots_per_mm(surface: pygame.Surface, diagonal_inches: float | None) -> float:
+    """Pixels per millimetre on the glass: from the panel's diagonal, else a 96 dpi desktop."""
+    if diagonal_inches is None:
+        return DESKTOP_DPI / MM_PER_INCH
+    width, height = surface.get_size()
+    return math.hypot(width, height) / (diagonal_inches * MM_PER_INCH)
+
+
 class Painter:
     """Draws views. Keep one per display: it caches fonts and symbol images."""
 
-    def __init__(self, theme: Theme = DEFAULT_THEME) -> None:
+    def __init__(self, theme: Theme = DEFAULT_THEME, diagonal_inches: float | None = None) -> None:
         self.theme = theme
+        self.diagonal_inches = diagonal_inches  # None: a desktop window at 96 dpi
         self.fonts = FontBook()
         self.symbols = SymbolBook()
 
     def paint(self, view: views.View, surface: pygame.Surface, words: Words) -> Drawing:
-        height = surface.get_height()
-        canvas = Canvas(surface, self.theme, self.fonts, self.symbols)
+        density = dots_per_mm(surface, self.diagonal_inches)
+        canvas = Canvas(surface, self.theme, self.fonts, self.symbols, density)
         surface.fill(self.theme.palette.background)
-        band = legend(canvas, view, words)
         drawn_here = isinstance(view, views.TurnView | views.RoundStartView)
         text = None if drawn_here else words.page(view)
         title = words.title(view) if text is None else text.title
         body = header(canvas, title, view)
-        body = shrink(body, band[1] if band else height, canvas.margin())
+        margin = canvas.margin()
+        bands = legend(canvas, view, words, body[1] - margin)
+        body = clear_of(body, bands, margin)
         if isinstance(view, views.TurnView):
             turn(canvas, view, words, body)
         elif isinstance(view, views.RoundStartView):
             round_start(canvas, view, words, body)
         elif text is not None:
             page(canvas, view, text, body)
-        return canvas.drawing(band)
+        return canvas.drawing(bands)

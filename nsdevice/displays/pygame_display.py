@@ -41,6 +41,8 @@ KEYS: Mapping[str, Button] = MappingProxyType(
         "m": Button.MENU,
     }
 )
+# The keys drawn on the labels of a window, one per button: the first of each above.
+KEY_LABELS = (("next", "→"), ("back", "←"), ("menu", "Esc"))
 
 # Chimes as notes (hertz, seconds): short, so they never talk over the table.
 TONES: Mapping[str, tuple[tuple[float, float], ...]] = MappingProxyType(
@@ -162,6 +164,7 @@ class PygameDisplay(Display):
         fullscreen: bool = False,
         driver: str | None = None,
         title: str = "nsdevice",
+        diagonal_inches: float | None = None,  # None: a desktop window at 96 dpi
     ) -> None:
         if driver is not None:
             os.environ["SDL_VIDEODRIVER"] = driver  # SDL reads it in display.init, not later
@@ -185,7 +188,7 @@ class PygameDisplay(Display):
         if fullscreen:
             pygame.mouse.set_visible(False)
         self.size: tuple[int, int] = self._screen.get_size()
-        self._painter = Painter()
+        self._painter = Painter(diagonal_inches=diagonal_inches)
         self._inbox = PygameInbox(on_expose=pygame.display.flip)
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._mixer: bool | None = None  # None: not tried yet

@@ -64,6 +64,7 @@ class St7789Display(Display):
         width: int = 320,
         height: int = 240,
         panel: Panel | None = None,
+        diagonal_inches: float | None = 2.0,  # the Display HAT Mini's panel
     ) -> None:
         if rotation not in (0, 90, 180, 270):
             raise ValueError(f"rotation must be 0, 90, 180 or 270, not {rotation}")
@@ -85,7 +86,7 @@ class St7789Display(Display):
         self.size = (height, width) if rotation in (90, 270) else (width, height)
         self._canvas = pygame.Surface(self.size)
         self._frame = pygame.Surface((width, height), 0, 16)  # SDL's 16 bit is RGB565
-        self._painter = Painter()
+        self._painter = Painter(diagonal_inches=diagonal_inches)
         self._level = BRIGHTNESS_LEVELS
         self._sent: bytes | None = None  # the panel's picture: what we last sent it
         self.drawing: Drawing | None = None

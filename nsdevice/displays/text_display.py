@@ -17,9 +17,10 @@ class TextDisplay(StreamDisplay):
         lines = [RULE, page.title.upper(), ""]
         for index, line in enumerate(page.lines):
             lines.append(("> " if index in page.emphasis else "  ") + line.text)
-        if view.hints:
+        if view.hints:  # by where the buttons lie, each named by its key where keys play
+            hints = sorted(view.hints, key=lambda h: (h.edge, h.order))
             legend = "   ".join(
-                f"[{words.button(h.button)}] {words.action(h.action)}" for h in view.hints
+                f"[{h.key or words.button(h.button)}] {words.action(h.action)}" for h in hints
             )
             lines += ["", legend]
         return "\n".join(lines) + "\n"

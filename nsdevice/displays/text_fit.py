@@ -16,7 +16,7 @@ from nsdevice.displays.theme import Colour
 
 # The bundled font (FreeSans Bold) has every accented letter of our five languages and
 # × · − but no arrow: these characters are drawn here instead.
-DRAWN_GLYPHS = frozenset("→")
+DRAWN_GLYPHS = frozenset("→←")  # arrows the font lacks or draws too small: drawn here
 ELLIPSIS = "…"
 
 
@@ -81,7 +81,7 @@ class FontBook:
         for piece in _pieces(text):
             if piece in DRAWN_GLYPHS:
                 width = self._arrow_width(px)
-                _draw_arrow(surface, (x, y), width, font, colour)
+                _draw_arrow(surface, (x, y), width, font, colour, leftward=piece == "←")
                 x += width
             elif piece:
                 image = font.render(piece, True, colour)
@@ -106,23 +106,29 @@ def _pieces(text: str) -> list[str]:
 
 
 def _draw_arrow(
-    surface: pygame.Surface, at: tuple[int, int], width: int, font: pygame.font.Font, colour: Colour
+    surface: pygame.Surface,
+    at: tuple[int, int],
+    width: int,
+    font: pygame.font.Font,
+    colour: Colour,
+    *,
+    leftward: bool = False,
 ) -> None:
-    """A right arrow at the height of the font's small letters, standing in for '→'."""
+    """An arrow at the height of the font's small letters, standing in for '→' (or '←',
+    the window's BACK key, which the font has no glyph for)."""
     x, y = at
     middle = y + round(font.get_ascent() * 0.62)
     thick = max(1, round(font.get_height() * 0.09))
     head = max(3, round(width * 0.32))
     left, right = x + round(width * 0.1), x + round(width * 0.9)
-    pygame.draw.line(surface, colour, (left, middle), (right - head // 2, middle), thick)
+    tip, base = (left, left + head) if leftward else (right, right - head)
+    tail = right if leftward else left
+    neck = tip + head // 2 if leftward else tip - head // 2
+    pygame.draw.line(surface, colour, (tail, middle), (neck, middle), thick)
     pygame.draw.polygon(
         surface,
         colour,
-        [
-            (right, middle),
-            (right - head, middle - head * 0.75),
-            (right - head, middle + head * 0.75),
-        ],
+        [(tip, middle), (base, middle - head * 0.75), (base, middle + head * 0.75)],
     )
 
 

@@ -25,6 +25,8 @@ UNREADABLE = "\ufffd"  # what a byte that is not text decodes to
 
 # The key table, as data so the README can be generated from it. Backspace arrives
 # as DEL on most terminals and as ^H on some; Enter as \n, or \r where ICRNL is off.
+# The keys named in the terminal's footer and on its labels, one per button.
+KEY_LABELS = (("next", "n"), ("back", "b"), ("menu", "m"))
 KEYS: MappingProxyType[str, Press | Stop] = MappingProxyType(
     {
         "n": Press(Button.NEXT),

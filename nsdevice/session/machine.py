@@ -97,11 +97,13 @@ class Session(Screens):
         state = self._state
         if self.notices:
             notice, detail = self.notices[0]
-            return notice_view(notice, detail, state.settings.language)
+            return self.capabilities.panel.placed(
+                notice_view(notice, detail, state.settings.language)
+            )
         view = SCREENS[state.screen].view(self)
         if state.chime:
             view = replace(view, chime=state.chime)
-        return view
+        return self.capabilities.panel.placed(view)
 
     def _round_under_way(self) -> bool:
         under = self._state.under
@@ -163,6 +165,11 @@ class Session(Screens):
         elif key == "language":
             state.settings = replace(s, language=_cycle(LANGUAGES, s.language))
 
+    def deal_new_game(self) -> None:
+        """A fresh deal from the remembered setup, its summary up: what power-on with no
+        saved game shows, so that the first NEXT already moves the game forward."""
+        self._start_game()
+
     def _start_game(self) -> None:
         state = self._state
         s = state.settings
@@ -213,12 +220,10 @@ class Session(Screens):
         state = self._state
         if press.button is Button.NEXT:
             state.screen = Screen.ROUND_START
-        elif press.button is Button.BACK:
-            state.screen = Screen.SETUP  # no card was revealed yet: nothing is lost
+        else:  # BACK or MENU: change the setup; no card was revealed yet, nothing is lost
+            state.screen = Screen.SETUP
             state.cursor = 0
             state.setup = None
-        else:
-            self._open_menu()
 
     def _on_round_start(self, press: Press) -> None:
         state = self._state
@@ -346,9 +351,7 @@ class Session(Screens):
     def _on_result(self, press: Press) -> None:
         state = self._state
         if press.button is Button.NEXT:
-            state.screen = Screen.SETUP
-            state.cursor = 0
-            state.setup = None
+            self._start_game()  # the same setup again, a new deal: NEXT always goes forward
         elif press.button is Button.BACK:
             state.screen = Screen.SCORE_ENTRY
             state.entry = len(state.scores) - 1
@@ -397,9 +400,7 @@ class Session(Screens):
             state.progress = Progress(state.progress.round, 0)  # same cards (D-1)
             state.screen = Screen.ROUND_START
         elif question == "new_game":
-            state.setup = None
-            state.screen = Screen.SETUP
-            state.cursor = 0
+            self._start_game()  # the remembered setup; BACK or MENU there changes it
         elif question == "shutdown":
             state.screen = Screen.SHUTDOWN
             state.request = "shutdown"

@@ -112,7 +112,7 @@ def summary_view(deal: Deal, language: str, recall: bool = False) -> views.Summa
         hints=(
             hints(next="back", back="back", menu="back")
             if recall
-            else hints(next="continue", back="back", menu="menu")
+            else hints(next="continue", back="setup", menu="setup")
         ),
         language=language,
     )

@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from nsdevice import views
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import CityName
 from nsdevice.rules.deal import (
@@ -56,6 +57,8 @@ class Capabilities:
 
     brightness: bool = False
     shutdown: bool = False
+    # where the buttons sit, so each hint says where its label is drawn
+    panel: views.Panel = views.DEFAULT_PANEL
 
 
 @dataclass(frozen=True, slots=True)

@@ -314,7 +314,8 @@ class Words(Vocabulary):
     @page.register
     def _score_entry(self, view: views.ScoreEntryView) -> Page:
         step = self._("{step} of {steps}").format(step=view.step + 1, steps=view.steps)
-        lines = (Line(str(view.value), Role.VALUE), Line(step, Role.NOTE))
+        hold = self._("Hold NEXT or BACK to count in fives")
+        lines = (Line(str(view.value), Role.VALUE), Line(step, Role.NOTE), Line(hold, Role.NOTE))
         return Page(self.title(view), lines, emphasis=(0,), form=Form.CENTRED)
 
     @page.register

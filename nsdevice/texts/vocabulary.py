@@ -102,6 +102,7 @@ ACTIONS = {  # the legend for one button on one screen
     "new_game": N_("New game"),
     "change": N_("Change"),
     "next_character": N_("Next"),
+    "setup": N_("Setup"),
 }
 BUTTONS = {"next": N_("NEXT"), "back": N_("BACK"), "menu": N_("MENU")}
 
@@ -192,10 +193,12 @@ class Vocabulary:
     # --- the round start and the turn (drawn by their own layouts, words from here) -------
     def pencil_line(self, pencil: views.SeatPencil, players: int) -> str:
         text = f"{self.slot(pencil.slot, players)}: {self.colour(pencil.colour)}"
-        if pencil.start_symbol and not pencil.slot.startswith("table"):
+        # A start we could not confirm from the rulebooks is left out rather than marked
+        # with a "?" that reads as a question: the map printed on the sheet says it anyway.
+        if pencil.start_symbol and not pencil.slot.startswith("table") and not (
+            pencil.start_unverified
+        ):
             symbol = self.symbol(pencil.start_symbol)
-            if pencil.start_unverified:  # our best reading of the rulebooks: check the map
-                symbol += "?"
             text += " · " + self._("start {symbol}").format(symbol=symbol)
         if pencil.power:  # L-PP: the power travels with the pencil
             text += " · " + self.power(pencil.power)

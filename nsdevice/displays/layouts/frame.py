@@ -13,8 +13,6 @@ from nsdevice.displays.drawing import Box
 from nsdevice.displays.text_fit import FontBook, fit_text
 from nsdevice.texts import Words
 
-Group = tuple[str, list[str]]  # an action and the names of the buttons that do it
-
 
 def header(canvas: Canvas, title: str, view: views.View) -> Box:
     """The title band; returns the area below it, inset by the margin."""
@@ -49,68 +47,160 @@ def header(canvas: Canvas, title: str, view: views.View) -> Box:
     return (margin, band + margin, width - 2 * margin, height - band - 2 * margin)
 
 
-def legend(canvas: Canvas, view: views.View, words: Words) -> Box | None:
-    """The button hints at the bottom, spread across the width; buttons that do the
-    same thing share one label ("NEXT BACK Change")."""
-    if not view.hints:
-        return None
+def legend(canvas: Canvas, view: views.View, words: Words, top: int) -> dict[str, Box]:
+    """Each button's label drawn beside its button: a band along the bottom (or top) edge
+    divided into the edge's places, a column at the left or right edge with each label at
+    its button's height. `top` is where the title band ends. Returns the box of each edge
+    drawn on, for the body to keep clear of."""
+    placed = view.hints
+    if any(not hint.edge for hint in placed):  # a view not yet placed: the plain PC bar
+        placed = views.DEFAULT_PANEL.placed(view).hints
+    bands: dict[str, Box] = {}
+    height = canvas.surface.get_height()
+    bottom = height
+    for edge in ("bottom", "top"):
+        hints = [h for h in placed if h.edge == edge]
+        if hints:
+            at = top if edge == "top" else None
+            bands[edge] = _band(canvas, hints, words, at)
+            if edge == "bottom":
+                bottom = bands[edge][1]
+            else:
+                top = bands[edge][1] + bands[edge][3]
+    for edge in ("left", "right"):
+        hints = [h for h in placed if h.edge == edge]
+        if hints:
+            bands[edge] = _column(canvas, hints, words, edge, top, bottom)
+    return bands
+
+
+def cap_text(hint: views.Hint, words: Words) -> str:
+    """What the key cap says: the keyboard key where keys are the buttons, else its name."""
+    return hint.key or words.button(hint.button)
+
+
+def _band(canvas: Canvas, hints: list[views.Hint], words: Words, at: int | None) -> Box:
+    """A band across the screen, cut into the edge's places; each label sits in its place,
+    the first pushed to the left end and the last to the right end, as the buttons are."""
     palette, sizes, fonts = canvas.theme.palette, canvas.theme.sizes, canvas.fonts
     width, height = canvas.surface.get_size()
     margin = canvas.margin()
-    groups: list[Group] = []
-    for hint in view.hints:
-        for action, buttons in groups:
-            if action == words.action(hint.action):
-                buttons.append(words.button(hint.button))
-                break
-        else:
-            groups.append((words.action(hint.action), [words.button(hint.button)]))
+    slots = max(max(h.slots, h.order) for h in hints)
     room = width - 2 * margin
+    labels = sorted(
+        ((h, cap_text(h, words), words.action(h.action)) for h in hints), key=lambda x: x[0].order
+    )
+    gap = 2 * _cap_pad(canvas.px(sizes.legend))
     smallest = canvas.px(sizes.smallest)
     px = canvas.px(sizes.legend)
-    while px > smallest and _legend_width(fonts, groups, px) > room:
+
+    def total(px: int) -> int:
+        return sum(_label_width(fonts, c, a, px) for _, c, a in labels) + gap * (len(labels) - 1)
+
+    while px > smallest and total(px) > room:
         px -= 1
     pad = _cap_pad(px)
     band = fonts.height(px) + 2 * pad + 2
-    top = height - band
+    top = height - band if at is None else at
     pygame.draw.rect(canvas.surface, palette.legend, (0, top, width, band))
-    natural = [_group_width(fonts, group, px) for group in groups]
-    spare = room - sum(natural)
-    if spare >= 0:  # spread out: first group at the left edge, last at the right
-        space = spare / (len(groups) - 1) if len(groups) > 1 else 0.0
-        shares: list[float] = [float(n) for n in natural]
-    else:  # too long even at the smallest size: equal shares, labels cut
-        space = 2 * pad
-        shares = [(room - space * (len(groups) - 1)) / len(groups)] * len(groups)
-    x = float(margin)
     y = top + (band - fonts.height(px)) / 2
-    for (action, caps), share in zip(groups, shares, strict=True):
-        right = x + share
-        left = x
-        for label in caps:
-            cap = fonts.width(label, px) + 2 * pad
-            if left + cap > right:
-                break
-            pygame.draw.rect(
-                canvas.surface,
-                palette.key_cap,
-                pygame.Rect(round(left), top + 2, round(cap), band - 4),
-                border_radius=pad,
-            )
-            canvas.text(label, px, palette.key_text, (left + pad, y), "legend")
-            left += cap + pad
+    natural = [_label_width(fonts, c, a, px) for _, c, a in labels]
+    spare = room - sum(natural)
+    if spare < 0:  # too long even at the smallest size: equal shares, labels cut
+        natural = [(room - gap * (len(labels) - 1)) // len(labels)] * len(labels)
+        spare = gap * (len(labels) - 1)
+    before = 0
+    for (hint, cap, action), width_here in zip(labels, natural, strict=True):
+        # the spare room goes between the labels as the places lie: a label at place 1 is
+        # flush left, the last place flush right, the middle one in between
+        share = (hint.order - 1) / (slots - 1) if slots > 1 else 0.5
+        start = margin + before + spare * share
+        before += width_here
+        left = _key_cap(canvas, cap, px, pad, (start, top + 2), band - 4)
+        right = start + width_here
         if right - left >= 1:
             fitted = fit_text(action, px, math.floor(right - left), fonts=fonts, max_lines=1)
             box = (round(left), round(y), math.floor(right - left), fitted.height)
             canvas.fitted(fitted, palette.text, box, "legend")
-        x = right + space
     return (0, top, width, band)
 
 
-def shrink(box: Box, bottom: int, margin: int) -> Box:
-    """`box` cut so that it ends one margin above `bottom` (the top of the legend)."""
+def _column(
+    canvas: Canvas, hints: list[views.Hint], words: Words, edge: str, top: int, bottom: int
+) -> Box:
+    """A column down one side; each label (key cap over its action) at its button's
+    height: the screen's height shared out between the edge's places."""
+    palette, sizes, fonts = canvas.theme.palette, canvas.theme.sizes, canvas.fonts
+    width, height = canvas.surface.get_size()
+    margin = canvas.margin()
+    slots = max(max(h.slots, h.order) for h in hints)
+    labels = [(h, cap_text(h, words), words.action(h.action)) for h in hints]
+    widest = round(width * 0.2)  # the body keeps at least three fifths of the width
+    smallest = canvas.px(sizes.smallest)
+    px = canvas.px(sizes.legend)
+
+    def natural(px: int) -> int:
+        pad = _cap_pad(px)
+        longest = max(max(fonts.width(c, px) + 2 * pad, fonts.width(a, px)) for _, c, a in labels)
+        return longest + 2 * margin
+
+    while px > smallest and natural(px) > widest:
+        px -= 1
+    # a long word ("Einstellen") widens the column rather than break in two, up to a limit
+    column = min(natural(px), max(widest, min(natural(px), round(width * 0.26))))
+    left = 0 if edge == "left" else width - column
+    pygame.draw.rect(canvas.surface, palette.legend, (left, top, column, bottom - top))
+    pad = _cap_pad(px)
+    cap_height = fonts.height(px) + 2 * pad
+    for hint, cap, action in labels:
+        fitted = fit_text(action, px, column - 2 * margin, fonts=fonts, max_lines=2)
+        block = cap_height + pad + fitted.height
+        centre = (hint.order - 0.5) * height / slots
+        y = max(top + margin, min(centre - block / 2, bottom - margin - block))
+        cap_width = min(fonts.width(cap, px) + 2 * pad, column - 2 * margin)
+        # flush with the screen edge the button is on
+        x = left + margin if edge == "left" else left + column - margin - cap_width
+        _key_cap(canvas, cap, px, pad, (x, y), cap_height)
+        text_x = left + margin
+        lines_width = max(fonts.width(line, fitted.size) for line in fitted.lines)
+        if edge == "right":
+            text_x = left + column - margin - lines_width
+        box = (round(text_x), round(y + cap_height + pad), lines_width, fitted.height)
+        canvas.fitted(fitted, palette.text, box, "legend")
+    return (left, top, column, bottom - top)
+
+
+def _key_cap(
+    canvas: Canvas, cap: str, px: int, pad: int, at: tuple[float, float], height: int
+) -> float:
+    """A button's name (or key) on a light key cap; returns where the cap ends, plus a gap."""
+    palette, fonts = canvas.theme.palette, canvas.fonts
+    left, top = at
+    width = fonts.width(cap, px) + 2 * pad
+    pygame.draw.rect(
+        canvas.surface,
+        palette.key_cap,
+        pygame.Rect(round(left), round(top), round(width), height),
+        border_radius=pad,
+    )
+    y = top + (height - fonts.height(px)) / 2
+    canvas.text(cap, px, palette.key_text, (left + pad, y), "legend")
+    return left + width + pad
+
+
+def clear_of(box: Box, bands: dict[str, Box], margin: int) -> Box:
+    """`box` cut so that it keeps one margin away from every band of labels."""
     x, y, w, h = box
-    return (x, y, w, max(0, min(h, bottom - margin - y)))
+    right, bottom = x + w, y + h
+    if "bottom" in bands:
+        bottom = min(bottom, bands["bottom"][1] - margin)
+    if "top" in bands:
+        y = max(y, bands["top"][1] + bands["top"][3] + margin)
+    if "left" in bands:
+        x = max(x, bands["left"][0] + bands["left"][2] + margin)
+    if "right" in bands:
+        right = min(right, bands["right"][0] - margin)
+    return (x, y, max(0, right - x), max(0, bottom - y))
 
 
 def _cap_pad(px: int) -> int:
@@ -118,12 +208,6 @@ def _cap_pad(px: int) -> int:
     return max(2, round(px * 0.3))
 
 
-def _group_width(fonts: FontBook, group: Group, px: int) -> int:
-    action, caps = group
+def _label_width(fonts: FontBook, cap: str, action: str, px: int) -> int:
     pad = _cap_pad(px)
-    return sum(fonts.width(c, px) + 3 * pad for c in caps) + fonts.width(action, px)
-
-
-def _legend_width(fonts: FontBook, groups: list[Group], px: int) -> int:
-    separation = 2 * _cap_pad(px) * (len(groups) - 1)
-    return sum(_group_width(fonts, g, px) for g in groups) + separation
+    return fonts.width(cap, px) + 3 * pad + fonts.width(action, px)

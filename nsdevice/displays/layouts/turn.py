@@ -82,14 +82,19 @@ def _notes(canvas: Canvas, view: views.TurnView, words: Words, box: Box) -> None
     total = view.underground_total
     pip = min(theme.px(0.07, height), w // (total + 1))
     gap = (min(w, pip * (total + 3)) - total * pip) // max(1, total - 1)
+    size = canvas.px(sizes.body * 1.1)
     count = fit_text(
         words.underground(view.underground_seen, view.underground_total, view.city),
-        canvas.px(sizes.body * 1.1),
+        size,
         w,
         fonts=canvas.fonts,
         max_lines=2,
         min_size=canvas.px(sizes.smallest),
     )
+    if count.size < size or len(count.lines) > 1:  # a narrow column: the count alone, big
+        # (the pips below and the card's colours say what is counted)
+        short = f"{view.underground_seen}/{view.underground_total}"
+        count = fit_text(short, size, w, fonts=canvas.fonts, max_lines=1)
     canvas.fitted(count, palette.text, (x, y, w, count.height), "underground")
     pips_y = y + count.height + max(2, pip // 4)
     colour = theme.card_colours(view.city, "underground")[0]
