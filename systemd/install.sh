@@ -63,11 +63,11 @@ source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Refuse a misspelt profile before doing anything slow.
 known_profiles() {
     local file
-    for file in "$source_dir"/hardware/profiles/*.toml "$root"/etc/nsdevice/profiles/*.toml; do
+    for file in "$source_dir"/nsdevice/profiles/*.toml "$root"/etc/nsdevice/profiles/*.toml; do
         if [[ -e $file ]]; then basename "$file" .toml; fi
     done | sort -u | paste -sd ' ' -
 }
-[[ -e $source_dir/hardware/profiles/$profile.toml || -e $root/etc/nsdevice/profiles/$profile.toml ]] ||
+[[ -e $source_dir/nsdevice/profiles/$profile.toml || -e $root/etc/nsdevice/profiles/$profile.toml ]] ||
     die "no hardware profile $profile (known: $(known_profiles))"
 
 if [[ -n $root ]]; then
@@ -131,7 +131,7 @@ build_venv() {
 install_profiles() {
     local folder=$root/etc/nsdevice/profiles shipped target
     install -d -m 0755 "$folder"
-    for shipped in "$source_dir"/hardware/profiles/*.toml; do
+    for shipped in "$source_dir"/nsdevice/profiles/*.toml; do
         target=$folder/$(basename "$shipped")
         if [[ ! -e $target ]]; then
             install -m 0644 "$shipped" "$target"

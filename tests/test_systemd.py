@@ -243,7 +243,7 @@ def test_install_writes_the_unit_profiles_and_settings(tmp_path: Path) -> None:
     assert files["etc/systemd/system/multi-user.target.wants/nsdevice.service"] == (
         "-> /etc/systemd/system/nsdevice.service"
     )
-    shipped = {path.name for path in (REPOSITORY / "hardware/profiles").glob("*.toml")}
+    shipped = {path.name for path in (REPOSITORY / "nsdevice/profiles").glob("*.toml")}
     assert {path.name for path in (tmp_path / "etc/nsdevice/profiles").iterdir()} == shipped
     defaults = (tmp_path / "etc/default/nsdevice").read_text()
     assert re.findall(r"^NSDEVICE_PROFILE=.*$", defaults, re.MULTILINE) == [
@@ -273,7 +273,7 @@ def test_install_keeps_an_edited_profile_and_the_settings(tmp_path: Path) -> Non
     result = install(tmp_path, "--profile", "desktop")
 
     assert edited.read_text() == mine
-    shipped = (REPOSITORY / "hardware/profiles/arcade-gpio.toml").read_bytes()
+    shipped = (REPOSITORY / "nsdevice/profiles/arcade-gpio.toml").read_bytes()
     assert edited.with_name("arcade-gpio.toml.new").read_bytes() == shipped
     assert (tmp_path / "etc/default/nsdevice").read_text() == settings
     assert "kept" in result.stdout
