@@ -1,7 +1,8 @@
 """`nsdevice run`, `screenshot` and `hwtest`: choose the back ends and start the loop.
 
-Missing hardware never stops the box: each back end that cannot start falls back to
-one that can, with a one-line notice on stderr (and on screen where it matters).
+A back end chosen on the command line that cannot start falls back to one that can, with
+a one-line notice on stderr (and on screen where it matters). The SPI panel and GPIO
+buttons a hardware profile names are required instead: see `missing_hardware`.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ class Plan:
     keys: list = field(default_factory=list)
     port: str | None = None
     notice: str | None = None  # said once when `auto` had to settle for less
+    # "display", "input": chosen by the profile, so they must open (missing_hardware.py)
+    required: frozenset[str] = frozenset()
 
 
 def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Plan:
@@ -128,7 +131,11 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
             shlex.split(shutdown_command)
         except ValueError as error:
             raise _usage(f"bad --shutdown-command {shutdown_command!r}: {error}") from None
-    return Plan(display, chosen_input, size, profile, keys, getattr(args, "port", None), fallback)
+    from nsdevice.missing_hardware import required_parts
+
+    required = required_parts(profile, args.display, args.input)
+    port = getattr(args, "port", None)
+    return Plan(display, chosen_input, size, profile, keys, port, fallback, required)
 
 
 def open_display(chosen: Plan) -> tuple[Any, str | None]:
@@ -168,6 +175,10 @@ def open_display(chosen: Plan) -> tuple[Any, str | None]:
             return PygameDisplay(chosen.size, fullscreen=True, driver="kmsdrm"), None
         return PygameDisplay(chosen.size), None
     except DisplayUnavailable as error:
+        if "display" in chosen.required:
+            from nsdevice.missing_hardware import missing_display
+
+            raise missing_display(chosen.profile, str(error)) from None
         from nsdevice.displays.text_display import TextDisplay
 
         return TextDisplay(), f"no {chosen.display} display ({error}); using the terminal"
@@ -192,6 +203,10 @@ def open_inputs(chosen: Plan, inbox: Any, display_kind: str) -> tuple[list[Any],
             try:
                 return [GpioButtons(spec.button_pins(), inbox, pull_up=spec.pull_up)], None
             except GpioUnavailable as error:
+                if "input" in chosen.required:
+                    from nsdevice.missing_hardware import missing_input
+
+                    raise missing_input(chosen.profile, str(error)) from None
                 fallback = str(error)
     if chosen.input == "serial":
         from nsdevice.inputs.serial_board import SerialBoard
@@ -278,7 +293,11 @@ def open_hardware(chosen: Plan) -> tuple[Any, Any, list[Any]]:
         notice(display_notice)
     display_kind = chosen.display if display_notice is None else "text"
     inbox = choose_inbox(display, display_kind, chosen.input)
-    inputs, input_notice = open_inputs(chosen, inbox, display_kind)
+    try:
+        inputs, input_notice = open_inputs(chosen, inbox, display_kind)
+    except Exception:  # the profile's buttons are missing: leave the panel dark
+        display.close()
+        raise
     if input_notice:
         notice(input_notice)
     return display, inbox, inputs
