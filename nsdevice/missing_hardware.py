@@ -22,7 +22,10 @@ from nsdevice.errors import UsageError
 REQUIRED_DISPLAYS: Final = ("st7789",)
 REQUIRED_INPUTS: Final = ("gpio",)
 
-ENABLE_SPI: Final = "switch SPI on (sudo raspi-config nonint do_spi 0) and reboot"
+ENABLE_SPI: Final = (
+    "switch SPI on (sudo raspi-config nonint do_spi 0, or dtparam=spi=on in config.txt) "
+    "and reboot"
+)
 INSTALL_PANEL_DRIVER: Final = (
     "install the panel driver into the venv (pip install '.[pi]'; on Raspberry Pi OS make "
     "the venv with --system-site-packages after apt install python3-spidev)"
