@@ -159,7 +159,11 @@ def test_search_order_environment_then_etc_then_the_package(tmp_path: Path) -> N
     assert paths[3:] == [SHIPPED_PROFILES] == [PROFILES]
 
 
-def test_a_profile_in_nsdevice_profiles_shadows_the_shipped_one(tmp_path: Path) -> None:
+def test_a_profile_in_nsdevice_profiles_shadows_the_shipped_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On a box where install.sh ran, /etc/nsdevice/profiles would shadow the package too.
+    monkeypatch.setattr("nsdevice.hardware.SYSTEM_PROFILES", tmp_path / "no-etc")
     write(tmp_path, GOOD_GPIO.replace('"bench"', '"desktop"'), "desktop.toml")
     environment = {PROFILES_ENVIRONMENT_VARIABLE: str(tmp_path)}
     assert load_profile("desktop", environment).display.kind == "kmsdrm"
