@@ -43,7 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "latest.json"
 CITIES = ("tokyo", "paris", "london")
-# The Display HAT Mini's button pins (hardware/profiles/display-hat-mini.toml).
+# The Display HAT Mini's button pins (nsdevice/profiles/display-hat-mini.toml).
 PINS = {"next": 16, "back": 5, "menu": 6}
 # `nsdevice run` options and environment for a start other than `--input keyboard`.
 Build = tuple[tuple[str, ...], dict[str, str]]

@@ -1,6 +1,6 @@
 """Hardware profiles: which screen, which buttons and which pins a build of the box has.
 
-A profile is a small TOML file (hardware/profiles/*.toml, schema in hardware/README.md),
+A profile is a small TOML file (nsdevice/profiles/*.toml, schema in hardware/README.md),
 and those files are the only place pin numbers are written. `load_profile` finds one by
 name or path, checks it and returns a frozen `Profile`; a profile that is missing or wrong
 raises `ProfileError` with one line naming the file and the field, which the command line
@@ -17,6 +17,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
@@ -38,8 +39,10 @@ HIGHEST_PIN: Final = 27  # BCM GPIO 0-27 are the ones on the 40-pin header
 PROFILE_SUFFIX: Final = ".toml"
 PROFILES_ENVIRONMENT_VARIABLE: Final = "NSDEVICE_PROFILES"
 SYSTEM_PROFILES: Final = Path("/etc/nsdevice/profiles")
-# Present only in a checkout: <repository>/nsdevice/hardware.py -> <repository>/hardware/profiles
-CHECKOUT_PROFILES: Final = Path(__file__).resolve().parent.parent / "hardware" / "profiles"
+# The profiles ship inside the package (package data), so a name resolves after any
+# install, editable or not. nsdevice is always installed as files, never zipped: the
+# folder is a real path, which the messages and `Profile.source` name.
+SHIPPED_PROFILES: Final = Path(str(resources.files("nsdevice").joinpath("profiles")))
 
 # A panel on an SPI bus also occupies the bus's clock and data-out pins and its
 # chip-select pin, though the profile never names them; counting them catches a
@@ -147,8 +150,8 @@ def profile_search_paths(environ: Mapping[str, str] | None = None) -> list[Path]
     """Where a profile name is looked up, first match wins.
 
     `$NSDEVICE_PROFILES` (one or more folders, separated like PATH), then
-    /etc/nsdevice/profiles (what systemd/install.sh writes), then the repository's
-    hardware/profiles when running from a checkout.
+    /etc/nsdevice/profiles (what systemd/install.sh writes), then the profiles shipped
+    in the package (nsdevice/profiles).
     """
     environ = os.environ if environ is None else environ
     paths = [
@@ -157,8 +160,7 @@ def profile_search_paths(environ: Mapping[str, str] | None = None) -> list[Path]
         if part
     ]
     paths.append(SYSTEM_PROFILES)
-    if CHECKOUT_PROFILES.is_dir():
-        paths.append(CHECKOUT_PROFILES)
+    paths.append(SHIPPED_PROFILES)
     return paths
 
 

@@ -3,8 +3,9 @@
 `cli` is the one dispatcher; this module only plans, opens and runs. The back ends come
 from one table (`nsdevice.backends`), imported only when chosen.
 
-Missing hardware never stops the box: each back end that cannot start falls back to
-one that can, with a one-line notice on stderr (and on screen where it matters).
+A back end chosen on the command line that cannot start falls back to one that can, with
+a one-line notice on stderr (and on screen where it matters). The SPI panel and GPIO
+buttons a hardware profile names are required instead: see `missing_hardware`.
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ class Plan:
     notice: str | None = None  # said once when `auto` had to settle for less
     # the input's keyword arguments given on the command line (script keys, --port)
     input_options: dict[str, Any] = field(default_factory=dict)
+    # "display", "input": chosen by the profile, so they must open (missing_hardware.py)
+    required: frozenset[str] = frozenset()
 
 
 def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Plan:
@@ -158,10 +161,15 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
             shlex.split(shutdown_command)
         except ValueError as error:
             raise _usage(f"bad --shutdown-command {shutdown_command!r}: {error}") from None
+    from nsdevice.missing_hardware import required_parts
+
+    required = required_parts(profile, args.display, args.input)
     port = getattr(args, "port", None)
     if port and backends.INPUTS[chosen_input].takes_port:
         input_options["port"] = port
-    return Plan(display, chosen_input, size, profile, keys, port, fallback, input_options)
+    return Plan(
+        display, chosen_input, size, profile, keys, port, fallback, input_options, required
+    )
 
 
 def open_display(chosen: Plan) -> tuple[Display, str | None]:
@@ -178,6 +186,10 @@ def open_display(chosen: Plan) -> tuple[Display, str | None]:
     try:
         return backend.load(Display).open(chosen.size, **options), None
     except DisplayUnavailable as error:
+        if "display" in chosen.required:
+            from nsdevice.missing_hardware import missing_display
+
+            raise missing_display(chosen.profile, str(error)) from None
         terminal = backends.DISPLAYS[backends.FALLBACK_DISPLAY].load(Display).open(chosen.size)
         return terminal, f"no {chosen.display} display ({error}); using the terminal"
 
@@ -202,6 +214,10 @@ def open_inputs(
             try:
                 device = backend.load(InputDevice).open(inbox, **options)
             except InputUnavailable as error:
+                if "input" in chosen.required:
+                    from nsdevice.missing_hardware import missing_input
+
+                    raise missing_input(chosen.profile, str(error)) from None
                 fallback = str(error)
             else:
                 device.start()  # a script is queued now, read by the loop after its first frame
@@ -279,7 +295,11 @@ def open_hardware(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:
         notice(display_notice)
     display_kind = chosen.display if display_notice is None else backends.FALLBACK_DISPLAY
     inbox = choose_inbox(display, display_kind, chosen.input)
-    inputs, input_notice = open_inputs(chosen, inbox, display_kind)
+    try:
+        inputs, input_notice = open_inputs(chosen, inbox, display_kind)
+    except Exception:  # the profile's buttons are missing: leave the panel dark
+        display.close()
+        raise
     if input_notice:
         notice(input_notice)
     return display, inbox, inputs

@@ -7,9 +7,13 @@
 # profile or /etc/default/nsdevice that already exists, and it restarts the service so
 # the new code runs.
 #
-# --root DIR (or DESTDIR=DIR) installs the files under DIR instead of / and touches
-# nothing else: no user or groups, no venv, no systemctl. The tests use it, and it
-# shows what an install would write.
+# In an image build (a chroot, no systemd running: /run/systemd/system is absent) it
+# does everything but talk to systemd: the unit is enabled offline and starts at the
+# next boot.
+#
+# --root DIR (or DESTDIR=DIR) installs the files under DIR instead of / (a mounted image)
+# and enables the unit there, touching nothing else: no user or groups, no venv. The
+# tests use it, and it shows what an install would write.
 set -euo pipefail
 
 readonly SERVICE=nsdevice.service
@@ -28,8 +32,9 @@ usage: install.sh [--profile NAME] [--no-start] [--pi | --no-pi] [--root DIR]
                   install (default display-hat-mini); later runs keep the file
   --no-start      enable the service but do not (re)start it now
   --pi, --no-pi   install the Raspberry Pi extra (st7789 panel driver); default:
-                  only when this machine is a Raspberry Pi
-  --root DIR      write the files under DIR and change nothing else (also DESTDIR)
+                  when this machine is a Raspberry Pi or the profile has the panel
+  --root DIR      write the files under DIR, enable the unit there and change
+                  nothing else (also DESTDIR): for a mounted image
 EOF
 }
 
@@ -63,18 +68,18 @@ source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Refuse a misspelt profile before doing anything slow.
 known_profiles() {
     local file
-    for file in "$source_dir"/hardware/profiles/*.toml "$root"/etc/nsdevice/profiles/*.toml; do
+    for file in "$source_dir"/nsdevice/profiles/*.toml "$root"/etc/nsdevice/profiles/*.toml; do
         if [[ -e $file ]]; then basename "$file" .toml; fi
     done | sort -u | paste -sd ' ' -
 }
-[[ -e $source_dir/hardware/profiles/$profile.toml || -e $root/etc/nsdevice/profiles/$profile.toml ]] ||
+[[ -e $source_dir/nsdevice/profiles/$profile.toml || -e $root/etc/nsdevice/profiles/$profile.toml ]] ||
     die "no hardware profile $profile (known: $(known_profiles))"
 
 if [[ -n $root ]]; then
     dry=yes
     mkdir -p "$root"
     root=$(cd "$root" && pwd)
-    say "installing into $root only: no user, venv or systemctl"
+    say "installing into $root only: no user or venv; the unit is enabled there, offline"
 else
     dry=no
     [[ $EUID -eq 0 ]] || die "run me as root (sudo), or use --root DIR to try me out"
@@ -88,6 +93,21 @@ trap '[[ -z $scratch ]] || rm -rf "$scratch"' EXIT
 
 is_raspberry_pi() {
     [[ -r /proc/device-tree/model ]] && tr -d '\0' </proc/device-tree/model | grep -q 'Raspberry Pi'
+}
+
+# An image build runs in a chroot where no systemd runs: nothing to reload or start.
+systemd_is_running() {
+    [[ -d /run/systemd/system ]]
+}
+
+# The profile in force: an edited one in /etc wins over the one shipped in the package.
+profile_file() {
+    local edited=$root/etc/nsdevice/profiles/$profile.toml
+    if [[ -e $edited ]]; then echo "$edited"; else echo "$source_dir/nsdevice/profiles/$profile.toml"; fi
+}
+
+profile_has_panel() {
+    grep -q '^kind = "st7789"' "$(profile_file)"
 }
 
 ensure_user() {
@@ -111,7 +131,8 @@ build_venv() {
     local venv=/opt/nsdevice/venv extra=""
     case $pi in
         yes) extra="[pi]" ;;
-        auto) if is_raspberry_pi; then extra="[pi]"; fi ;;
+        # An image built on a PC is no Pi yet, but its profile knows it needs the panel.
+        auto) if is_raspberry_pi || profile_has_panel; then extra="[pi]"; fi ;;
     esac
     if [[ ! -x $venv/bin/python ]]; then
         # System site packages: Raspberry Pi OS ships lgpio (python3-lgpio) as a
@@ -131,7 +152,7 @@ build_venv() {
 install_profiles() {
     local folder=$root/etc/nsdevice/profiles shipped target
     install -d -m 0755 "$folder"
-    for shipped in "$source_dir"/hardware/profiles/*.toml; do
+    for shipped in "$source_dir"/nsdevice/profiles/*.toml; do
         target=$folder/$(basename "$shipped")
         if [[ ! -e $target ]]; then
             install -m 0644 "$shipped" "$target"
@@ -171,12 +192,26 @@ install_unit() {
     say "installed $units/$SERVICE"
 }
 
+# Enable without a running systemd: systemctl works on the files alone (--root); where
+# there is no systemctl, make the link it would make, given WantedBy=multi-user.target.
+enable_offline() {
+    local target=${root:-/}
+    if command -v systemctl >/dev/null && systemctl --root="$target" enable --quiet "$SERVICE"; then
+        return
+    fi
+    install -d -m 0755 "$root/etc/systemd/system/multi-user.target.wants"
+    ln -sfn "/etc/systemd/system/$SERVICE" "$root/etc/systemd/system/multi-user.target.wants/$SERVICE"
+}
+
 enable_and_start() {
     if [[ $dry == yes ]]; then
-        # What `systemctl enable` would make, given WantedBy=multi-user.target.
-        install -d -m 0755 "$root/etc/systemd/system/multi-user.target.wants"
-        ln -sfn "/etc/systemd/system/$SERVICE" "$root/etc/systemd/system/multi-user.target.wants/$SERVICE"
+        enable_offline
         say "enabled $SERVICE under $root"
+        return
+    fi
+    if ! systemd_is_running; then
+        enable_offline
+        say "enabled $SERVICE; no systemd is running here (an image build?): it starts at the next boot"
         return
     fi
     systemctl daemon-reload
@@ -191,7 +226,7 @@ enable_and_start() {
 }
 
 warn_if_spi_off() {
-    if grep -q 'kind = "st7789"' "$root/etc/nsdevice/profiles/$profile.toml" && [[ ! -e /dev/spidev0.1 ]]; then
+    if profile_has_panel && [[ ! -e /dev/spidev0.1 ]]; then
         say "warning: no /dev/spidev0.1: enable SPI (raspi-config nonint do_spi 0) and reboot"
     fi
 }
@@ -204,6 +239,6 @@ install_profiles
 write_defaults
 install_unit
 enable_and_start
-if [[ $dry == no ]]; then
-    warn_if_spi_off
+if [[ $dry == no ]] && systemd_is_running; then
+    warn_if_spi_off  # an image's devices appear only when it boots
 fi

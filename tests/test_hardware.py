@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from nsdevice.hardware import (
-    CHECKOUT_PROFILES,
     PROFILES_ENVIRONMENT_VARIABLE,
+    SHIPPED_PROFILES,
     Profile,
     ProfileError,
     list_profiles,
@@ -21,7 +21,7 @@ from nsdevice.hardware import (
 from nsdevice.inputs.events import Button
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-PROFILES = REPOSITORY / "hardware" / "profiles"
+PROFILES = REPOSITORY / "nsdevice" / "profiles"
 README = REPOSITORY / "hardware" / "README.md"
 SHIPPED = sorted(PROFILES.glob("*.toml"))
 SPI0_CE1_PANEL = "spi_port = 0\nspi_chip_select = 1\ndata_command_pin = 9"
@@ -153,14 +153,18 @@ def test_readme_wiring_tables_match_the_profiles(profile_name: str, row: str) ->
 # --- finding profiles --------------------------------------------------------------------
 
 
-def test_search_order_environment_then_etc_then_checkout(tmp_path: Path) -> None:
+def test_search_order_environment_then_etc_then_the_package(tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
     paths = profile_search_paths({PROFILES_ENVIRONMENT_VARIABLE: f"{first}:{second}"})
     assert paths[:3] == [first, second, Path("/etc/nsdevice/profiles")]
-    assert paths[3:] == [CHECKOUT_PROFILES] == [PROFILES]
+    assert paths[3:] == [SHIPPED_PROFILES] == [PROFILES]
 
 
-def test_a_profile_in_nsdevice_profiles_shadows_the_shipped_one(tmp_path: Path) -> None:
+def test_a_profile_in_nsdevice_profiles_shadows_the_shipped_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On a box where install.sh ran, /etc/nsdevice/profiles would shadow the package too.
+    monkeypatch.setattr("nsdevice.hardware.SYSTEM_PROFILES", tmp_path / "no-etc")
     write(tmp_path, GOOD_GPIO.replace('"bench"', '"desktop"'), "desktop.toml")
     environment = {PROFILES_ENVIRONMENT_VARIABLE: str(tmp_path)}
     assert load_profile("desktop", environment).display.kind == "kmsdrm"

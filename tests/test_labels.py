@@ -18,11 +18,11 @@ from nsdevice.displays.painter import Painter
 from nsdevice.displays.text_display import TextDisplay
 from nsdevice.displays.theme import DEFAULT_THEME
 from nsdevice.gallery import example_views
-from nsdevice.hardware import CHECKOUT_PROFILES, load_profile
+from nsdevice.hardware import SHIPPED_PROFILES, load_profile
 from nsdevice.texts import Words
 from nsdevice.views import DEFAULT_PANEL
 
-PROFILES = sorted(p.stem for p in CHECKOUT_PROFILES.glob("*.toml"))
+PROFILES = sorted(p.stem for p in SHIPPED_PROFILES.glob("*.toml"))
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANG": "C"}
 # a whole game of two: the setup and back, every turn, four scores, the result, the menu
 WHOLE_GAME = ["menu", "menu", *["next"] * 62, *["menu"] * 4, "menu"]

@@ -48,7 +48,7 @@ def test_parse_size():
         parse_size("320*240")
 
 
-def test_missing_panel_library_falls_back_to_the_terminal_with_a_notice(monkeypatch):
+def test_a_missing_panel_library_asked_for_falls_back_to_the_terminal(monkeypatch):
     import builtins
 
     real_import = builtins.__import__
@@ -59,12 +59,12 @@ def test_missing_panel_library_falls_back_to_the_terminal_with_a_notice(monkeypa
         return real_import(name, *rest, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_st7789)
-    display, message = open_display(plan(args(hardware="display-hat-mini"), {}))
+    display, message = open_display(plan(args(hardware="display-hat-mini", display="st7789"), {}))
     assert type(display).__name__ == "TextDisplay"
     assert "st7789" in message
 
 
-def test_gpio_without_a_pin_back_end_falls_back_to_the_keyboard(monkeypatch):
+def test_gpio_asked_for_without_a_pin_back_end_falls_back_to_the_keyboard(monkeypatch):
     from nsdevice.inputs import gpio
 
     class Unavailable(gpio.GpioButtons):
@@ -72,7 +72,7 @@ def test_gpio_without_a_pin_back_end_falls_back_to_the_keyboard(monkeypatch):
             raise gpio.GpioUnavailable("no GPIO buttons: no pin library")
 
     monkeypatch.setattr(gpio, "GpioButtons", Unavailable)
-    chosen = plan(args(hardware="arcade-gpio", display="json"), {})
+    chosen = plan(args(hardware="arcade-gpio", display="json", input="gpio"), {})
     inputs, message = open_inputs(chosen, QueueInbox(), "window")
     assert inputs == [] and message == "no GPIO buttons: no pin library; using the keyboard"
 

@@ -8,12 +8,12 @@ import pytest
 
 from nsdevice.displays.painter import Drawing, Painter
 from nsdevice.gallery import example_views
-from nsdevice.hardware import CHECKOUT_PROFILES, load_profile
+from nsdevice.hardware import SHIPPED_PROFILES, load_profile
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words
 
 CITIES = ("tokyo", "paris", "london")
-PROFILES = sorted(p.stem for p in CHECKOUT_PROFILES.glob("*.toml"))
+PROFILES = sorted(p.stem for p in SHIPPED_PROFILES.glob("*.toml"))
 SIZES = ((320, 240), (480, 320))
 
 

@@ -1,8 +1,9 @@
 """The service unit and its install scripts.
 
 systemd-analyze checks the unit as systemd itself would read it, and scores its sandbox;
-the scripts run into a temporary root (`--root`), which touches no user, venv or
-systemctl, so these tests are safe on any machine, root or not.
+the scripts run into a temporary root (`--root`), which touches no user or venv and
+enables the unit offline, so these tests are safe on any machine, root or not. The whole
+install in a chroot without systemd runs in tools/pi-userland-check.
 """
 
 from __future__ import annotations
@@ -243,12 +244,42 @@ def test_install_writes_the_unit_profiles_and_settings(tmp_path: Path) -> None:
     assert files["etc/systemd/system/multi-user.target.wants/nsdevice.service"] == (
         "-> /etc/systemd/system/nsdevice.service"
     )
-    shipped = {path.name for path in (REPOSITORY / "hardware/profiles").glob("*.toml")}
+    shipped = {path.name for path in (REPOSITORY / "nsdevice/profiles").glob("*.toml")}
     assert {path.name for path in (tmp_path / "etc/nsdevice/profiles").iterdir()} == shipped
     defaults = (tmp_path / "etc/default/nsdevice").read_text()
     assert re.findall(r"^NSDEVICE_PROFILE=.*$", defaults, re.MULTILINE) == [
         "NSDEVICE_PROFILE=arcade-serial"
     ]
+
+
+@pytest.mark.skipif(shutil.which("systemctl") is None, reason="needs systemd's systemctl")
+def test_install_into_an_image_root_enables_the_unit_as_systemd_sees_it(tmp_path: Path) -> None:
+    """A mounted image: no systemd runs there; systemd's own `systemctl --root`, reading
+    only the files, must find the unit enabled."""
+    result = install(tmp_path, "--profile", "display-hat-mini")
+    last = result.stdout.splitlines()[-1]
+    assert last == f"install.sh: enabled nsdevice.service under {tmp_path}"
+    state = subprocess.run(
+        ["systemctl", f"--root={tmp_path}", "is-enabled", "nsdevice.service"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (state.returncode, state.stdout.strip()) == (0, "enabled")
+
+
+def test_install_enables_the_unit_without_a_working_systemctl(tmp_path: Path) -> None:
+    """An image tool's chroot may lack systemctl or have one that refuses: the link that
+    `systemctl enable` would make is made by hand."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    refusing = tools / "systemctl"
+    refusing.write_text("#!/bin/sh\necho 'systemctl: refused' >&2\nexit 1\n")
+    refusing.chmod(0o755)
+    root = tmp_path / "image"
+    result = run_script(INSTALL, "--root", str(root), PATH=f"{tools}:{os.environ['PATH']}")
+    assert result.returncode == 0, result.stderr
+    link = root / "etc/systemd/system/multi-user.target.wants/nsdevice.service"
+    assert os.readlink(link) == "/etc/systemd/system/nsdevice.service"
+    assert (root / os.readlink(link).lstrip("/")).read_bytes() == UNIT.read_bytes()
 
 
 def test_install_defaults_to_the_display_hat_mini(tmp_path: Path) -> None:
@@ -273,7 +304,7 @@ def test_install_keeps_an_edited_profile_and_the_settings(tmp_path: Path) -> Non
     result = install(tmp_path, "--profile", "desktop")
 
     assert edited.read_text() == mine
-    shipped = (REPOSITORY / "hardware/profiles/arcade-gpio.toml").read_bytes()
+    shipped = (REPOSITORY / "nsdevice/profiles/arcade-gpio.toml").read_bytes()
     assert edited.with_name("arcade-gpio.toml.new").read_bytes() == shipped
     assert (tmp_path / "etc/default/nsdevice").read_text() == settings
     assert "kept" in result.stdout

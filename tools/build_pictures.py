@@ -21,7 +21,7 @@ import pygame
 
 from nsdevice.displays.painter import Painter
 from nsdevice.gallery import example_views
-from nsdevice.hardware import CHECKOUT_PROFILES, load_profile
+from nsdevice.hardware import SHIPPED_PROFILES, load_profile
 from nsdevice.texts import Words
 
 BEZEL = (40, 42, 48)
@@ -61,7 +61,7 @@ def picture(name: str, screen: str = "turn") -> pygame.Surface:
 def main(argv: list[str]) -> int:
     out = Path(argv[1] if len(argv) > 1 else "docs/builds")
     out.mkdir(parents=True, exist_ok=True)
-    for path in sorted(CHECKOUT_PROFILES.glob("*.toml")):
+    for path in sorted(SHIPPED_PROFILES.glob("*.toml")):
         target = out / f"{path.stem}.png"
         pygame.image.save(picture(path.stem), str(target))
         print(target)

@@ -24,7 +24,7 @@ from nsdevice.displays.drawing import Drawing
 from nsdevice.displays.painter import Painter, dots_per_mm
 from nsdevice.displays.text_fit import FontBook
 from nsdevice.gallery import example_views
-from nsdevice.hardware import CHECKOUT_PROFILES, load_profile
+from nsdevice.hardware import SHIPPED_PROFILES, load_profile
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words
 
@@ -46,7 +46,7 @@ def _role_mm(drawing: Drawing, role: str, fonts: FontBook, per_mm: float) -> str
 
 def main() -> int:
     print("profile            lang screen                  symbol count effect smallest (mm)")
-    for path in sorted(CHECKOUT_PROFILES.glob("*.toml")):
+    for path in sorted(SHIPPED_PROFILES.glob("*.toml")):
         profile = load_profile(path.stem)
         panel = profile.panel()
         surface = pygame.Surface(profile.display.size())

@@ -1,0 +1,189 @@
+"""The panel and buttons a profile names are required: missing, the box stops and says why.
+
+The SPI device is missing for real (the real `st7789` library, or its absence, against a
+/dev/spidev node that does not exist); the GPIO buttons go through gpiozero's mock pin
+factory, with a pin another program already holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gpiozero import DigitalInputDevice
+from gpiozero.pins.mock import MockFactory
+
+from nsdevice.errors import UsageError
+from nsdevice.inputs.events import QueueInbox
+from nsdevice.missing_hardware import HardwareMissing, required_parts
+from nsdevice.runner import open_display, open_hardware, open_inputs, plan
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+PROFILES = REPOSITORY / "nsdevice" / "profiles"
+
+
+def args(**overrides: object) -> argparse.Namespace:
+    base = {"display": "auto", "input": "auto", "keys": None, "size": None, "hardware": None,
+            "port": None}  # fmt: skip
+    return argparse.Namespace(**{**base, **overrides})
+
+
+def panel_on_a_missing_bus(folder: Path) -> Path:
+    """The Display HAT Mini's profile moved to SPI1 CE0 (/dev/spidev1.0), a device no test
+    machine has switched on, so the panel is missing wherever the tests run."""
+    text = (PROFILES / "display-hat-mini.toml").read_text(encoding="utf-8")
+    for before, after in (("spi_port = 0", "spi_port = 1"),
+                          ("spi_chip_select = 1", "spi_chip_select = 0"),
+                          ('name = "display-hat-mini"', 'name = "hat-on-spi1"')):  # fmt: skip
+        assert before in text
+        text = text.replace(before, after)
+    path = folder / "hat-on-spi1.toml"
+    path.write_text(text, encoding="utf-8")
+    assert not Path("/dev/spidev1.0").exists(), "this machine has /dev/spidev1.0"
+    return path
+
+
+def nsdevice(*arguments: str, state: Path) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+                   "GPIOZERO_PIN_FACTORY": "mock", "STATE_DIRECTORY": str(state)}  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "nsdevice", *arguments],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+    )
+
+
+# --- which parts are required -------------------------------------------------------------
+
+
+def test_the_profiles_panel_and_buttons_are_required_only_when_it_chose_them():
+    hat = plan(args(hardware="display-hat-mini"), {})
+    assert hat.required == {"display", "input"}
+    assert plan(args(hardware="display-hat-mini", display="text"), {}).required == {"input"}
+    assert plan(args(hardware="display-hat-mini", input="keyboard"), {}).required == {"display"}
+    # a KMS/DRM screen falls back to its own console; the serial board is waited for
+    assert plan(args(hardware="arcade-gpio"), {}).required == {"input"}
+    assert plan(args(hardware="arcade-serial"), {}).required == frozenset()
+    assert plan(args(), {"DISPLAY": ":0"}).required == frozenset()
+    assert required_parts(None, "auto", "auto") == frozenset()
+
+
+def test_hardware_missing_is_a_one_line_usage_error():
+    error = HardwareMissing("the cause", "the fix")
+    assert isinstance(error, UsageError)
+    assert str(error) == "nsdevice: the cause; fix: the fix"
+
+
+# --- the panel ------------------------------------------------------------------------------
+
+
+def test_a_missing_spi_device_stops_run_with_the_cause_and_the_fix(tmp_path):
+    chosen = plan(args(hardware=str(panel_on_a_missing_bus(tmp_path))), {})
+    with pytest.raises(HardwareMissing) as caught:
+        open_display(chosen)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "hat-on-spi1 names an SPI panel on /dev/spidev1.0 that did not open" in message
+    # with the library installed its own error names the device; without it, the driver
+    assert ("raspi-config nonint do_spi 0" in message) or ("pip install '.[pi]'" in message)
+    assert message.endswith("or play without it: --display text")
+
+
+def test_a_missing_panel_library_names_the_install_as_the_fix(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "st7789", None)  # makes `import st7789` fail
+    with pytest.raises(HardwareMissing, match=r"pip install '\.\[pi\]'"):
+        open_display(plan(args(hardware="display-hat-mini"), {}))
+
+
+def test_a_panel_asked_for_on_the_command_line_still_falls_back(monkeypatch):
+    monkeypatch.setitem(sys.modules, "st7789", None)
+    display, message = open_display(plan(args(hardware="display-hat-mini", display="st7789"), {}))
+    assert type(display).__name__ == "TextDisplay"
+    assert message.startswith("no st7789 display") and message.endswith("using the terminal")
+
+
+def test_run_as_a_service_exits_2_with_one_line_when_the_panel_is_missing(tmp_path):
+    profile = panel_on_a_missing_bus(tmp_path)
+    result = nsdevice("run", "--hardware", str(profile), state=tmp_path / "state")
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("nsdevice: profile hat-on-spi1 names an SPI panel")
+    assert "fix: " in lines[0]
+    assert result.stdout == ""  # no terminal display was started behind it
+
+
+def test_hwtest_stops_with_exit_2_instead_of_counting_keys(tmp_path):
+    profile = panel_on_a_missing_bus(tmp_path)
+    result = nsdevice("hwtest", "--hardware", str(profile), "--timeout", "1",
+                      state=tmp_path / "state")  # fmt: skip
+    assert result.returncode == 2
+    assert "works" not in result.stdout and "press NEXT" not in result.stdout
+    (line,) = result.stderr.splitlines()
+    assert "names an SPI panel on /dev/spidev1.0 that did not open" in line
+
+
+# --- the buttons ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def busy_pin():
+    """gpiozero's mock pins, with the NEXT pin of arcade-gpio already held by someone else."""
+    from gpiozero import Device
+
+    Device.pin_factory = MockFactory()
+    holder = DigitalInputDevice(23)
+    try:
+        yield 23
+    finally:
+        holder.close()
+        Device.pin_factory.reset()
+        Device.pin_factory = MockFactory()
+
+
+def test_the_profiles_buttons_that_do_not_open_stop_the_box(busy_pin):
+    chosen = plan(args(hardware="arcade-gpio", display="json"), {})
+    assert chosen.required == {"input"}
+    with pytest.raises(HardwareMissing) as caught:
+        open_inputs(chosen, QueueInbox(), "json")
+    message = str(caught.value)
+    assert "profile arcade-gpio names GPIO buttons that did not open" in message
+    assert f"GPIO{busy_pin}" in message or str(busy_pin) in message
+    assert "python3-lgpio" in message and message.endswith("--input keyboard")
+
+
+def test_buttons_missing_close_the_display_that_did_open(busy_pin):
+    closed = []
+
+    class Panel:
+        def inbox(self):
+            return None
+
+        def close(self):
+            closed.append(True)
+
+    chosen = plan(args(hardware="arcade-gpio", display="json"), {})
+    import nsdevice.runner as runner
+
+    original = runner.open_display
+    runner.open_display = lambda plan: (Panel(), None)
+    try:
+        with pytest.raises(HardwareMissing):
+            open_hardware(chosen)
+    finally:
+        runner.open_display = original
+    assert closed == [True]
+
+
+def test_buttons_asked_for_on_the_command_line_still_fall_back(busy_pin):
+    chosen = plan(args(hardware="arcade-gpio", display="json", input="gpio"), {})
+    inputs, message = open_inputs(chosen, QueueInbox(), "window")
+    assert inputs == []
+    assert message.startswith("no GPIO buttons") and message.endswith("; using the keyboard")
