@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nsdevice.displays import Display
-from nsdevice.inputs.events import ButtonTracker, Edge, Inbox, Press, Stop
+from nsdevice.inputs.events import ButtonTracker, Edge, Inbox, Press, Scored, Stop
 from nsdevice.notify import Notifier
 from nsdevice.session import Session
-from nsdevice.views import View
+from nsdevice.views import TableView, View
 
 
 @dataclass
@@ -29,11 +29,19 @@ class Loop:
     outputs: Sequence[Callable[[View], None]] = ()  # e.g. an LED showing the card's kind
     clock: Callable[[], float] = time.monotonic
     on_request: Callable[[str], None] = lambda request: None
+    # the phones' page (nsdevice.web): handed each new table without waiting; None: no page
+    publish: Callable[[TableView], None] | None = None
     _shown: View | None = None
+    _published: TableView | None = None
     _brightness: int | None = None
 
     def draw(self) -> None:
         view = self.session.view()
+        if self.publish is not None:
+            table = self.session.table()
+            if table != self._published:
+                self.publish(table)
+                self._published = table
         if view == self._shown:
             return
         self.display.show(view)
@@ -52,6 +60,13 @@ class Loop:
         self.save(self.session.snapshot())
         self.draw()
 
+    def score(self, scored: Scored) -> None:
+        if scored.game == self.session.game and self.session.enter_score(
+            scored.seat, scored.total, scored.best_line
+        ):
+            self.save(self.session.snapshot())
+            self.draw()
+
     def run(self) -> int:
         """Run until a Stop arrives or the session asks to shut down; the exit status."""
         self.draw()
@@ -63,6 +78,9 @@ class Loop:
                 if isinstance(item, Stop):
                     self.notifier.stopping()
                     return 0
+                if isinstance(item, Scored):
+                    self.score(item)
+                    continue
                 presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
                 for press in presses:
                     self.handle(press)

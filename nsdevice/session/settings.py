@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -56,6 +57,7 @@ class Capabilities:
 
     brightness: bool = False
     shutdown: bool = False
+    phones: tuple[str, ...] = ()  # where phones find the box's page, when it serves one
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +91,8 @@ class NoRecords:
 
 def random_seed() -> str:
     return draw_seed(random.SystemRandom())
+
+
+def join_code() -> str:
+    """Six digits from the system's random source: what a phone types to act."""
+    return f"{secrets.randbelow(1_000_000):06d}"

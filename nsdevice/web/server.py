@@ -1,0 +1,103 @@
+"""The web side's thread: waits for the box's first frame, then serves the page.
+
+Starlette and uvicorn are imported on that thread after the first frame, so the box's
+cold start does not pay for them. `publish` is the loop's output; `close` stops it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from nsdevice.inputs.events import Scored
+from nsdevice.views import TableView
+from nsdevice.web.payload import Artwork
+from nsdevice.web.stage import Stage
+
+DEFAULT_PORT = 8414
+FIRST_FRAME_WAIT = 30.0  # seconds: a box that never draws never serves
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """`[HOST:]PORT` → (host, port); ValueError naming what is wrong."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host = "0.0.0.0"
+    host = host.strip("[]") or "0.0.0.0"
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"--web wants [HOST:]PORT with a port from 1 to 65535, not {text!r}")
+    return host, int(port)
+
+
+class WebSide:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        inbox_put: Callable[[Scored], None],
+        artwork: Callable[[], Artwork],
+        on_error: Callable[[str], None] = lambda message: None,
+    ) -> None:
+        self.host, self.port = host, port
+        self.stage = Stage()
+        self._inbox_put = inbox_put
+        self._artwork = artwork
+        self._on_error = on_error
+        self._server: Any = None
+        self._stopping = threading.Event()
+        self.started = threading.Event()  # set once the page answers
+        self._thread = threading.Thread(target=self._serve, name="nsdevice-web", daemon=True)
+
+    def publish(self, table: TableView) -> None:
+        self.stage.publish(table)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _serve(self) -> None:
+        if not self.stage.wait_first(FIRST_FRAME_WAIT) or self._stopping.is_set():
+            return
+        try:
+            import uvicorn
+
+            from nsdevice.web.app import make_app
+
+            app = make_app(self.stage, self._inbox_put, self._artwork())
+            config = uvicorn.Config(
+                app,
+                host=self.host,
+                port=self.port,
+                log_level="warning",
+                access_log=False,
+                lifespan="on",
+                timeout_graceful_shutdown=1,
+            )
+            self._server = server = uvicorn.Server(config)
+            if self._stopping.is_set():
+                return
+            waiter = threading.Thread(target=self._watch_start, daemon=True)
+            waiter.start()
+            server.run()
+            if not server.started:
+                self._on_error(f"the phones' page could not start on {self.host}:{self.port}")
+        except (Exception, SystemExit) as error:  # the box goes on without its page
+            self._on_error(f"the phones' page stopped ({error})")
+
+    def _watch_start(self) -> None:
+        server = self._server
+        while server is not None and not server.started and not self._stopping.is_set():
+            if self._stopping.wait(0.05):  # only until it starts, once
+                return
+            if server.should_exit:
+                return
+        if server is not None and server.started:
+            self.started.set()
+
+    def close(self) -> None:
+        self._stopping.set()
+        self.stage.release()  # a thread still waiting for the first frame
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(timeout=3)
