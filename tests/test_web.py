@@ -336,7 +336,8 @@ def _malformed(rng: random.Random, code: str) -> tuple[str, str, dict, bytes]:
         )
         return "GET", path, {}, b""
     if kind == 5:  # methods the page does not take
-        return rng.choice(["PUT", "DELETE", "PATCH"]), rng.choice(["/", "/score", "/join"]), key, b""
+        method = rng.choice(["PUT", "DELETE", "PATCH"])
+        return method, rng.choice(["/", "/score", "/join"]), key, b""
     sheet = dict(TOKYO_SHEET)  # a fuzzed field value
     field = rng.choice(list(sheet))
     sheet[field] = rng.choice([-5, 10**9, "x", None, {}, [], 1e308, "NaN"])

@@ -116,7 +116,10 @@ def make_app(stage: Stage, inbox_put: Callable[[Scored], None], art: Artwork) ->
         async def stream() -> AsyncIterator[bytes]:
             seen = -1
             while True:  # a reconnecting phone starts again from the latest table
-                seen, table = await stage.next_after(seen)
+                newer = await stage.next_after(seen)
+                if newer is None:  # the box is closing
+                    return
+                seen, table = newer
                 data = json.dumps(payload(seen, table, language, art), separators=(",", ":"))
                 yield f"data: {data}\n\n".encode()
 

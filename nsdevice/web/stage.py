@@ -21,6 +21,7 @@ class Stage:
         self._first = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
+        self._closing = False
 
     def publish(self, table: TableView) -> None:
         """On the loop's thread: replace the latest table; never blocks on the page."""
@@ -41,8 +42,13 @@ class Stage:
         return self._first.wait(timeout)
 
     def release(self) -> None:
-        """Let `wait_first` return: the box is closing."""
+        """The box is closing: `wait_first` returns and every stream ends."""
+        with self._lock:
+            self._closing = True
+            loop = self._loop
         self._first.set()
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake)
 
     def bind(self) -> None:
         """On the web thread's event loop, once: where the wake-ups go."""
@@ -55,10 +61,13 @@ class Stage:
         if changed is not None:
             changed.set()
 
-    async def next_after(self, seen: int) -> tuple[int, TableView]:
-        """The first table newer than number `seen`, waiting for it if need be."""
+    async def next_after(self, seen: int) -> tuple[int, TableView] | None:
+        """The first table newer than number `seen`, waiting for it if need be; None once
+        the box is closing."""
         while True:
             changed = self._changed
+            if self._closing:
+                return None
             number, table = self.latest()
             if number != seen and table is not None:
                 return number, table

@@ -44,7 +44,9 @@
     renderJoin(data);
     renderSheet(data);
     window.nsdeviceSeen.push({ number: data.number, at: Date.now(), screen: data.screen,
-                               cards: data.cards.map((item) => item.label) });
+                               cards: data.cards.map((item) => item.symbol),
+                               pencil: $("pencil").hidden ? "" : $("pencil").dataset.colour,
+                               pass: $("pass").hidden ? "" : $("pass").dataset.colour });
   }
 
   function renderSeats(data) {
