@@ -63,7 +63,11 @@ class Box:
             def chime(self, name: str) -> None: ...
 
         self.loop = Loop(
-            self.session, Recording(), _Holding(self.inbox), ButtonTracker(), publish=self.web.publish
+            self.session,
+            Recording(),
+            _Holding(self.inbox),
+            ButtonTracker(),
+            publish=self.web.publish,
         )  # type: ignore[arg-type]
         self.thread = threading.Thread(target=self.loop.run, daemon=True)
 
@@ -164,7 +168,9 @@ def test_three_phones_watch_a_tokyo_game_and_score_it(browser):
             symbols = [(c.symbol or c.special).value for c in view.cards]
             for seat, log in logs.items():
                 entry = log.get(number)
-                assert entry is not None, f"seat {seat} never showed round {view.round} turn {view.turn}"
+                assert entry is not None, (
+                    f"seat {seat} never showed round {view.round} turn {view.turn}"
+                )
                 assert entry["cards"] == symbols
                 delays.append(entry["at"] / 1000 - at)
                 table_pencils.setdefault((view.round, seat), entry["pencil"])
