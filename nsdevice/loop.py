@@ -37,12 +37,8 @@ class Loop:
 
     def draw(self) -> None:
         view = self.session.view()
-        if self.publish is not None:
-            table = self.session.table()
-            if table != self._published:
-                self.publish(table)
-                self._published = table
         if view == self._shown:
+            self._publish()  # a phone's score may change the table and not the screen
             return
         self.display.show(view)
         if view.chime:  # the session sets one only when sound is on
@@ -54,6 +50,14 @@ class Loop:
         if brightness != self._brightness and self.display.supports_brightness:
             self.display.set_brightness(brightness)
         self._brightness = brightness
+        self._publish()  # after the frame: the box first, then the phones
+
+    def _publish(self) -> None:
+        if self.publish is not None:
+            table = self.session.table()
+            if table != self._published:
+                self.publish(table)
+                self._published = table
 
     def handle(self, press: Press) -> None:
         self.session.press(press)

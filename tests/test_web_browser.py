@@ -51,23 +51,29 @@ class Box:
         )
         self.inbox = QueueInbox()
         self.web = _open_web(("127.0.0.1", port), self.inbox)
-        self.frames: list[tuple[float, int, views.View]] = []  # (time, table number, view)
+        # [time of the frame, number of the table published with it, view]
+        self.frames: list[list] = []
         box = self
 
         class Recording:
             supports_brightness = False
 
             def show(self, view: views.View) -> None:
-                box.frames.append((time.time(), box.web.stage.latest()[0], view))
+                box.frames.append([time.time(), None, view])
 
             def chime(self, name: str) -> None: ...
+
+        def publish(table: views.TableView) -> None:  # the loop publishes after the frame
+            self.web.publish(table)
+            if self.frames and self.frames[-1][1] is None:
+                self.frames[-1][1] = self.web.stage.latest()[0]
 
         self.loop = Loop(
             self.session,
             Recording(),
             _Holding(self.inbox),
             ButtonTracker(),
-            publish=self.web.publish,
+            publish=publish,
         )  # type: ignore[arg-type]
         self.thread = threading.Thread(target=self.loop.run, daemon=True)
 

@@ -48,7 +48,8 @@ def main() -> int:
             turns += box.session.screen is Screen.TURN
         time.sleep(0.5)
         for width, height in ((390, 844), (1280, 800)):
-            screen = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}
+            screen = {"width": width, "height": height, "deviceScaleFactor": 1}
+            screen["mobile"] = width < 600
             browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", screen)
             time.sleep(0.5)
             browser.save_screenshot(str(out / f"phone-{width}x{height}.png"))

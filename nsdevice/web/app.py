@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from nsdevice.inputs.events import Scored
+from nsdevice.views import TableView
 from nsdevice.web.payload import Artwork, language_of, payload
 from nsdevice.web.sheet import SheetError, score_sheet
 from nsdevice.web.stage import Stage
@@ -110,6 +111,18 @@ def make_app(stage: Stage, inbox_put: Callable[[Scored], None], art: Artwork) ->
         language = language_of(request.query_params.get("lang"))
         return JSONResponse(payload(number, table, language, art), headers=HEADERS)
 
+    encoded: dict[tuple[int, str], bytes] = {}  # the latest table's event, per language
+
+    def event(number: int, table: TableView, language: str) -> bytes:
+        """One encoding per table and language, however many phones read it."""
+        key = (number, language)
+        if key not in encoded:
+            if encoded and next(iter(encoded))[0] != number:
+                encoded.clear()
+            data = json.dumps(payload(number, table, language, art), separators=(",", ":"))
+            encoded[key] = f"data: {data}\n\n".encode()
+        return encoded[key]
+
     async def events(request: Request) -> Response:
         language = language_of(request.query_params.get("lang"))
 
@@ -120,8 +133,7 @@ def make_app(stage: Stage, inbox_put: Callable[[Scored], None], art: Artwork) ->
                 if newer is None:  # the box is closing
                     return
                 seen, table = newer
-                data = json.dumps(payload(seen, table, language, art), separators=(",", ":"))
-                yield f"data: {data}\n\n".encode()
+                yield event(seen, table, language)
 
         headers = {**HEADERS, "X-Accel-Buffering": "no"}
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)

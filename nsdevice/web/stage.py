@@ -7,10 +7,13 @@ stream waits on an asyncio event, so with no change nothing runs (no polling).
 
 from __future__ import annotations
 
-import asyncio
 import threading
+from typing import TYPE_CHECKING
 
 from nsdevice.views import TableView
+
+if TYPE_CHECKING:  # asyncio itself is imported on the web thread, after the first frame
+    import asyncio
 
 
 class Stage:
@@ -52,11 +55,15 @@ class Stage:
 
     def bind(self) -> None:
         """On the web thread's event loop, once: where the wake-ups go."""
+        import asyncio
+
         self._changed = asyncio.Event()
         with self._lock:
             self._loop = asyncio.get_running_loop()
 
     def _wake(self) -> None:
+        import asyncio
+
         changed, self._changed = self._changed, asyncio.Event()
         if changed is not None:
             changed.set()
