@@ -375,3 +375,15 @@ def test_the_page_serves_only_its_own_files(table):
         assert "default-src 'self'" in answer.headers["content-security-policy"]
     assert table.client.get("/index.html").status_code == 404
     assert table.client.get("/assets/phone.js").status_code == 404
+
+
+def test_a_joined_phone_cannot_flood_the_box_with_scores(table):
+    from nsdevice.web.app import ACTIONS
+
+    to_game_end(table.session)
+    table.show()
+    key = {"X-Join-Code": table.session.join_code}
+    body = {"seat": 1, "sheet": TOKYO_SHEET}
+    answers = [table.client.post("/score", json=body, headers=key).status_code for _ in range(40)]
+    assert answers == [200] * ACTIONS + [429] * (40 - ACTIONS)
+    assert len(table.deliver()) == ACTIONS

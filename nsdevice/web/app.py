@@ -29,6 +29,7 @@ from nsdevice.web.stage import Stage
 
 MOST_BODY = 2048  # bytes: a whole score sheet is a few hundred
 TRIES = 5  # wrong codes per address per window before it must wait
+ACTIONS = 30  # and actions with the right code: a joined phone cannot flood the box's store
 TRY_WINDOW = 60.0  # seconds
 ASSETS = {  # the page's own files, by the only paths that serve them
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -44,9 +45,11 @@ HEADERS = {
 
 
 class Tries:
-    """Wrong join codes per address in a sliding window: guessing six digits takes years."""
+    """Tries per address in a sliding window: with 5 wrong codes a minute, guessing six
+    digits takes months."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, most: int = TRIES, clock: Callable[[], float] = time.monotonic) -> None:
+        self._most = most
         self._clock = clock
         self._wrong: dict[str, deque[float]] = {}
 
@@ -58,7 +61,7 @@ class Tries:
             wrong.popleft()
         if not wrong:
             del self._wrong[address]
-        return len(wrong) >= TRIES
+        return len(wrong) >= self._most
 
     def missed(self, address: str) -> None:
         if len(self._wrong) > 10_000:  # a flood of addresses cannot grow this forever
@@ -87,7 +90,7 @@ async def _body(request: Request) -> Any:
 
 
 def make_app(stage: Stage, inbox_put: Callable[[Scored], None], art: Artwork) -> Starlette:
-    tries = Tries()
+    tries, actions = Tries(TRIES), Tries(ACTIONS)
     files = resources.files("nsdevice.web") / "assets"
     assets = {
         path: (files.joinpath(name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()
@@ -179,6 +182,10 @@ def make_app(stage: Stage, inbox_put: Callable[[Scored], None], art: Artwork) ->
             return _refuse(413, f"at most {MOST_BODY} bytes")
         except SheetError as error:
             return _refuse(422, str(error))
+        address = request.client.host if request.client else "?"
+        if actions.blocked(address):  # each score is a save on the box: not a flood of them
+            return _refuse(429, "too many scores; wait a minute")
+        actions.missed(address)
         inbox_put(Scored(seat, sheet.total, sheet.best_line, table.game))
         return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
 

@@ -16,6 +16,7 @@ from nsdevice.web.payload import Artwork
 from nsdevice.web.stage import Stage
 
 DEFAULT_PORT = 8414
+MOST_CONNECTIONS = 64  # a table has a few phones; more are refused (503), not served
 FIRST_FRAME_WAIT = 30.0  # seconds: a box that never draws never serves
 
 
@@ -72,6 +73,7 @@ class WebSide:
                 access_log=False,
                 lifespan="on",
                 timeout_graceful_shutdown=1,
+                limit_concurrency=MOST_CONNECTIONS,
             )
             self._server = server = uvicorn.Server(config)
             if self._stopping.is_set():
