@@ -17,7 +17,8 @@ from nsdevice.web.stage import Stage
 
 DEFAULT_PORT = 8414
 MOST_CONNECTIONS = 64  # a table has a few phones; more are refused (503), not served
-FIRST_FRAME_WAIT = 30.0  # seconds: a box that never draws never serves
+FIRST_FRAME_WAIT = 30.0
+SETTLE = 0.2  # seconds after the first frame before the page loads its server  # seconds: a box that never draws never serves
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -57,7 +58,11 @@ class WebSide:
         self._thread.start()
 
     def _serve(self) -> None:
-        if not self.stage.wait_first(FIRST_FRAME_WAIT) or self._stopping.is_set():
+        if not self.stage.wait_first(FIRST_FRAME_WAIT):
+            return
+        # The first table comes with the first frame, just before the loop tells systemd
+        # it is ready: let that go first, the imports below would compete for the GIL.
+        if self._stopping.wait(SETTLE):
             return
         try:
             import uvicorn
