@@ -6,6 +6,7 @@ cold start does not pay for them. `publish` is the loop's output; `close` stops 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -17,8 +18,8 @@ from nsdevice.web.stage import Stage
 
 DEFAULT_PORT = 8414
 MOST_CONNECTIONS = 64  # a table has a few phones; more are refused (503), not served
-FIRST_FRAME_WAIT = 30.0
-SETTLE = 0.2  # seconds after the first frame before the page loads its server  # seconds: a box that never draws never serves
+FIRST_FRAME_WAIT = 30.0  # seconds: a box that never draws never serves
+SETTLE = 0.2  # seconds after the first frame before the page loads its server
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -47,6 +48,7 @@ class WebSide:
         self._artwork = artwork
         self._on_error = on_error
         self._server: Any = None
+        self._stop_soon: Callable[[], object] = lambda: None
         self._stopping = threading.Event()
         self.started = threading.Event()  # set once the page answers
         self._thread = threading.Thread(target=self._serve, name="nsdevice-web", daemon=True)
@@ -65,9 +67,24 @@ class WebSide:
         if self._stopping.wait(SETTLE):
             return
         try:
+            import asyncio
+
             import uvicorn
 
             from nsdevice.web.app import make_app
+
+            side = self
+
+            class Server(uvicorn.Server):
+                async def main_loop(self) -> None:
+                    """Wait for `close` instead of uvicorn's ten checks a second: an idle
+                    page wakes the box for nothing."""
+                    stopped = asyncio.Event()
+                    loop = asyncio.get_running_loop()
+                    side._stop_soon = lambda: loop.call_soon_threadsafe(stopped.set)
+                    side.started.set()
+                    if not side._stopping.is_set():
+                        await stopped.wait()
 
             app = make_app(self.stage, self._inbox_put, self._artwork())
             config = uvicorn.Config(
@@ -79,32 +96,23 @@ class WebSide:
                 lifespan="on",
                 timeout_graceful_shutdown=1,
                 limit_concurrency=MOST_CONNECTIONS,
+                date_header=False,  # it would go stale: nothing ticks to refresh it
             )
-            self._server = server = uvicorn.Server(config)
+            self._server = server = Server(config)
             if self._stopping.is_set():
                 return
-            waiter = threading.Thread(target=self._watch_start, daemon=True)
-            waiter.start()
             server.run()
             if not server.started:
                 self._on_error(f"the phones' page could not start on {self.host}:{self.port}")
         except (Exception, SystemExit) as error:  # the box goes on without its page
             self._on_error(f"the phones' page stopped ({error})")
 
-    def _watch_start(self) -> None:
-        server = self._server
-        while server is not None and not server.started and not self._stopping.is_set():
-            if self._stopping.wait(0.05):  # only until it starts, once
-                return
-            if server.should_exit:
-                return
-        if server is not None and server.started:
-            self.started.set()
-
     def close(self) -> None:
         self._stopping.set()
-        self.stage.release()  # a thread still waiting for the first frame
+        self.stage.release()  # a thread still waiting for the first frame; the streams
         if self._server is not None:
             self._server.should_exit = True
+        with contextlib.suppress(RuntimeError):  # its event loop may be gone already
+            self._stop_soon()
         if self._thread.is_alive():
             self._thread.join(timeout=3)
