@@ -387,3 +387,29 @@ def test_a_joined_phone_cannot_flood_the_box_with_scores(table):
     answers = [table.client.post("/score", json=body, headers=key).status_code for _ in range(40)]
     assert answers == [200] * ACTIONS + [429] * (40 - ACTIONS)
     assert len(table.deliver()) == ACTIONS
+
+
+def test_the_stage_wakes_waiting_streams_and_a_reconnecting_phone_gets_the_latest():
+    import asyncio
+    import threading
+
+    stage = Stage()
+    first, second = tokyo().table(), tokyo(players=2).table()
+
+    async def follow() -> list:
+        stage.bind()
+        got = []
+        stage.publish(first)
+        number, table = await stage.next_after(-1)  # a new stream: the latest at once
+        got.append(table)
+        # the loop's thread publishes while this stream waits: no polling, a wake-up
+        threading.Timer(0.05, stage.publish, (second,)).start()
+        number, table = await asyncio.wait_for(stage.next_after(number), 5)
+        got.append(table)
+        reconnected = await stage.next_after(-1)  # a phone coming back: the latest
+        got.append(reconnected[1])
+        threading.Timer(0.05, stage.release).start()  # the box closes: streams end
+        got.append(await asyncio.wait_for(stage.next_after(number), 5))
+        return got
+
+    assert asyncio.run(follow()) == [first, second, second, None]
