@@ -337,7 +337,8 @@ def run(args: argparse.Namespace) -> int:
         elif power_off_status.isdigit():
             exit_status = int(power_off_status)
 
-    web = _open_web(web_address, inbox) if web_address else None
+    buttons = bool(getattr(args, "phone_buttons", False))
+    web = _open_web(web_address, inbox, buttons) if web_address else None
     loop = Loop(
         session=session,
         display=display,
@@ -391,7 +392,7 @@ def _phone_addresses(host: str, port: int) -> tuple[str, ...]:
     return tuple(addresses)
 
 
-def _open_web(address: tuple[str, int], inbox: Inbox) -> Any:
+def _open_web(address: tuple[str, int], inbox: Inbox, buttons: bool = False) -> Any:
     """The phones' page, ready to start; its symbols are drawn by the box's own painter."""
     from nsdevice.web.payload import Artwork
     from nsdevice.web.server import WebSide
@@ -402,7 +403,7 @@ def _open_web(address: tuple[str, int], inbox: Inbox) -> Any:
         return Artwork(drawn.symbol_pngs(), drawn.card_colours(), drawn.pencil_colours())
 
     host, port = address
-    return WebSide(host, port, inbox.put, artwork, on_error=notice)
+    return WebSide(host, port, inbox.put, artwork, on_error=notice, buttons=buttons)
 
 
 def check_hardware(args: argparse.Namespace) -> int:

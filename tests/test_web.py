@@ -63,11 +63,11 @@ class Table:
     """A page over a session, with the loop's part played by the test: what a phone
     sends arrives in `inbox`; `show()` publishes the session as the loop would."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, buttons: bool = False) -> None:
         self.session = session
         self.stage = Stage()
         self.inbox = QueueInbox()
-        self.client = TestClient(make_app(self.stage, self.inbox.put, Artwork()))
+        self.client = TestClient(make_app(self.stage, self.inbox.put, Artwork(), buttons))
         self.client.__enter__()
         self.show()
 
@@ -384,8 +384,11 @@ def test_a_joined_phone_cannot_flood_the_box_with_scores(table):
     table.show()
     key = {"X-Join-Code": table.session.join_code}
     body = {"seat": 1, "sheet": TOKYO_SHEET}
-    answers = [table.client.post("/score", json=body, headers=key).status_code for _ in range(40)]
-    assert answers == [200] * ACTIONS + [429] * (40 - ACTIONS)
+    tries = ACTIONS + 10
+    answers = [
+        table.client.post("/score", json=body, headers=key).status_code for _ in range(tries)
+    ]
+    assert answers == [200] * ACTIONS + [429] * 10
     assert len(table.deliver()) == ACTIONS
 
 
@@ -413,3 +416,34 @@ def test_the_stage_wakes_waiting_streams_and_a_reconnecting_phone_gets_the_lates
         return got
 
     assert asyncio.run(follow()) == [first, second, second, None]
+
+
+def test_next_and_back_from_the_controllers_phone_only_when_the_table_allows_it_C3():
+    session = tokyo()
+    for allowed in (False, True):
+        table = Table(session, buttons=allowed)
+        try:
+            to_turn(session, 2)
+            table.show()
+            view = session.view()
+            assert isinstance(view, views.TurnView)
+            key = {"X-Join-Code": session.join_code}
+            mine = {"seat": view.controller, "button": "next"}
+            answer = table.client.post("/press", json=mine, headers=key)
+            if not allowed:  # the box's own setting (`--phone-buttons`) is off
+                assert answer.status_code == 403
+                assert table.inbox.get(0) == []
+                continue
+            assert table.client.post("/press", json=mine).status_code == 403  # no code
+            other = {"seat": view.controller % 3 + 1, "button": "next"}
+            assert table.client.post("/press", json=other, headers=key).status_code == 409
+            for bad in ({"seat": True, "button": "next"}, {"seat": 1, "button": "menu"},
+                        {"seat": 1, "button": "next", "x": 1}):  # fmt: skip
+                assert table.client.post("/press", json=bad, headers=key).status_code == 422
+            assert answer.status_code == 200
+            back = {"seat": view.controller, "button": "back"}
+            assert table.client.post("/press", json=back, headers=key).status_code == 200
+            assert table.inbox.get(0) == [Press(Button.NEXT), Press(Button.BACK)]
+            assert table.client.get("/state").json()["buttons"] is True
+        finally:
+            table.close()

@@ -237,7 +237,8 @@ class Vocabulary:
 
     def phone(self) -> dict[str, str]:
         """The phone page's own words (its buttons, labels and score sheet)."""
-        return {key: self._(text) for key, text in PHONE.items()}
+        said = {key: self._(text) for key, text in PHONE.items()}
+        return {**said, "next": self.button("next"), "back": self.button("back")}
 
     def seed(self, code: str) -> str:
         return self._("Deal code: {code}").format(code=code)

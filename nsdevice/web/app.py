@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from nsdevice.inputs.events import Scored
+from nsdevice.inputs.events import Button, Press, Scored
 from nsdevice.views import TableView
 from nsdevice.web.payload import Artwork, language_of, payload
 from nsdevice.web.sheet import SheetError, score_sheet
@@ -29,7 +29,8 @@ from nsdevice.web.stage import Stage
 
 MOST_BODY = 2048  # bytes: a whole score sheet is a few hundred
 TRIES = 5  # wrong codes per address per window before it must wait
-ACTIONS = 30  # and actions with the right code: a joined phone cannot flood the box's store
+ACTIONS = 120  # and actions with the right code: a joined phone cannot flood the box's store
+PRESSABLE = ("round_start", "turn")  # where the controller's phone may press NEXT and BACK
 TRY_WINDOW = 60.0  # seconds
 ASSETS = {  # the page's own files, by the only paths that serve them
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -89,7 +90,13 @@ async def _body(request: Request) -> Any:
         raise SheetError("the body is not JSON") from None
 
 
-def make_app(stage: Stage, inbox_put: Callable[[Scored], None], art: Artwork) -> Starlette:
+def make_app(
+    stage: Stage,
+    inbox_put: Callable[[Scored | Press], None],
+    art: Artwork,
+    buttons: bool = False,
+) -> Starlette:
+    """`buttons`: the table lets the controller's phone press NEXT and BACK (`--phone-buttons`)."""
     tries, actions = Tries(TRIES), Tries(ACTIONS)
     files = resources.files("nsdevice.web") / "assets"
     assets = {
@@ -112,7 +119,7 @@ def make_app(stage: Stage, inbox_put: Callable[[Scored], None], art: Artwork) ->
         if table is None:
             return _refuse(503, "the box has not drawn yet")
         language = language_of(request.query_params.get("lang"))
-        return JSONResponse(payload(number, table, language, art), headers=HEADERS)
+        return JSONResponse(payload(number, table, language, art, buttons), headers=HEADERS)
 
     encoded: dict[tuple[int, str], bytes] = {}  # the latest table's event, per language
 
@@ -122,7 +129,7 @@ def make_app(stage: Stage, inbox_put: Callable[[Scored], None], art: Artwork) ->
         if key not in encoded:
             if encoded and next(iter(encoded))[0] != number:
                 encoded.clear()
-            data = json.dumps(payload(number, table, language, art), separators=(",", ":"))
+            data = json.dumps(payload(number, table, language, art, buttons), separators=(",", ":"))
             encoded[key] = f"data: {data}\n\n".encode()
         return encoded[key]
 
@@ -189,6 +196,38 @@ def make_app(stage: Stage, inbox_put: Callable[[Scored], None], art: Artwork) ->
         inbox_put(Scored(seat, sheet.total, sheet.best_line, table.game))
         return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
 
+    async def press(request: Request) -> Response:
+        if not buttons:
+            return _refuse(403, "this table keeps NEXT and BACK on the box")
+        refused = authorised(request)
+        if refused is not None:
+            return refused
+        try:
+            data = await _body(request)
+            if not isinstance(data, dict) or set(data) != {"seat", "button"}:
+                raise SheetError("send exactly {seat, button}")
+            if data["button"] not in ("next", "back"):
+                raise SheetError("button must be next or back")
+            if type(data["seat"]) is not int:
+                raise SheetError("seat must be a whole number")
+        except OverflowError:
+            return _refuse(413, f"at most {MOST_BODY} bytes")
+        except SheetError as error:
+            return _refuse(422, str(error))
+        _, table = stage.latest()
+        assert table is not None
+        controller = getattr(table.view, "controller", None)
+        if table.view is None or table.view.screen not in PRESSABLE or controller is None:
+            return _refuse(409, "NEXT and BACK from a phone work during a round only")
+        if data["seat"] != controller:
+            return _refuse(409, f"seat {controller} turns the cards this round")
+        address = request.client.host if request.client else "?"
+        if actions.blocked(address):
+            return _refuse(429, "too many presses; wait a minute")
+        actions.missed(address)
+        inbox_put(Press(Button(data["button"])))
+        return JSONResponse({"pressed": data["button"]}, headers=HEADERS)
+
     routes = [
         *(Route(path, asset, methods=["GET"]) for path in ASSETS),
         Route("/symbol/{name:str}.png", symbol, methods=["GET"]),
@@ -196,6 +235,7 @@ def make_app(stage: Stage, inbox_put: Callable[[Scored], None], art: Artwork) ->
         Route("/events", events, methods=["GET"]),
         Route("/join", join, methods=["POST"]),
         Route("/score", score, methods=["POST"]),
+        Route("/press", press, methods=["POST"]),
     ]
 
     @contextlib.asynccontextmanager

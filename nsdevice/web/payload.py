@@ -36,7 +36,9 @@ def _symbol(card: StationCard) -> str:
     return card.special.value if card.special is not None else ""
 
 
-def payload(number: int, table: views.TableView, language: str, art: Artwork) -> dict[str, Any]:
+def payload(
+    number: int, table: views.TableView, language: str, art: Artwork, buttons: bool = False
+) -> dict[str, Any]:
     said = words(language)
     view = table.view
 
@@ -66,6 +68,8 @@ def payload(number: int, table: views.TableView, language: str, art: Artwork) ->
         "line_scoring": table.line_scoring,
         "scoring": table.scoring,
         "seats_in": list(table.seats_in),
+        "buttons": buttons,  # the controller's phone may press NEXT and BACK
+        "controller": getattr(view, "controller", 0) if view is not None else 0,
     }
     if view is None:
         return data

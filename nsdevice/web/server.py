@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from nsdevice.inputs.events import Scored
+from nsdevice.inputs.events import Press, Scored
 from nsdevice.views import TableView
 from nsdevice.web.payload import Artwork
 from nsdevice.web.stage import Stage
@@ -38,10 +38,12 @@ class WebSide:
         self,
         host: str,
         port: int,
-        inbox_put: Callable[[Scored], None],
+        inbox_put: Callable[[Scored | Press], None],
         artwork: Callable[[], Artwork],
         on_error: Callable[[str], None] = lambda message: None,
+        buttons: bool = False,
     ) -> None:
+        self._buttons = buttons
         self.host, self.port = host, port
         self.stage = Stage()
         self._inbox_put = inbox_put
@@ -86,7 +88,7 @@ class WebSide:
                     if not side._stopping.is_set():
                         await stopped.wait()
 
-            app = make_app(self.stage, self._inbox_put, self._artwork())
+            app = make_app(self.stage, self._inbox_put, self._artwork(), self._buttons)
             config = uvicorn.Config(
                 app,
                 host=self.host,

@@ -41,6 +41,7 @@
     $("earlier-title").textContent = words.earlier;
     $("earlier").replaceChildren(...data.earlier.flat().map((item) => card(item, true)));
     renderSeats(data);
+    renderButtons(data);
     renderJoin(data);
     renderSheet(data);
     window.nsdeviceSeen.push({ number: data.number, at: Date.now(), screen: data.screen,
@@ -76,6 +77,22 @@
       $("pass-text").textContent = `${words.next_pencil}: ${next.name}`;
       $("pass").dataset.colour = next.colour;
     }
+  }
+
+  function renderButtons(data) {
+    const mine = data.buttons && joined(data) && said.seat === data.controller
+      && (data.screen === "turn" || data.screen === "round_start");
+    $("buttons").hidden = !mine;
+    $("press-next").textContent = data.words.next;
+    $("press-back").textContent = data.words.back;
+  }
+
+  async function press(button) {
+    await fetch("/press", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Join-Code": said.code },
+      body: JSON.stringify({ seat: said.seat, button }),
+    });
   }
 
   function joined(data) { return said.code && said.joinedGame === data.game; }
@@ -202,6 +219,8 @@
   }
 
   $("join-button").addEventListener("click", join);
+  $("press-next").addEventListener("click", () => press("next"));
+  $("press-back").addEventListener("click", () => press("back"));
   $("sheet").addEventListener("submit", send);
   languages();
   listen();
