@@ -1,6 +1,7 @@
 """Issue 14's table test in a real headless Chromium: a scripted 3-player Tokyo game on the
 box's script input while three phones watch; every revealed card reaches every page
-within 200 ms of the box's frame (loopback), each phone shows its seat's pencil, and the
+within 200 ms of the box's frame (loopback), each phone shows its seat's pencil, the
+controller's phone (and only it) presses NEXT and BACK (`--phone-buttons`), and the
 scores typed on the phones make the box's ending card.
 
 The box runs in-process (the loop on its own thread, the web side beside it), driven by
@@ -50,7 +51,7 @@ class Box:
             seed_source=lambda: "PHONES14",
         )
         self.inbox = QueueInbox()
-        self.web = _open_web(("127.0.0.1", port), self.inbox)
+        self.web = _open_web(("127.0.0.1", port), self.inbox, buttons=True)
         # [time of the frame, number of the table published with it, view]
         self.frames: list[list] = []
         box = self
@@ -157,6 +158,28 @@ def test_three_phones_watch_a_tokyo_game_and_score_it(browser):
             browser.switch_to.window(phone)
             wait(lambda s=seat: browser.find_elements(By.ID, f"seat-{s}"), what="seats")
             browser.find_element(By.ID, f"seat-{seat}").click()
+        # the players join with the code the box's Phones screen shows (test_web checks it)
+        code = box.session.join_code
+        for phone in phones:
+            browser.switch_to.window(phone)
+            browser.find_element(By.ID, "code").send_keys(code)
+            browser.find_element(By.ID, "join-button").click()
+            said = browser.find_element(By.ID, "join-said")
+            wait(lambda s=said: s.text.startswith("Joined"), what="joining")
+        # --phone-buttons: the controller's phone turns the first card and takes it back
+        box.play([Press(Button.NEXT)], pace=0)
+        wait(lambda: box.session.screen is Screen.ROUND_START, what="the round's start")
+        controller = box.session.view().controller
+        browser.switch_to.window(phones[controller - 1])
+        wait(lambda: browser.find_element(By.ID, "press-next").is_displayed(), what="NEXT")
+        browser.find_element(By.ID, "press-next").click()
+        wait(lambda: box.session.screen is Screen.TURN, what="the phone's NEXT")
+        browser.find_element(By.ID, "press-back").click()
+        wait(lambda: box.session.screen is Screen.ROUND_START, what="the phone's BACK")
+        for seat, phone in enumerate(phones, start=1):  # only the controller has them
+            browser.switch_to.window(phone)
+            shown = browser.find_element(By.ID, "press-next").is_displayed()
+            assert shown == (seat == controller)
         script = box.play(presses_to_game_end(box.session), pace=PACE)
         wait(lambda: box.session.screen is Screen.GAME_END, 120, "the game's end")
         script.close()
@@ -187,12 +210,9 @@ def test_three_phones_watch_a_tokyo_game_and_score_it(browser):
         for (round_number, seat), shown in table_pencils.items():
             assert shown == dict(deal.rounds[round_number - 1].pencils)[str(seat)]
 
-        # the players join with the box's code and type their sheets
-        code = box.session.join_code  # what the box's Phones screen shows (test_web)
+        # the players type their sheets
         for seat, phone in enumerate(phones, start=1):
             browser.switch_to.window(phone)
-            browser.find_element(By.ID, "code").send_keys(code)
-            browser.find_element(By.ID, "join-button").click()
             wait(lambda: browser.find_elements(By.ID, "line-1-0"), what="the score sheet")
             for field, value in SHEETS[seat].items():
                 box_field = browser.find_element(By.ID, field)
