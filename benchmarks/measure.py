@@ -179,13 +179,17 @@ def press_to_frame(
     display_kind: str = "window",
     samples: dict[str, list[float]] | None = None,
     before_tap: Callable[[int], None] | None = None,
+    publish: Callable[[Any], None] | None = None,
+    before_presses: Callable[[], None] | None = None,
 ) -> dict:
     """Tap `presses` times on mock GPIO pins while the real loop runs; time every frame.
 
     `state_dir` puts the SQLite store somewhere else than a fresh temporary folder (e.g.
     a tmpfs, to see what fsync costs: for attribution). The inbox is the one `nsdevice run`
     would choose for GPIO buttons on `display_kind`: the window's own pygame inbox for
-    "window", a plain queue for "kmsdrm" (runner.choose_inbox).
+    "window", a plain queue for "kmsdrm" (runner.choose_inbox). `publish` is the loop's
+    output to the phones' page, `before_presses` runs after the first frame
+    (benchmarks/phones.py connects its pages there).
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -237,7 +241,10 @@ def press_to_frame(
         session_press = _Timer(session.press)
         session.press = session_press  # type: ignore[method-assign]
         save = _Timer(store.save)
-        loop = Loop(session, display, inbox, ButtonTracker(), save=save, notifier=Notifier({}))
+        loop = Loop(
+            session, display, inbox, ButtonTracker(), save=save, notifier=Notifier({}),
+            publish=publish,
+        )  # fmt: skip
 
         from_release: list[float] = []
         steps: list[dict] = []
@@ -252,6 +259,8 @@ def press_to_frame(
             try:
                 if not shown.wait(10):
                     raise TimeoutError("no first frame")
+                if before_presses is not None:
+                    before_presses()
                 for tap in range(presses):
                     if before_tap is not None:
                         before_tap(tap)

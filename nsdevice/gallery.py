@@ -31,6 +31,7 @@ from nsdevice.session.screens import (
     menu_view,
     notice_view,
     pencil_pass_view,
+    phones_view,
     result_view,
     round_end_view,
     round_start_view,
@@ -43,6 +44,7 @@ from nsdevice.session.screens import (
 )
 
 SEARCH = 2000  # seeds tried when looking for a deal that shows a given situation
+PHONE_ADDRESSES = ("http://192.168.1.23:8414/", "http://nsdevice.local:8414/")  # an example table
 
 Finder = Callable[[Round, Turn], bool]
 
@@ -204,6 +206,7 @@ def example_views(
         name = f"confirm-{question.replace('_', '-')}"
         examples.append((name, confirm_view(question, progress, language)))
     examples.append(("about", about_view(city, language)))
+    examples.append(("phones", phones_view(PHONE_ADDRESSES, "406215", language)))
     examples.append(("about-game-over", about_view(city, language, three.setup.seed)))
     for notice, detail in (
         ("store_damaged", "/var/lib/nsdevice/state.db.damaged-20250101-101500"),

@@ -33,7 +33,10 @@ def wait_for_press(
         for item in inbox.get(wait):
             if isinstance(item, Stop):
                 return None
-            presses = tracker.feed(item) if isinstance(item, Edge) else [item]
+            if isinstance(item, Edge):
+                presses = tracker.feed(item)
+            else:  # a press, or something only the game takes (a phone's score)
+                presses = [item] if isinstance(item, Press) else []
             if presses:
                 return presses[0]
         due = tracker.due(clock())

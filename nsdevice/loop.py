@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nsdevice.displays import Display
-from nsdevice.inputs.events import ButtonTracker, Edge, Inbox, Press, Stop
+from nsdevice.inputs.events import ButtonTracker, Edge, Inbox, Press, Scored, Stop
 from nsdevice.notify import Notifier
 from nsdevice.session import Session
-from nsdevice.views import View
+from nsdevice.views import TableView, View
 
 
 @dataclass
@@ -29,12 +29,16 @@ class Loop:
     outputs: Sequence[Callable[[View], None]] = ()  # e.g. an LED showing the card's kind
     clock: Callable[[], float] = time.monotonic
     on_request: Callable[[str], None] = lambda request: None
+    # the phones' page (nsdevice.web): handed each new table without waiting; None: no page
+    publish: Callable[[TableView], None] | None = None
     _shown: View | None = None
+    _published: TableView | None = None
     _brightness: int | None = None
 
     def draw(self) -> None:
         view = self.session.view()
         if view == self._shown:
+            self._publish()  # a phone's score may change the table and not the screen
             return
         self.display.show(view)
         if view.chime:  # the session sets one only when sound is on
@@ -46,6 +50,14 @@ class Loop:
         if brightness != self._brightness and self.display.supports_brightness:
             self.display.set_brightness(brightness)
         self._brightness = brightness
+        self._publish()  # after the frame: the box first, then the phones
+
+    def _publish(self) -> None:
+        if self.publish is not None:
+            table = self.session.table()
+            if table != self._published:
+                self.publish(table)
+                self._published = table
 
     def handle(self, press: Press) -> None:
         # Picture first: the save waits on the disk (an fsync, tens of ms on an SD card)
@@ -55,6 +67,13 @@ class Loop:
         self.draw()
         self.save(self.session.snapshot())
         self.draw()  # a notice the save gave the session (e.g. the disk is full) shows now
+
+    def score(self, scored: Scored) -> None:
+        if scored.game == self.session.game and self.session.enter_score(
+            scored.seat, scored.total, scored.best_line
+        ):
+            self.save(self.session.snapshot())
+            self.draw()
 
     def run(self) -> int:
         """Run until a Stop arrives or the session asks to shut down; the exit status."""
@@ -67,6 +86,9 @@ class Loop:
                 if isinstance(item, Stop):
                     self.notifier.stopping()
                     return 0
+                if isinstance(item, Scored):
+                    self.score(item)
+                    continue
                 presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
                 for press in presses:
                     self.handle(press)

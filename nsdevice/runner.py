@@ -53,12 +53,24 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keys", default=None, help="with --input script: presses such as next,back,hold:menu"
     )
+    parser.add_argument(
+        "--pace", type=float, default=None, help="with --input script: seconds between presses"
+    )
     parser.add_argument("--size", default=None, help="window size WIDTHxHEIGHT (480x320)")
     parser.add_argument("--hardware", default=None, help="hardware profile name or .toml path")
     parser.add_argument("--port", default=None, help="serial port of the button board")
     parser.add_argument("--state-dir", default=None, help="where the game is kept")
     parser.add_argument(
         "--shutdown-command", default=None, help="offer 'shut down' in the menu, running this"
+    )
+    parser.add_argument(
+        "--web",
+        default=None,
+        metavar="[HOST:]PORT",
+        help="serve the phones' page there (the service uses 0.0.0.0:8414)",
+    )
+    parser.add_argument(
+        "--no-web", action="store_true", help="no phones' page, whatever --web says"
     )
 
 
@@ -150,8 +162,15 @@ def plan(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Pla
         except ValueError as error:
             raise _usage(str(error)) from None
         input_options["presses"] = keys
+        pace = getattr(args, "pace", None)
+        if pace is not None:
+            if not 0 <= pace <= 60:
+                raise _usage(f"--pace is 0 to 60 seconds, not {pace}")
+            input_options["pace"] = pace
     elif args.keys is not None:
         raise _usage("--keys goes with --input script")
+    elif getattr(args, "pace", None) is not None:
+        raise _usage("--pace goes with --input script")
     state_dir = getattr(args, "state_dir", None)
     if state_dir is not None and not _fits_file_system(state_dir):
         raise _usage(f"--state-dir {state_dir!r}: the name is too long for a file system")
@@ -337,6 +356,7 @@ def run(args: argparse.Namespace) -> int:
     from nsdevice.store import state_directory
 
     chosen = plan(args)
+    web_address = _web_address(args)
     display, inbox, inputs = open_hardware(chosen)
 
     directory = Path(args.state_dir) if args.state_dir else state_directory()
@@ -347,6 +367,7 @@ def run(args: argparse.Namespace) -> int:
         brightness=display.supports_brightness,
         shutdown=bool(args.shutdown_command) or power_off_status.isdigit(),
         panel=panel(chosen, inputs),
+        phones=_phone_addresses(*web_address) if web_address else (),
     )
     def fresh(records: Saver) -> Session:
         # No game under way: deal one of the remembered setup, so that NEXT goes forward
@@ -381,6 +402,8 @@ def run(args: argparse.Namespace) -> int:
         elif power_off_status.isdigit():
             exit_status = int(power_off_status)
 
+    buttons = bool(getattr(args, "phone_buttons", False))
+    web = _open_web(web_address, inbox, buttons) if web_address else None
     loop = Loop(
         session=session,
         display=display,
@@ -390,16 +413,62 @@ def run(args: argparse.Namespace) -> int:
         notifier=Notifier(),
         outputs=_led_output(chosen, inputs),
         on_request=on_request,
+        publish=web.publish if web is not None else None,
     )
+    if web is not None:
+        web.start()  # it serves once the loop has drawn its first frame
     try:
         status = loop.run()
         return exit_status or status
     finally:
+        if web is not None:
+            web.close()
         for device in inputs:
             with contextlib.suppress(Exception):
                 device.close()
         display.close()
         saver.store.close()
+
+
+def _web_address(args: argparse.Namespace) -> tuple[str, int] | None:
+    text = getattr(args, "web", None)
+    if not text or getattr(args, "no_web", False):
+        return None
+    from nsdevice.web.server import parse_address
+
+    try:
+        return parse_address(text)
+    except ValueError as error:
+        raise _usage(str(error)) from None
+
+
+def _phone_addresses(host: str, port: int) -> tuple[str, ...]:
+    """Where phones find the page: this machine's address on the network (for the QR
+    code) and its mDNS name; the bound address itself when it is a single one."""
+    import socket
+
+    if host not in ("0.0.0.0", "::", ""):
+        return (f"http://{host}:{port}/",)
+    addresses = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 9))  # a datagram socket sends nothing on connect
+        addresses.append(f"http://{probe.getsockname()[0]}:{port}/")
+    addresses.append(f"http://{socket.gethostname()}.local:{port}/")
+    return tuple(addresses)
+
+
+def _open_web(address: tuple[str, int], inbox: Inbox, buttons: bool = False) -> Any:
+    """The phones' page, ready to start; its symbols are drawn by the box's own painter."""
+    from nsdevice.web.payload import Artwork
+    from nsdevice.web.server import WebSide
+
+    def artwork() -> Artwork:
+        from nsdevice.displays import artwork as drawn
+
+        return Artwork(drawn.symbol_pngs(), drawn.card_colours(), drawn.pencil_colours())
+
+    host, port = address
+    return WebSide(host, port, inbox.put, artwork, on_error=notice, buttons=buttons)
 
 
 def check_hardware(args: argparse.Namespace) -> int:

@@ -333,6 +333,31 @@ class HardwareTestView(View):
     failed: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class PhonesView(View):
+    """How phones join the table: the page's address (drawn as a QR code) and the join code."""
+
+    screen: ClassVar[str] = "phones"
+    addresses: tuple[str, ...] = ()  # the first is drawn as a QR code
+    code: str = ""  # changes with each new game; NEXT renews it
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What the phones at the table are told: never the deck's order, only what the box has
+    shown. Not a screen: the loop publishes it to the web side beside every frame."""
+
+    game: int  # counts the games started in this run: a new game, a new join code
+    code: str  # the join code, for the web side's check; never sent to a phone
+    view: View | None  # the game screen (beneath any menu); None before a game
+    city: str = ""
+    players: int = 0
+    pencils: tuple[SeatPencil, ...] = ()  # this round's, seats first
+    line_scoring: str = ""  # "districts", "quarters" or "" (totals only)
+    scoring: bool = False  # the game is over and its scores are being taken
+    seats_in: tuple[int, ...] = ()  # seats whose scores came from a phone
+
+
 ALL_VIEWS: tuple[type[View], ...] = (
     SetupView,
     SeedEntryView,
@@ -350,4 +375,5 @@ ALL_VIEWS: tuple[type[View], ...] = (
     NoticeView,
     ShutdownView,
     HardwareTestView,
+    PhonesView,
 )

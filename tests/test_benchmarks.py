@@ -62,3 +62,20 @@ def test_measure_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
         "simulate tokyo (rounds/s)",
     }
     assert all(set(row) == {"metric", "figure", "target", "ok"} for row in table)
+
+
+def test_phones_benchmark_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
+    """benchmarks/phones.py: the page's press → frame, cold start, idle and memory."""
+    out = tmp_path / "phones.json"
+    command = [sys.executable, str(ROOT / "benchmarks" / "phones.py"), "--presses", "6",
+               "--pages", "3", "--starts", "1", "--idle-seconds", "0.5",
+               "--json", str(out)]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    figures = json.loads(out.read_text())
+    for run in figures["press_to_frame_with_pages"] + figures["press_to_frame_without_page"]:
+        assert run["frames"] >= 3 and run["presses_without_a_frame"] == 0
+    assert figures["press_to_frame_with_pages"][0]["pages"] == 3
+    assert figures["cold_start_with_page"]["runs"] == 1
+    memory = figures["idle_and_memory"]
+    assert memory["phones"] == 4 and all(n > 1 for n in memory["events_per_phone"])

@@ -33,7 +33,9 @@ def every_screen() -> dict[Screen, views.View]:
     """One walk through a whole game that stops on every screen: each screen's first view."""
     session = Session(
         Settings(city="paris", players=2, modules=("objectives",)),
-        capabilities=Capabilities(brightness=True, shutdown=True),
+        capabilities=Capabilities(
+            brightness=True, shutdown=True, phones=("http://192.168.1.23:8414/",)
+        ),
         seed_source=lambda: "TABLE",
     )
     seen: dict[Screen, views.View] = {}
@@ -59,6 +61,9 @@ def every_screen() -> dict[Screen, views.View]:
     _choose(session, "about")
     seen.setdefault(session.screen, session.view())
     press(NEXT)  # back to the menu
+    _choose(session, "phones")
+    seen.setdefault(session.screen, session.view())
+    press(BACK)  # back to the menu
     _choose(session, "new_game")
     seen.setdefault(session.screen, session.view())
     press(BACK)  # no: the menu again
@@ -99,7 +104,7 @@ def test_the_kinds_say_where_a_screen_stands(shown):
     game = {s for s, e in SCREENS.items() if e.kind is Kind.GAME}
     overlays = {s for s, e in SCREENS.items() if e.kind is Kind.OVERLAY}
     assert {Screen.SUMMARY, Screen.TURN, Screen.RESULT} <= game
-    assert overlays == {Screen.MENU, Screen.CONFIRM, Screen.ABOUT, Screen.RECALL}
+    assert overlays == {Screen.MENU, Screen.CONFIRM, Screen.ABOUT, Screen.RECALL, Screen.PHONES}
     assert SCREENS[Screen.SETUP].kind is Kind.SETUP
     assert SCREENS[Screen.SHUTDOWN].kind is Kind.MESSAGE
 

@@ -125,26 +125,28 @@ def test_disk_full_mid_game_goes_on_and_the_first_press_after_space_returns_is_s
     with mounted("-t", "tmpfs", "-o", "size=2m", "tmpfs", str(card)):
         state = card / "state"
         box = Box(state)
-        for key in "nnn":  # round start, first card, second card
-            box.send(key)
-            shown = box.screen()
-        assert shown["screen"] == "turn"
-        box.wait_saved(state, shown)  # the frame comes before its save: fill after that
-        filler = fill(card)
-        box.send("n")
-        revealed = box.screen()  # picture first: the press's card is drawn before its save
-        assert revealed["screen"] == "turn" and revealed["turn"] == shown["turn"] + 1
-        assert box.screen()["notice"] == "store_full"  # then the save failed, and says so
-        box.send("n")  # dismisses the notice: back to the card the press revealed
-        kept = box.screen()
-        assert kept["screen"] == "turn" and kept["turn"] == shown["turn"] + 1
-        box.send("n")
-        assert box.screen()["turn"] == kept["turn"] + 1  # play goes on, still unsaved
-        filler.unlink()
-        box.send("n")
-        saved = box.screen()  # this press is saved
-        box.wait_saved(state, saved)
-        box.kill()
+        try:
+            for key in "nnn":  # round start, first card, second card
+                box.send(key)
+                shown = box.screen()
+            assert shown["screen"] == "turn"
+            box.wait_saved(state, shown)  # the frame comes before its save: fill after that
+            filler = fill(card)
+            box.send("n")
+            revealed = box.screen()  # picture first: the press's card is drawn before its save
+            assert revealed["screen"] == "turn" and revealed["turn"] == shown["turn"] + 1
+            assert box.screen()["notice"] == "store_full"  # then the save failed, and says so
+            box.send("n")  # dismisses the notice: back to the card the press revealed
+            kept = box.screen()
+            assert kept["screen"] == "turn" and kept["turn"] == shown["turn"] + 1
+            box.send("n")
+            assert box.screen()["turn"] == kept["turn"] + 1  # play goes on, still unsaved
+            filler.unlink()
+            box.send("n")
+            saved = box.screen()  # this press is saved
+            box.wait_saved(state, saved)
+        finally:  # a failed check must not leave the box holding the mount
+            box.kill()
         again, result = run_box(state, "next")
         assert result.returncode == 0
         assert plain(again[0]) == plain(saved)
@@ -450,6 +452,7 @@ class Box:
         raise AssertionError("the step on screen was never saved")
 
     def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=10)
 

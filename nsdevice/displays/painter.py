@@ -22,6 +22,7 @@ from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
 from nsdevice.displays.layouts.frame import clear_of, header, legend
 from nsdevice.displays.layouts.page import page
+from nsdevice.displays.layouts.phones import phones
 from nsdevice.displays.layouts.round_start import round_start
 from nsdevice.displays.layouts.turn import turn
 from nsdevice.displays.shapes import SymbolBook
@@ -80,6 +81,8 @@ class Painter:
             turn(canvas, view, words, body)
         elif isinstance(view, views.RoundStartView):
             round_start(canvas, view, words, body)
+        elif isinstance(view, views.PhonesView) and text is not None:
+            phones(canvas, view, text, body)
         elif text is not None:
             page(canvas, view, text, body)
         return canvas.drawing(bands)

@@ -73,7 +73,17 @@ class Stop:
     reason: str = ""
 
 
-Item = Edge | Press | Stop
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A seat's score sent from a phone at the game's end (nsdevice.web)."""
+
+    seat: int
+    total: int
+    best_line: int
+    game: int  # the game it was entered for: a score for an earlier game is dropped
+
+
+Item = Edge | Press | Stop | Scored
 
 
 class Inbox(Protocol):

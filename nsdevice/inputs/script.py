@@ -7,6 +7,7 @@ player's would be, then a `Stop` so the run ends by itself.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 
 from nsdevice.inputs.device import InputDevice
@@ -33,16 +34,31 @@ def parse_keys(text: str) -> list[Press]:
 
 
 class ScriptInput(InputDevice):
-    """Puts every press, then `Stop("script ended")`, into the inbox on `start()`."""
+    """Puts every press, then `Stop("script ended")`, into the inbox on `start()`.
 
-    def __init__(self, presses: Iterable[Press], inbox: Inbox) -> None:
+    With `pace` (seconds, `--pace`) the presses come one by one that far apart, from a
+    thread, as a player's would: a watcher (the phones' page) then sees every card."""
+
+    def __init__(self, presses: Iterable[Press], inbox: Inbox, pace: float = 0.0) -> None:
         self._presses = tuple(presses)
         self._inbox = inbox
+        self._pace = pace
+        self._closed = threading.Event()
 
     def start(self) -> None:
+        if self._pace <= 0:
+            self._play()
+        else:
+            threading.Thread(target=self._play, name="nsdevice-script", daemon=True).start()
+
+    def _play(self) -> None:
         for press in self._presses:
+            if self._pace > 0 and self._closed.wait(self._pace):
+                return
             self._inbox.put(press)
+        if self._pace > 0 and self._closed.wait(self._pace):
+            return
         self._inbox.put(Stop("script ended"))
 
     def close(self) -> None:
-        """Nothing to release; here so every input can be closed the same way."""
+        self._closed.set()

@@ -26,7 +26,7 @@ from nsdevice.rules.deal import (
 from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
 from nsdevice.session.screen import Kind, Screen
-from nsdevice.session.screens import Screens, notice_view
+from nsdevice.session.screens import Screens, notice_view, seat_pencils
 from nsdevice.session.settings import (
     BRIGHTNESS_LEVELS,
     CITIES,
@@ -36,6 +36,7 @@ from nsdevice.session.settings import (
     NoRecords,
     Records,
     Settings,
+    join_code,
     random_seed,
 )
 from nsdevice.session.state import State
@@ -58,6 +59,7 @@ class Session(Screens):
         records: Records | None = None,
         seed_source: Callable[[], str] = random_seed,
         notices: tuple[tuple[str, str], ...] = (),
+        code_source: Callable[[], str] = join_code,
     ) -> None:
         self.capabilities = capabilities or Capabilities()
         self.records: Records = records or NoRecords()
@@ -65,6 +67,11 @@ class Session(Screens):
         self._state = State(settings=settings or Settings())
         self._deal: Deal | None = None
         self.notices = list(notices)
+        # Phones (not saved: a restart makes a new code, and phones join again)
+        self._code_source = code_source
+        self.join_code = code_source()
+        self.game = 0  # games started in this run
+        self._phone_seats: set[int] = set()
 
     # --- reading ---------------------------------------------------------------------------
     @property
@@ -181,6 +188,13 @@ class Session(Screens):
         state.entry = 0
         state.recorded = False
         state.screen = Screen.SUMMARY
+        self._new_table()
+
+    def _new_table(self) -> None:
+        """A new game: phones that joined the last one must join again."""
+        self.game += 1
+        self.join_code = self._code_source()
+        self._phone_seats = set()
 
     def _on_seed_entry(self, press: Press) -> None:
         """NEXT/BACK change the character under the cursor, MENU moves on; MENU on the blank
@@ -377,6 +391,8 @@ class Session(Screens):
             state.settings = replace(s, brightness=s.brightness % BRIGHTNESS_LEVELS + 1)
         elif key == "about":
             state.screen = Screen.ABOUT
+        elif key == "phones":
+            state.screen = Screen.PHONES
 
     def _ask(self, question: str) -> None:
         state = self._state
@@ -410,6 +426,62 @@ class Session(Screens):
 
     def _on_recall(self, press: Press) -> None:
         self._state.screen = self._under()
+
+    def _on_phones(self, press: Press) -> None:
+        if press.button is Button.NEXT:
+            self.join_code = self._code_source()  # phones that joined must join again
+        else:
+            self._state.screen = Screen.MENU
+
+    # --- phones ----------------------------------------------------------------------------
+    def enter_score(self, seat: int, total: int, best_line: int) -> bool:
+        """A seat's score from its phone, at the game's end; the result shows once every
+        seat is in. False (nothing changes) when no game is being scored or out of range."""
+        state = self._state
+        setup = state.setup
+        scoring = {Screen.GAME_END, Screen.SCORE_ENTRY}
+        showing = state.under if SCREENS[state.screen].kind is Kind.OVERLAY else state.screen
+        if setup is None or state.recorded or showing not in scoring:
+            return False
+        low, high = SCORE_LIMITS
+        if not (1 <= seat <= setup.players and low <= total <= high and low <= best_line <= high):
+            return False
+        fields = 1 if setup.solo else 2 * setup.players
+        if len(state.scores) != fields:
+            state.scores = [0] * fields
+        if setup.solo:
+            state.scores[0] = total
+        else:
+            state.scores[2 * seat - 2 : 2 * seat] = [total, best_line]
+        self._phone_seats.add(seat)
+        if len(self._phone_seats) == setup.players:
+            state.entry = len(state.scores) - 1
+            self._finish()  # over any menu too: the table asked for the result
+            state.under = None
+        return True
+
+    def table(self) -> views.TableView:
+        """What the phones may see now (never the deck's order: only shown screens)."""
+        state = self._state
+        setup = state.setup
+        if setup is None:
+            return views.TableView(self.game, self.join_code, None)
+        entry = SCREENS[state.screen]
+        beneath = state.under if entry.kind is Kind.OVERLAY else state.screen
+        if beneath is None or SCREENS[beneath].kind is not Kind.GAME:
+            return views.TableView(self.game, self.join_code, None)
+        deal = self._current_deal()
+        return views.TableView(
+            game=self.game,
+            code=self.join_code,
+            view=SCREENS[beneath].view(self),
+            city=setup.city.value,
+            players=setup.players,
+            pencils=seat_pencils(deal, min(state.progress.round, ROUNDS)),
+            line_scoring=deal.city.line_scoring,
+            scoring=beneath in (Screen.GAME_END, Screen.SCORE_ENTRY) and not state.recorded,
+            seats_in=tuple(sorted(self._phone_seats)),
+        )
 
     def _on_shutdown(self, press: Press) -> None:
         pass  # the box is going down; presses no longer matter
@@ -565,6 +637,7 @@ SCREENS: dict[Screen, Entry] = {
     Screen.ABOUT: Entry(Kind.OVERLAY, Session._on_about, Session._view_about),
     Screen.RECALL: Entry(Kind.OVERLAY, Session._on_recall, Session._view_recall),
     Screen.SHUTDOWN: Entry(Kind.MESSAGE, Session._on_shutdown, Session._view_shutdown),
+    Screen.PHONES: Entry(Kind.OVERLAY, Session._on_phones, Session._view_phones),
 }
 
 # The game screens by name, for benchmarks/reliability/ (read from the table above).

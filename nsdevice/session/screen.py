@@ -26,6 +26,7 @@ class Screen(StrEnum):
     ABOUT = "about"
     RECALL = "recall"  # this game's cards again, from the menu
     SHUTDOWN = "shutdown"
+    PHONES = "phones"  # the page's address and join code, from the menu
 
 
 class Kind(Enum):

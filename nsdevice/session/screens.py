@@ -80,6 +80,7 @@ def menu_rows(
             else ()
         ),
         *((views.Row("shutdown"),) if capabilities.shutdown else ()),
+        *((views.Row("phones"),) if capabilities.phones else ()),
         views.Row("about"),
     )
 
@@ -286,6 +287,15 @@ def about_view(city_name: str, language: str, seed: str | None = None) -> views.
     )
 
 
+def phones_view(addresses: tuple[str, ...], code: str, language: str) -> views.PhonesView:
+    return views.PhonesView(
+        addresses=addresses,
+        code=code,
+        hints=hints(next="renew", back="back", menu="back"),
+        language=language,
+    )
+
+
 def notice_view(notice: str, detail: str, language: str) -> views.NoticeView:
     return views.NoticeView(
         notice=notice,
@@ -332,6 +342,7 @@ class Screens:
     _state: State
     capabilities: Capabilities
     notices: list[tuple[str, str]]
+    join_code: str
 
     @property
     def deal(self) -> Deal | None:  # provided by Session
@@ -421,6 +432,9 @@ class Screens:
         state = self._state
         seed = state.setup.seed if state.setup is not None and self._game_over() else None
         return about_view(state.settings.city, self._language, seed)
+
+    def _view_phones(self) -> views.View:
+        return phones_view(self.capabilities.phones, self.join_code, self._language)
 
     def _view_shutdown(self) -> views.View:
         return shutdown_view(self._language)

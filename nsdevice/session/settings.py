@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -59,6 +60,7 @@ class Capabilities:
     shutdown: bool = False
     # where the buttons sit, so each hint says where its label is drawn
     panel: views.Panel = views.DEFAULT_PANEL
+    phones: tuple[str, ...] = ()  # where phones find the box's page, when it serves one
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,3 +94,8 @@ class NoRecords:
 
 def random_seed() -> str:
     return draw_seed(random.SystemRandom())
+
+
+def join_code() -> str:
+    """Six digits from the system's random source: what a phone types to act."""
+    return f"{secrets.randbelow(1_000_000):06d}"

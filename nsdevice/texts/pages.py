@@ -83,6 +83,7 @@ ROWS = {  # the lines of the setup and the menu
     "brightness": N_("Brightness"),
     "shutdown": N_("Shut down"),
     "about": N_("About"),
+    "phones": N_("Phones"),
 }
 SWITCHED_ROWS = frozenset(
     {"objectives", "special_stations", "city_gates", "pencil_powers", "sound"}
@@ -102,6 +103,7 @@ TITLES: dict[type[views.View], str] = {  # the titles that need no numbers
     views.NoticeView: N_("Notice"),
     views.ShutdownView: N_("Shutting down"),
     views.HardwareTestView: N_("Hardware check"),
+    views.PhonesView: N_("Phones"),
 }
 QUESTIONS = {
     "back_to_round": N_("Go back into round {round}?"),
@@ -381,6 +383,16 @@ class Words(Vocabulary):
         if view.detail:
             lines.append(Line(view.detail, Role.DETAIL))
         return Page(self.title(view), tuple(lines), form=Form.MESSAGE)
+
+    @page.register
+    def _phones(self, view: views.PhonesView) -> Page:
+        _ = self._
+        lines = (
+            Line(_("Scan the code to see the table on your phone.")),
+            *(Line(address, Role.DETAIL) for address in view.addresses),
+            Line(_("Join code: {code}").format(code=view.code), Role.HEADLINE),
+        )
+        return Page(self.title(view), lines)
 
     @page.register
     def _shutdown(self, view: views.ShutdownView) -> Page:

@@ -103,6 +103,7 @@ ACTIONS = {  # the legend for one button on one screen
     "change": N_("Change"),
     "next_character": N_("Next"),
     "setup": N_("Setup"),
+    "renew": N_("New code"),
 }
 BUTTONS = {"next": N_("NEXT"), "back": N_("BACK"), "menu": N_("MENU")}
 
@@ -237,5 +238,41 @@ class Vocabulary:
     def last_turn(self) -> str:
         return self._("Last turn of the round")
 
+    def phone(self) -> dict[str, str]:
+        """The phone page's own words (its buttons, labels and score sheet)."""
+        said = {key: self._(text) for key, text in PHONE.items()}
+        return {**said, "next": self.button("next"), "back": self.button("back")}
+
     def seed(self, code: str) -> str:
         return self._("Deal code: {code}").format(code=code)
+
+
+# The phone page's own words (nsdevice.web); the game's words come from the methods above.
+PHONE = {
+    "waiting": N_("Waiting for a game on the box"),
+    "seat": N_("Seat"),
+    "choose_seat": N_("Your seat"),
+    "your_pencil": N_("Your pencil this round"),
+    "next_pencil": N_("Your pencil next round"),
+    "join": N_("Join"),
+    "join_code": N_("Join code (on the box: Menu, Phones)"),
+    "joined": N_("Joined: you may enter scores"),
+    "refused": N_("That code is not the box's current one"),
+    "score_sheet": N_("Score sheet"),
+    "line": N_("Line"),
+    "districts": N_("Districts"),
+    "stations": N_("Stations"),
+    "quarters": N_("Quarters"),
+    "monuments": N_("Monuments"),
+    "stamps": N_("Tourist stamps"),
+    "ring_unconnected": N_("Ring stations left unconnected"),
+    "interchanges": N_("Stations where {lines} lines meet"),
+    "objectives": N_("Objectives met"),
+    "overpasses_once": N_("Overpasses used once"),
+    "overpasses_twice": N_("Overpasses used twice"),
+    "total": N_("Total"),
+    "best_line": N_("Best line"),
+    "send": N_("Send to the box"),
+    "sent": N_("Sent: total {total}, best line {best}"),
+    "earlier": N_("Earlier this round"),
+}

@@ -1,0 +1,104 @@
+"""A published table as the JSON a phone reads, in the phone's own language.
+
+Words come from the box's own wording (`nsdevice.texts.words`), the colours and the
+symbol pictures from the box's painter (`Artwork`, handed in by the runner), so the
+phone shows the same cards as the screen. The join code never leaves this side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from nsdevice import views
+from nsdevice.locale import LANGUAGES
+from nsdevice.rules.cards import StationCard
+from nsdevice.texts import LANGUAGE_NAMES, words
+
+
+@dataclass(frozen=True)
+class Artwork:
+    """What the box's painter draws with: symbol PNGs by name, card and pencil colours."""
+
+    symbols: Mapping[str, bytes] = field(default_factory=dict)
+    cards: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    pencils: Mapping[str, str] = field(default_factory=dict)
+
+
+def language_of(asked: str | None) -> str:
+    return asked if asked in LANGUAGES else "en"
+
+
+def _symbol(card: StationCard) -> str:
+    if card.symbol is not None:
+        return card.symbol.value
+    return card.special.value if card.special is not None else ""
+
+
+def payload(
+    number: int, table: views.TableView, language: str, art: Artwork, buttons: bool = False
+) -> dict[str, Any]:
+    said = words(language)
+    view = table.view
+
+    def card(item: StationCard) -> dict[str, Any]:
+        return {
+            "symbol": _symbol(item),
+            "kind": item.kind.value,
+            "colours": list(art.cards.get(table.city, {}).get(item.kind.value, ())),
+            "label": f"{said.kind(item.kind, table.city)} · {said.face(item)}",
+        }
+
+    data: dict[str, Any] = {
+        "number": number,
+        "game": table.game,
+        "language": language,
+        "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
+        "words": said.phone(),
+        "screen": view.screen if view is not None else "",
+        "city": said.city(table.city) if table.city else "",
+        "players": table.players,
+        "title": "",
+        "lines": [],
+        "cards": [],
+        "earlier": [],
+        "pencils": [],
+        "passes": {},
+        "line_scoring": table.line_scoring,
+        "scoring": table.scoring,
+        "seats_in": list(table.seats_in),
+        "buttons": buttons,  # the controller's phone may press NEXT and BACK
+        "controller": getattr(view, "controller", 0) if view is not None else 0,
+    }
+    if view is None:
+        return data
+    page = said.page(view)
+    data["title"] = page.title
+    data["lines"] = [[line.text, line.role.value] for line in page.lines]
+    if isinstance(view, views.TurnView):
+        data["cards"] = [card(item) for item in view.cards]
+        data["earlier"] = [[card(item) for item in turn.cards] for turn in view.earlier]
+    for pencil in table.pencils:
+        if pencil.slot.isdigit():
+            data["pencils"].append(
+                {
+                    "seat": int(pencil.slot),
+                    "colour": pencil.colour,
+                    "name": said.colour(pencil.colour),
+                    "hex": art.pencils.get(pencil.colour, "#888888"),
+                    "start": pencil.start_symbol or "",
+                    "line": said.pencil_line(pencil, table.players),
+                }
+            )
+    if isinstance(view, views.PencilPassView):
+        data["passes"] = {
+            move.to_slot: {
+                "colour": move.colour,
+                "name": said.colour(move.colour),
+                "hex": art.pencils.get(move.colour, "#888888"),
+            }
+            for move in view.moves
+            if move.to_slot.isdigit()
+        }
+    return data

@@ -1,0 +1,120 @@
+"""The web side's thread: waits for the box's first frame, then serves the page.
+
+Starlette and uvicorn are imported on that thread after the first frame, so the box's
+cold start does not pay for them. `publish` is the loop's output; `close` stops it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from nsdevice.inputs.events import Press, Scored
+from nsdevice.views import TableView
+from nsdevice.web.payload import Artwork
+from nsdevice.web.stage import Stage
+
+DEFAULT_PORT = 8414
+MOST_CONNECTIONS = 64  # a table has a few phones; more are refused (503), not served
+FIRST_FRAME_WAIT = 30.0  # seconds: a box that never draws never serves
+SETTLE = 0.2  # seconds after the first frame before the page loads its server
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """`[HOST:]PORT` → (host, port); ValueError naming what is wrong."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host = "0.0.0.0"
+    host = host.strip("[]") or "0.0.0.0"
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"--web wants [HOST:]PORT with a port from 1 to 65535, not {text!r}")
+    return host, int(port)
+
+
+class WebSide:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        inbox_put: Callable[[Scored | Press], None],
+        artwork: Callable[[], Artwork],
+        on_error: Callable[[str], None] = lambda message: None,
+        buttons: bool = False,
+    ) -> None:
+        self._buttons = buttons
+        self.host, self.port = host, port
+        self.stage = Stage()
+        self._inbox_put = inbox_put
+        self._artwork = artwork
+        self._on_error = on_error
+        self._server: Any = None
+        self._stop_soon: Callable[[], object] = lambda: None
+        self._stopping = threading.Event()
+        self.started = threading.Event()  # set once the page answers
+        self._thread = threading.Thread(target=self._serve, name="nsdevice-web", daemon=True)
+
+    def publish(self, table: TableView) -> None:
+        self.stage.publish(table)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _serve(self) -> None:
+        if not self.stage.wait_first(FIRST_FRAME_WAIT):
+            return
+        # The first table comes with the first frame, just before the loop tells systemd
+        # it is ready: let that go first, the imports below would compete for the GIL.
+        if self._stopping.wait(SETTLE):
+            return
+        try:
+            import asyncio
+
+            import uvicorn
+
+            from nsdevice.web.app import make_app
+
+            side = self
+
+            class Server(uvicorn.Server):
+                async def main_loop(self) -> None:
+                    """Wait for `close` instead of uvicorn's ten checks a second: an idle
+                    page wakes the box for nothing."""
+                    stopped = asyncio.Event()
+                    loop = asyncio.get_running_loop()
+                    side._stop_soon = lambda: loop.call_soon_threadsafe(stopped.set)
+                    side.started.set()
+                    if not side._stopping.is_set():
+                        await stopped.wait()
+
+            app = make_app(self.stage, self._inbox_put, self._artwork(), self._buttons)
+            config = uvicorn.Config(
+                app,
+                host=self.host,
+                port=self.port,
+                log_level="warning",
+                access_log=False,
+                lifespan="on",
+                timeout_graceful_shutdown=1,
+                limit_concurrency=MOST_CONNECTIONS,
+                date_header=False,  # it would go stale: nothing ticks to refresh it
+            )
+            self._server = server = Server(config)
+            if self._stopping.is_set():
+                return
+            server.run()
+            if not server.started:
+                self._on_error(f"the phones' page could not start on {self.host}:{self.port}")
+        except (Exception, SystemExit) as error:  # the box goes on without its page
+            self._on_error(f"the phones' page stopped ({error})")
+
+    def close(self) -> None:
+        self._stopping.set()
+        self.stage.release()  # a thread still waiting for the first frame; the streams
+        if self._server is not None:
+            self._server.should_exit = True
+        with contextlib.suppress(RuntimeError):  # its event loop may be gone already
+            self._stop_soon()
+        if self._thread.is_alive():
+            self._thread.join(timeout=3)

@@ -1,0 +1,107 @@
+"""A seat's score sheet from a phone: checked field by field, then scored by the same
+rules functions the box and `nsdevice score` use (`nsdevice.rules.scoring`).
+
+Anything unexpected is refused with the reason: an unknown field, a missing one, a number
+that is not a whole number or is out of range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from nsdevice.rules import scoring
+
+MOST_LINES = 4  # one line per pencil colour a seat holds over the game (C-8)
+MOST_COUNT = 99  # no count on a sheet comes near this
+SCORE_LIMITS = (-50, 999)  # as on the box's own score entry
+
+
+class SheetError(ValueError):
+    """The sheet cannot be scored; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    total: int
+    best_line: int
+
+
+def _number(value: Any, name: str, low: int = 0, high: int = MOST_COUNT) -> int:
+    if type(value) is not int or not low <= value <= high:  # bool is not a number here
+        raise SheetError(f"{name} must be a whole number from {low} to {high}")
+    return value
+
+
+def _fields(data: Any, required: set[str], name: str = "sheet") -> Mapping[str, Any]:
+    if not isinstance(data, dict):
+        raise SheetError(f"{name} must be an object")
+    unknown = set(data) - required
+    if unknown:
+        raise SheetError(f"unknown field {sorted(unknown)[0]!r} in {name}")
+    missing = required - set(data)
+    if missing:
+        raise SheetError(f"missing field {sorted(missing)[0]!r} in {name}")
+    return data
+
+
+def _lines(data: Any, parts: int) -> list[list[int]]:
+    if not isinstance(data, list) or not 1 <= len(data) <= MOST_LINES:
+        raise SheetError(f"lines must be a list of 1 to {MOST_LINES} lines")
+    lines = []
+    for line in data:
+        if not isinstance(line, list) or len(line) != parts:
+            raise SheetError(f"each line must be {parts} numbers")
+        lines.append([_number(value, "a line's number") for value in line])
+    return lines
+
+
+def _interchanges(data: Any, table: Mapping[int, int]) -> dict[int, int]:
+    counts = _fields(data, {str(lines) for lines in table}, "interchanges")
+    return {int(lines): _number(count, "interchanges") for lines, count in counts.items()}
+
+
+def score_sheet(line_scoring: str, data: Any) -> Sheet:
+    """The total and best line of one seat's sheet, for a city scored by `line_scoring`."""
+    try:
+        if line_scoring == "districts":
+            sheet = _fields(
+                data, {"lines", "stamps", "ring_unconnected", "interchanges", "objectives"}
+            )
+            lines = [scoring.tokyo_line(*line) for line in _lines(sheet["lines"], 2)]
+            total = scoring.tokyo_total(
+                lines,
+                stamps=_number(sheet["stamps"], "stamps"),
+                ring_unconnected=_number(sheet["ring_unconnected"], "ring stations"),
+                interchanges=_interchanges(sheet["interchanges"], scoring.TOKYO_INTERCHANGES),
+                objectives=_number(sheet["objectives"], "objectives"),
+            )
+        elif line_scoring == "quarters":
+            sheet = _fields(
+                data,
+                {"lines", "overpasses_once", "overpasses_twice", "interchanges", "objectives"},
+            )
+            lines = [scoring.paris_line(*line) for line in _lines(sheet["lines"], 3)]
+            total = scoring.paris_total(
+                lines,
+                overpasses_once=_number(sheet["overpasses_once"], "overpasses"),
+                overpasses_twice=_number(sheet["overpasses_twice"], "overpasses"),
+                interchanges=_interchanges(sheet["interchanges"], scoring.PARIS_INTERCHANGES),
+                objectives=_number(sheet["objectives"], "objectives"),
+            )
+        else:  # a city with no line scoring (London): the totals themselves
+            sheet = _fields(data, {"total", "best_line"})
+            low, high = SCORE_LIMITS
+            return Sheet(
+                _number(sheet["total"], "total", low, high),
+                _number(sheet["best_line"], "best line", 0, high),
+            )
+    except SheetError:
+        raise
+    except ValueError as error:  # the rules' own bounds (13 districts, 8 overpasses, …)
+        raise SheetError(str(error)) from None
+    low, high = SCORE_LIMITS
+    if not low <= total <= high:
+        raise SheetError(f"a total of {total} is outside {low} to {high}")
+    return Sheet(total, max(lines))

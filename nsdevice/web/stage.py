@@ -1,0 +1,82 @@
+"""Where the loop leaves the latest table for the page: a replace-latest slot.
+
+`publish` is called on the loop's thread and never waits for a phone: it swaps the slot
+and, once the web thread's event loop is there, schedules a wake-up on it. Each event
+stream waits on an asyncio event, so with no change nothing runs (no polling).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+from nsdevice.views import TableView
+
+if TYPE_CHECKING:  # asyncio itself is imported on the web thread, after the first frame
+    import asyncio
+
+
+class Stage:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._number = 0  # counts the tables published: a stream sends each number once
+        self._table: TableView | None = None
+        self._first = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._changed: asyncio.Event | None = None
+        self._closing = False
+
+    def publish(self, table: TableView) -> None:
+        """On the loop's thread: replace the latest table; never blocks on the page."""
+        with self._lock:
+            self._number += 1
+            self._table = table
+            loop = self._loop
+        self._first.set()
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake)
+
+    def latest(self) -> tuple[int, TableView | None]:
+        with self._lock:
+            return self._number, self._table
+
+    def wait_first(self, timeout: float | None = None) -> bool:
+        """On the web thread: wait for the box's first frame before serving anything."""
+        return self._first.wait(timeout)
+
+    def release(self) -> None:
+        """The box is closing: `wait_first` returns and every stream ends."""
+        with self._lock:
+            self._closing = True
+            loop = self._loop
+        self._first.set()
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake)
+
+    def bind(self) -> None:
+        """On the web thread's event loop, once: where the wake-ups go."""
+        import asyncio
+
+        self._changed = asyncio.Event()
+        with self._lock:
+            self._loop = asyncio.get_running_loop()
+
+    def _wake(self) -> None:
+        import asyncio
+
+        changed, self._changed = self._changed, asyncio.Event()
+        if changed is not None:
+            changed.set()
+
+    async def next_after(self, seen: int) -> tuple[int, TableView] | None:
+        """The first table newer than number `seen`, waiting for it if need be; None once
+        the box is closing."""
+        while True:
+            changed = self._changed
+            if self._closing:
+                return None
+            number, table = self.latest()
+            if number != seen and table is not None:
+                return number, table
+            assert changed is not None, "bind() first"
+            await changed.wait()

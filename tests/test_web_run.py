@@ -1,0 +1,113 @@
+"""`nsdevice run --web`: the command line's options, and the page served by a real run,
+started only after the box's first frame."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from nsdevice.web.server import parse_address
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def run(*argv: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [sys.executable, "-m", "nsdevice", "run", *argv]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def test_parse_address():
+    assert parse_address("8414") == ("0.0.0.0", 8414)
+    assert parse_address("127.0.0.1:9000") == ("127.0.0.1", 9000)
+    assert parse_address("[::1]:9000") == ("::1", 9000)
+    for bad in ("", "x", "0", "70000", "host:", "host:port"):
+        with pytest.raises(ValueError):
+            parse_address(bad)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("--web", "nowhere"), "--web wants [HOST:]PORT"),
+        (("--pace", "1"), "--pace goes with --input script"),
+        (("--input", "script", "--keys", "next", "--pace", "-1"), "--pace is 0 to 60"),
+    ],
+)
+def test_bad_web_and_pace_options_say_one_line_and_exit_2(tmp_path, argv, said):
+    result = run("--display", "json", "--state-dir", str(tmp_path), *argv)
+    assert result.returncode == 2
+    assert said in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_no_web_wins_over_web(tmp_path):
+    port = free_port()
+    result = run("--display", "json", "--input", "script", "--keys", "menu",
+                 "--pace", "0.5", "--state-dir", str(tmp_path),
+                 "--web", f"127.0.0.1:{port}", "--no-web")  # fmt: skip
+    assert result.returncode == 0
+    with socket.socket() as probe:  # nothing listens there
+        assert probe.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_a_run_serves_the_table_live_and_the_menu_offers_phones(tmp_path):
+    port = free_port()
+    # power-on shows a dealt game: round start, two cards, the menu, down to the phones row
+    keys = "next,next,next,menu," + ",".join(["next"] * 6) + ",menu"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [sys.executable, "-m", "nsdevice", "run", "--display", "json", "--input",
+               "script", "--keys", keys, "--pace", "0.4", "--state-dir", str(tmp_path),
+               "--web", f"127.0.0.1:{port}"]  # fmt: skip
+    box = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 20
+        tables = []
+        while time.monotonic() < deadline and len({t["number"] for t in tables}) < 3:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/state", timeout=2) as r:
+                    tables.append(json.loads(r.read()))
+            except OSError:
+                pass
+            time.sleep(0.1)
+        assert len({t["number"] for t in tables}) >= 3, "the page did not follow the box"
+        assert tables[-1]["city"] and tables[-1]["players"] >= 1
+        out, err = box.communicate(timeout=30)
+    finally:
+        box.kill()
+    assert box.returncode == 0, err
+    screens = [json.loads(line) for line in out.decode().splitlines()]
+    phones = [s for s in screens if s["screen"] == "phones"]
+    assert phones and phones[0]["addresses"] == [f"http://127.0.0.1:{port}/"]
+    assert len(phones[0]["code"]) == 6 and phones[0]["code"].isdigit()
+
+
+def test_the_web_side_waits_for_the_first_frame_before_loading_its_server():
+    script = (
+        "import sys, time\n"
+        "from nsdevice.inputs.events import QueueInbox\n"
+        "from nsdevice.runner import _open_web\n"
+        "from nsdevice.session import Session\n"
+        "web = _open_web(('127.0.0.1', 0), QueueInbox())\n"
+        "web.start(); time.sleep(0.5)\n"
+        "before = [m for m in ('uvicorn', 'starlette', 'asyncio') if m in sys.modules]\n"
+        "web.publish(Session().table())\n"
+        "assert web.started.wait(20)\n"
+        "after = [m for m in ('uvicorn', 'starlette', 'asyncio') if m in sys.modules]\n"
+        "web.close(); print(before, after)\n"
+    )
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=60, env=env)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[] ['uvicorn', 'starlette', 'asyncio']"
