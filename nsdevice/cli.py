@@ -28,7 +28,7 @@ from nsdevice.runner import add_run_arguments, check_hardware, parse_size, run
 CITIES = [c.value for c in CityName]
 USAGE_ERROR = 2
 ECHO_LIMIT = 80  # characters of an argument echoed in an error line
-LINE_LIMIT = 300
+LINE_LIMIT = 400  # room for a cause and its fix (missing_hardware), still one line
 
 
 class Parser(argparse.ArgumentParser):

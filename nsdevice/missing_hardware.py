@@ -31,9 +31,8 @@ INSTALL_PANEL_DRIVER: Final = (
     "the venv with --system-site-packages after apt install python3-spidev)"
 )
 GPIO_FIX: Final = (
-    "install lgpio (apt install python3-lgpio on Raspberry Pi OS, with a venv made with "
-    "--system-site-packages; pip install lgpio elsewhere), check that /dev/gpiochip0 exists "
-    "and that the user is in the gpio group"
+    "install lgpio (Pi OS: apt install python3-lgpio, venv with --system-site-packages; "
+    "else pip install lgpio); check /dev/gpiochip0 and the gpio group"
 )
 
 
@@ -68,11 +67,21 @@ def missing_display(profile: Any, reason: str) -> HardwareMissing:
         fix = f"check that the panel is seated and that SPI is on ({ENABLE_SPI})"
     spec = profile.display
     device = f"/dev/spidev{spec.spi_port}.{spec.spi_chip_select}"
-    cause = f"profile {profile.name} names an SPI panel on {device} that did not open ({reason})"
+    cause = (
+        f"profile {profile.name} names an SPI panel on {device} that did not open "
+        f"({summary(reason)})"
+    )
     return HardwareMissing(cause, f"{fix}; or play without it: --display text")
+
+
+def summary(reason: str, most: int = 120) -> str:
+    """The reason without gpiozero's list of every pin library it fell back from (which
+    would push the fix off the one line), cut to a readable length."""
+    reason = reason.split(" (Falling back from", 1)[0].strip()
+    return reason if len(reason) <= most else reason[: most - 1] + "…"
 
 
 def missing_input(profile: Any, reason: str) -> HardwareMissing:
     """The error for a profile's GPIO buttons that did not open."""
-    cause = f"profile {profile.name} names GPIO buttons that did not open ({reason})"
+    cause = f"profile {profile.name} names GPIO buttons that did not open ({summary(reason)})"
     return HardwareMissing(cause, f"{GPIO_FIX}; or play without them: --input keyboard")

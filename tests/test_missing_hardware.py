@@ -187,3 +187,16 @@ def test_buttons_asked_for_on_the_command_line_still_fall_back(busy_pin):
     inputs, message = open_inputs(chosen, QueueInbox(), "window")
     assert inputs == []
     assert message.startswith("no GPIO buttons") and message.endswith("; using the keyboard")
+
+
+def test_gpiozeros_fallback_list_is_summarised_so_the_fix_stays_on_the_line():
+    from nsdevice.cli import readable
+    from nsdevice.hardware import load_profile
+    from nsdevice.missing_hardware import missing_input
+
+    fallbacks = "; ".join(f"Falling back from {name}: No module named {name!r}"
+                          for name in ("lgpio", "rpigpio", "pigpio", "native" * 30))  # fmt: skip
+    reason = f"no GPIO buttons: Unable to load any default pin factory! ({fallbacks})"
+    line = readable(str(missing_input(load_profile("arcade-gpio"), reason)))
+    assert "Falling back" not in line
+    assert "pin factory" in line and line.endswith("--input keyboard")
