@@ -141,6 +141,7 @@ def _notes(canvas: Canvas, view: views.TurnView, words: Words, box: Box) -> None
             Item(
                 words.pairing(view.pairing),
                 palette.dim,
+                scale=0.85,
                 icons=(Icon("symbol", view.pairing.symbol),),
                 max_lines=3,  # a third line rather than under 3 mm on the glass
                 role="pairing",
