@@ -46,7 +46,7 @@ def _caps(drawing: Drawing, roles: set[str], per_mm: float) -> list[float]:
     return [_cap_mm(p.rect[3], per_mm) for p in drawing.texts if p.role in roles and p.text.strip()]
 
 
-def _pages(name: str, language: str) -> list[tuple[Drawing, float]]:
+def _pages(name: str, language: str) -> list[tuple[str, Drawing, float]]:
     """Every page of the example screen `name`, painted for profile `name`'s panel."""
     profile = load_profile(name)
     panel = profile.panel()
@@ -54,7 +54,7 @@ def _pages(name: str, language: str) -> list[tuple[Drawing, float]]:
     views = dict(example_views("tokyo", language)) | {
         f"london-{k}": v for k, v in example_views("london", language)
     }
-    out = []
+    out: list[tuple[str, Drawing, float]] = []
     for screen, view in views.items():
         placed = panel.placed(view)
         surface = pygame.Surface(profile.display.size())
@@ -63,7 +63,7 @@ def _pages(name: str, language: str) -> list[tuple[Drawing, float]]:
         for index in range(pages):
             drawing = painter.paint(placed, surface, Words(language), index)
             out.append((screen, drawing, per_mm))
-    return out  # type: ignore[return-value]
+    return out
 
 
 @pytest.fixture(scope="module", params=PROFILES)
@@ -71,13 +71,18 @@ def painted(request: pytest.FixtureRequest) -> dict[str, list]:
     return {language: _pages(request.param, language) for language in LANGUAGES}
 
 
-def _of(painted: dict[str, list], prefix: str) -> list[tuple[str, str, Drawing, float]]:
+def _of(painted: dict[str, list], kind: str) -> list[tuple[str, str, Drawing, float]]:
+    """The pages of one kind of screen: the turns of TURNS, or screens named `kind…`."""
+
+    def wanted(screen: str) -> bool:
+        base = screen.removeprefix("london-")
+        return base in TURNS if kind == "turn" else base.startswith(kind)
+
     return [
         (language, screen, drawing, per_mm)
         for language, pages in painted.items()
         for screen, drawing, per_mm in pages
-        if screen.removeprefix("london-") in (TURNS if prefix == "turn" else (prefix,))
-        or (prefix != "turn" and screen.removeprefix("london-").startswith(prefix))
+        if wanted(screen)
     ]
 
 
