@@ -1,7 +1,8 @@
 """The only place that knows everything: inputs → session → display, store and systemd.
 
 It blocks on the inbox (no polling): an untouched box sleeps until a button, a hold
-deadline or the watchdog wakes it, and it draws only when the view changed.
+deadline, the watchdog or a page turn wakes it (a view drawn as pages on a small panel),
+and it draws only when the view changed or its page turns.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Loop:
     _shown: View | None = None
     _published: TableView | None = None
     _brightness: int | None = None
+    _page_due: float | None = None  # when the display turns to the view's next page
 
     def draw(self) -> None:
         view = self.session.view()
@@ -41,6 +43,7 @@ class Loop:
             self._publish()  # a phone's score may change the table and not the screen
             return
         self.display.show(view)
+        self._page_due = self._page_deadline()
         if view.chime:  # the session sets one only when sound is on
             self.display.chime(view.chime)
         for output in self.outputs:
@@ -94,17 +97,26 @@ class Loop:
                     self.handle(press)
             for press in self.tracker.due(self.clock()):
                 self.handle(press)
+            if self._page_due is not None and self.clock() >= self._page_due:
+                self.display.next_page()
+                self._page_due = self._page_deadline()
             request = self.session.request
             if request is not None:
                 self.notifier.stopping()
                 self.on_request(request)
                 return 0
 
+    def _page_deadline(self) -> float | None:
+        seconds = self.display.page_seconds()
+        return None if seconds is None else self.clock() + seconds
+
     def _timeout(self) -> float | None:
         waits = []
         deadline = self.tracker.next_deadline()
         if deadline is not None:
             waits.append(max(0.0, deadline - self.clock()))
+        if self._page_due is not None:  # a view drawn as pages: wake to turn the page
+            waits.append(max(0.0, self._page_due - self.clock()))
         if self.notifier.watchdog_interval is not None:
             waits.append(self.notifier.watchdog_interval)
         return min(waits) if waits else None

@@ -24,7 +24,8 @@ def render_all(
     screen diagonal (`--hardware`), so the labels sit beside its buttons.
 
     English goes to `out_dir/<city>-<screen>.png`, the other languages to
-    `out_dir/<language>/tokyo-<screen>.png`.
+    `out_dir/<language>/tokyo-<screen>.png`; a screen drawn in pages (the turn on a
+    2-inch panel) adds `<screen>-page2.png` for its second page.
     """
     import pygame  # late, and after nsdevice.displays has quietened its greeting
 
@@ -43,9 +44,14 @@ def render_all(
         folder.mkdir(parents=True, exist_ok=True)
         words = Words(language)
         for name, view in example_views(city, language, size):
-            painter.paint(placed.placed(view), surface, words)
-            path = folder / f"{city}-{name}.png"
-            with open(path, "wb") as file:  # bytes the OS takes, even if not UTF-8
-                pygame.image.save(surface, file, "png")
-            written.append(path)
+            shown = placed.placed(view)
+            # a view drawn in pages (the 2-inch panel's turn): each page, the first plain
+            pages = len(painter.page_seconds(shown, surface)) or 1
+            for page in range(pages):
+                painter.paint(shown, surface, words, page)
+                suffix = f"-page{page + 1}" if page else ""
+                path = folder / f"{city}-{name}{suffix}.png"
+                with open(path, "wb") as file:  # bytes the OS takes, even if not UTF-8
+                    pygame.image.save(surface, file, "png")
+                written.append(path)
     return written

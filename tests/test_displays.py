@@ -320,7 +320,8 @@ def test_st7789_sends_a_whole_rgb565_frame_turned_for_the_panel():
     panel = FakePanel()
     display = St7789Display(panel=panel)
     assert display.size == (320, 240) and display.inbox() is None
-    display.show(dict(example_views("tokyo"))["turn"])
+    # the menu has a title band on every panel (the 2-inch panel's turn has none)
+    display.show(dict(example_views("tokyo"))["menu"])
     assert panel.windows == 1
     (frame,) = panel.frames
     assert len(frame) == 320 * 240 * 2
@@ -359,3 +360,26 @@ def test_led_follows_the_kind_of_the_card_played_and_is_off_elsewhere():
     assert kind_led_colour(turn) == LED_COLOURS["paris"][turn.cards[-1].kind.value]
     assert kind_led_colour(examples["menu"]) is None
     assert kind_led_colour(examples["round-start-3-players"]) is None
+
+
+def test_st7789_turns_the_small_panels_turn_page_by_page():
+    """The 2-inch panel's turn is two pages: the card for 5 s, then the count and notes for
+    3 s, sending only what changed; a screen of one picture has no page to turn."""
+    panel = FakePanel()
+    display = St7789Display(panel=panel, diagonal_inches=2.0)
+    views = dict(example_views("tokyo"))
+    display.show(views["turn"])
+    assert display.page_seconds() == 5.0
+    assert display.drawing is not None and display.drawing.figures_of("card-symbol")
+    sent = len(panel.frames)
+    display.next_page()
+    assert display.page_seconds() == 3.0 and len(panel.frames) > sent
+    assert [t.role for t in display.drawing.texts if t.role == "underground"] == ["underground"]
+    assert not display.drawing.figures_of("card-symbol")
+    display.next_page()
+    assert display.page_seconds() == 5.0 and display.drawing.figures_of("card-symbol")
+    display.show(views["menu"])
+    assert display.page_seconds() is None
+    big = St7789Display(panel=FakePanel(), diagonal_inches=7.0, width=800, height=480)
+    big.show(views["turn"])
+    assert big.page_seconds() is None  # a 7-inch panel shows the whole turn at once

@@ -6,13 +6,14 @@ import os
 import socket
 import threading
 
+from nsdevice.displays import Display
 from nsdevice.inputs.events import Button, ButtonTracker, Edge, Press, QueueInbox, Stop
 from nsdevice.loop import Loop
 from nsdevice.notify import Notifier
 from nsdevice.session import Session, Settings
 
 
-class RecordingDisplay:
+class RecordingDisplay(Display):
     supports_brightness = True
 
     def __init__(self) -> None:
@@ -83,6 +84,74 @@ def test_chattering_edges_make_one_press():
 def test_idle_loop_blocks_without_a_timeout():
     loop, _display, _inbox = make_loop()
     assert loop._timeout() is None  # no deadline, no watchdog: sleep until a press
+
+
+class PagedDisplay(RecordingDisplay):
+    """A display whose turn view is two pages (as on the 2-inch panel): 5 s, then 3 s."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pages = 0
+        self.current = None
+
+    def show(self, view) -> None:
+        super().show(view)
+        self.current, self.pages = view, 0
+
+    def page_seconds(self) -> float | None:
+        if self.current is None or self.current.screen != "turn":
+            return None
+        return (5.0, 3.0)[self.pages % 2]
+
+    def next_page(self) -> None:
+        self.pages += 1
+
+
+class ClockInbox(QueueInbox):
+    """An inbox whose wait moves a fake clock on by the timeout asked for, so the test
+    sees how long the loop would sleep and what it does when it wakes."""
+
+    def __init__(self, clock: list[float], stop_after: int) -> None:
+        super().__init__()
+        self.clock, self.timeouts, self.stop_after = clock, [], stop_after
+
+    def get(self, timeout):
+        self.timeouts.append(timeout)
+        queued = super().get(0)
+        if queued:
+            return queued
+        if len(self.timeouts) > self.stop_after:
+            return [Stop()]
+        self.clock[0] += timeout if timeout is not None else 1000.0
+        return []
+
+
+def test_a_view_in_pages_wakes_the_loop_only_to_turn_the_page():
+    clock = [0.0]
+    display = PagedDisplay()
+    inbox = ClockInbox(clock, stop_after=5)
+    session = Session(Settings(players=2), seed_source=lambda: "LOOP")
+    loop = Loop(session=session, display=display, inbox=inbox, tracker=ButtonTracker(),
+                clock=lambda: clock[0])  # fmt: skip
+    for word in ("menu", "next", "next"):  # to the first card: a turn, in two pages
+        inbox.put(Press.parse(word))
+    loop.run()
+    assert display.shown[-1].screen == "turn"
+    # after the presses: asleep 5 s on the card, 3 s on the notes, 5 s, ... no other wake
+    assert inbox.timeouts[1:] == [5.0, 3.0, 5.0, 3.0, 5.0]
+    assert display.pages >= 3 and len(display.shown) == 4  # pages turned, nothing redrawn
+
+
+def test_a_view_in_one_picture_sleeps_until_a_press():
+    clock = [0.0]
+    display = PagedDisplay()
+    inbox = ClockInbox(clock, stop_after=2)
+    session = Session(Settings(players=2), seed_source=lambda: "LOOP")
+    loop = Loop(session=session, display=display, inbox=inbox, tracker=ButtonTracker(),
+                clock=lambda: clock[0])  # fmt: skip
+    loop.run()
+    assert display.shown[-1].screen != "turn" and inbox.timeouts == [None, None, None]
+    assert display.pages == 0
 
 
 def test_systemd_hears_ready_after_the_first_frame_and_watchdog_pings(tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from nsdevice.displays.painter import Drawing, Painter
+from nsdevice.displays.painter import ELLIPSIS, Drawing, Painter
 from nsdevice.gallery import example_views
 from nsdevice.hardware import SHIPPED_PROFILES, load_profile
 from nsdevice.locale import LANGUAGES
@@ -92,4 +92,28 @@ def test_every_screen_fits_each_build_with_its_labels_beside_its_buttons(
     for name, view in example_views("london", language):
         drawing = painter.paint(panel.placed(view), surface, Words(language))
         problems += [f"{name}: {p}" for p in _problems(drawing)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_page_fits_each_build_at_its_own_millimetres(profile, language):
+    """Painted for the build's own glass (its diagonal), every page of a screen drawn in
+    pages (the 2-inch panel's turn): nothing off screen, in a legend or overlapping, and
+    no word of a paged turn cut short."""
+    build = load_profile(profile)
+    panel = build.panel()
+    painter = Painter(diagonal_inches=panel.diagonal_inches)
+    surface = pygame.Surface(build.display.size())
+    problems = []
+    for city in ("tokyo", "paris"):
+        for name, view in example_views(city, language):
+            placed = panel.placed(view)
+            pages = len(painter.page_seconds(placed, surface)) or 1
+            for page in range(pages):
+                drawing = painter.paint(placed, surface, Words(language), page)
+                problems += [f"{city}-{name} page {page + 1}: {p}" for p in _problems(drawing)]
+                if pages > 1:
+                    problems += [f"{city}-{name} page {page + 1}: cut {t.text!r}"
+                                 for t in drawing.texts if t.text.endswith(ELLIPSIS)]  # fmt: skip
     assert problems == []

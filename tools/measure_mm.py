@@ -3,8 +3,10 @@
 draw for each hardware profile and language: the card symbol's box, the underground
 count, the paired-effect / no-effect line and the smallest text (cap heights).
 
-Usage: python tools/measure_mm.py   (a table on stdout; the issue's targets for the
-2-inch panel: symbol >= 15 mm, count >= 4 mm, effect line >= 3 mm)
+Usage: python tools/measure_mm.py   (a table on stdout; the targets on every profile:
+symbol >= 15 mm, kind word and count >= 4 mm, effect line >= 3 mm; tests/test_millimetres.py
+asserts them). A screen drawn in pages (the turn on a 2-inch panel) is measured over all
+its pages: the largest symbol, the smallest text of each role.
 
 Cap height is measured from the font (the top of an "H" above its baseline) at the size
 each text was drawn, so it is what a player sees, not the line's height.
@@ -24,7 +26,7 @@ from nsdevice.displays.drawing import Drawing
 from nsdevice.displays.painter import Painter, dots_per_mm
 from nsdevice.displays.text_fit import FontBook
 from nsdevice.gallery import example_views
-from nsdevice.hardware import SHIPPED_PROFILES, load_profile
+from nsdevice.hardware import list_profiles, load_profile
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words
 
@@ -34,20 +36,20 @@ SCREENS = ("turn", "turn-paired-effect", "turn-paired-no-effect", "round-start-2
 
 def _cap_mm(fonts: FontBook, line_height: int, per_mm: float) -> float:
     """Cap height in mm of a text whose line is `line_height` pixels tall."""
-    return fonts.font(_px(fonts, line_height)).metrics("H")[0][3] / per_mm
+    return fonts.cap(_px(fonts, line_height)) / per_mm
 
 
-def _role_mm(drawing: Drawing, role: str, fonts: FontBook, per_mm: float) -> str:
-    placed = [p for p in drawing.texts if p.role == role]
+def _role_mm(drawings: list[Drawing], role: str, fonts: FontBook, per_mm: float) -> str:
+    placed = [p for drawing in drawings for p in drawing.texts if p.role == role]
     if not placed:
         return "  -  "
     return f"{min(_cap_mm(fonts, p.rect[3], per_mm) for p in placed):5.1f}"
 
 
 def main() -> int:
-    print("profile            lang screen                  symbol count effect smallest (mm)")
-    for path in sorted(SHIPPED_PROFILES.glob("*.toml")):
-        profile = load_profile(path.stem)
+    print("profile            lang screen                  symbol  kind count effect smallest (mm)")
+    for path in sorted(list_profiles()):
+        profile = load_profile(path)
         panel = profile.panel()
         surface = pygame.Surface(profile.display.size())
         painter = Painter(diagonal_inches=panel.diagonal_inches)
@@ -56,16 +58,24 @@ def main() -> int:
         for language in LANGUAGES:
             views = dict(example_views("tokyo", language))
             for name in SCREENS:
-                drawing = painter.paint(panel.placed(views[name]), surface, Words(language))
-                roles = {p.role for p in drawing.texts}
-                symbol = max((f.rect[3] for f in drawing.figures_of("card-symbol")), default=0)
-                heights = [p.rect[3] for p in drawing.texts if p.text.strip()]
+                view = panel.placed(views[name])
+                pages = len(painter.page_seconds(view, surface)) or 1
+                drawings = [
+                    painter.paint(view, surface, Words(language), page) for page in range(pages)
+                ]
+                texts = [p for drawing in drawings for p in drawing.texts]
+                roles = {p.role for p in texts}
+                symbol = max(
+                    (f.rect[3] for d in drawings for f in d.figures_of("card-symbol")), default=0
+                )
+                heights = [p.rect[3] for p in texts if p.text.strip()]
                 smallest = _cap_mm(fonts, min(heights), per_mm) if heights else 0.0
                 effect = "paired" if "paired" in roles else "pairing"
                 print(
-                    f"{path.stem:18} {language:4} {name:23} {symbol / per_mm:6.1f} "
-                    f"{_role_mm(drawing, 'underground', fonts, per_mm)} "
-                    f"{_role_mm(drawing, effect, fonts, per_mm):>6} {smallest:6.1f}"
+                    f"{path:18} {language:4} {name:23} {symbol / per_mm:6.1f} "
+                    f"{_role_mm(drawings, 'card-label', fonts, per_mm)} "
+                    f"{_role_mm(drawings, 'underground', fonts, per_mm)} "
+                    f"{_role_mm(drawings, effect, fonts, per_mm):>6} {smallest:6.1f}"
                 )
     return 0
 

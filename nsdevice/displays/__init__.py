@@ -45,6 +45,16 @@ class Display:
         """Draw `view` and put it on screen now (the loop calls this only on a change)."""
         raise NotImplementedError
 
+    def page_seconds(self) -> float | None:
+        """How long the page on screen stays before `next_page`; None when the view on
+        screen is one picture (then the loop sleeps until a press, as always)."""
+        return None
+
+    def next_page(self) -> None:
+        """Show the next page of the view on screen: a view too much for a small panel at
+        sizes read across the table is drawn as pages that take turns (the turn on the
+        2-inch panel: the card, then the count and the notes)."""
+
     def inbox(self) -> Inbox | None:
         """The display's own event inbox when its events come with the screen (a pygame
         window's keys and close button); None when inputs are separate."""

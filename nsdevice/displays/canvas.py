@@ -38,6 +38,13 @@ class Canvas:
         """A length on the glass in pixels: what the table sees, whatever the panel."""
         return max(1, round(millimetres * self.dots_per_mm))
 
+    def cap_px(self, millimetres: float) -> int:
+        """The smallest text size whose capitals stand `millimetres` tall on the glass."""
+        return self.fonts.size_for_cap(millimetres * self.dots_per_mm)
+
+    def glass_height_mm(self) -> float:
+        return self.surface.get_height() / self.dots_per_mm
+
     def margin(self) -> int:
         return self.theme.px(self.theme.sizes.margin, self.surface.get_height(), least=2)
 

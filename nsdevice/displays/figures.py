@@ -64,6 +64,7 @@ def card(
     label: str | None,
     role: str,
     symbol_size: int | None = None,
+    label_size: int | None = None,
 ) -> Figure:
     """A station card in its kind's colours, the symbol in the middle and, when
     `label` is given, the kind written at the bottom (colour alone is not enough)."""
@@ -97,7 +98,7 @@ def card(
     pygame.draw.rect(canvas.surface, palette.card_edge, rect, width=edge, border_radius=radius)
     area = rect.inflate(-2 * edge, -2 * edge)
     if label:
-        px = max(6, round(rect.height * 0.1))
+        px = label_size or max(6, round(rect.height * 0.1))
         fitted = fit_text(
             label,
             px,

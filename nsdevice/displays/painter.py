@@ -24,6 +24,13 @@ from nsdevice.displays.layouts.frame import clear_of, header, legend
 from nsdevice.displays.layouts.page import page
 from nsdevice.displays.layouts.phones import phones
 from nsdevice.displays.layouts.round_start import round_start
+from nsdevice.displays.layouts.small_turn import (
+    PAGE_SECONDS,
+    PAGES,
+    corner_hints,
+    is_small,
+    small_turn,
+)
 from nsdevice.displays.layouts.turn import turn
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import DRAWN_GLYPHS, ELLIPSIS, Fitted, FontBook, fit_text
@@ -66,15 +73,36 @@ class Painter:
         self.fonts = FontBook()
         self.symbols = SymbolBook()
 
-    def paint(self, view: views.View, surface: pygame.Surface, words: Words) -> Drawing:
-        density = dots_per_mm(surface, self.diagonal_inches)
-        canvas = Canvas(surface, self.theme, self.fonts, self.symbols, density)
+    def page_seconds(self, view: views.View, surface: pygame.Surface) -> tuple[float, ...]:
+        """How long each page of `view` stays on `surface`, when it is more than one page
+        (the turn on a small panel); () when the view is one picture."""
+        if isinstance(view, views.TurnView) and is_small(self._canvas(surface)):
+            return PAGE_SECONDS
+        return ()
+
+    def paint(
+        self, view: views.View, surface: pygame.Surface, words: Words, page_index: int = 0
+    ) -> Drawing:
+        canvas = self._canvas(surface)
         surface.fill(self.theme.palette.background)
         drawn_here = isinstance(view, views.TurnView | views.RoundStartView)
         text = None if drawn_here else words.page(view)
         title = words.title(view) if text is None else text.title
-        body = header(canvas, title, view)
         margin = canvas.margin()
+        if isinstance(view, views.TurnView) and is_small(canvas):
+            turn_view: views.TurnView = view
+            # no title band: the card and its count need the height (see small_turn)
+            width, height = surface.get_size()
+            if page_index % PAGES == 1:  # the notes need the whole width: labels in corners
+                turn_view = corner_hints(turn_view)
+            bands = legend(canvas, turn_view, words, 0)
+            body = clear_of(
+                (margin, margin, width - 2 * margin, height - 2 * margin), bands, margin
+            )
+            small_turn(canvas, turn_view, words, body, page_index % PAGES)
+            return canvas.drawing(bands)
+
+        body = header(canvas, title, view)
         bands = legend(canvas, view, words, body[1] - margin)
         body = clear_of(body, bands, margin)
         if isinstance(view, views.TurnView):
@@ -86,3 +114,7 @@ class Painter:
         elif text is not None:
             page(canvas, view, text, body)
         return canvas.drawing(bands)
+
+    def _canvas(self, surface: pygame.Surface) -> Canvas:
+        density = dots_per_mm(surface, self.diagonal_inches)
+        return Canvas(surface, self.theme, self.fonts, self.symbols, density)

@@ -193,13 +193,30 @@ class PygameDisplay(Display):
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._mixer: bool | None = None  # None: not tried yet
         self.drawing: Drawing | None = None  # what the last `show` placed, for tests and tools
+        self._view: View | None = None  # on screen, with its page (a small window's turn)
+        self._page = 0
 
     @classmethod
     def open(cls, size: tuple[int, int], **options: Any) -> Self:
         return cls(size, **options)
 
     def show(self, view: View) -> None:
+        self._view, self._page = view, 0
         self.drawing = self._painter.paint(view, self._screen, texts.words(view.language))
+        pygame.display.flip()
+
+    def page_seconds(self) -> float | None:
+        if self._view is None:
+            return None
+        seconds = self._painter.page_seconds(self._view, self._screen)
+        return seconds[self._page % len(seconds)] if seconds else None
+
+    def next_page(self) -> None:
+        if self._view is None:
+            return
+        self._page += 1
+        words = texts.words(self._view.language)
+        self.drawing = self._painter.paint(self._view, self._screen, words, self._page)
         pygame.display.flip()
 
     def inbox(self) -> PygameInbox:

@@ -90,6 +90,8 @@ class St7789Display(Display):
         self._level = BRIGHTNESS_LEVELS
         self._sent: bytes | None = None  # the panel's picture: what we last sent it
         self.drawing: Drawing | None = None
+        self._view: View | None = None  # on screen, with its page: the small panel's turn
+        self._page = 0
 
     @classmethod
     def open(cls, size: tuple[int, int], **options: Any) -> Self:
@@ -97,8 +99,23 @@ class St7789Display(Display):
         return cls(width=width, height=height, **options)
 
     def show(self, view: View) -> None:
+        self._view, self._page = view, 0
         self.drawing = self._painter.paint(view, self._canvas, texts.words(view.language))
         self._push()
+
+    def page_seconds(self) -> float | None:
+        if self._view is None:
+            return None
+        seconds = self._painter.page_seconds(self._view, self._canvas)
+        return seconds[self._page % len(seconds)] if seconds else None
+
+    def next_page(self) -> None:
+        if self._view is None:
+            return
+        self._page += 1
+        words = texts.words(self._view.language)
+        self.drawing = self._painter.paint(self._view, self._canvas, words, self._page)
+        self._push()  # only the pixels that differ go over SPI
 
     def frame(self) -> bytes:
         """The current picture in the panel's format: RGB565, big-endian, row by row."""

@@ -7,6 +7,7 @@ lacks (`DRAWN_GLYPHS`) are drawn here too, so that measuring and drawing always 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pygame
@@ -44,6 +45,18 @@ class FontBook:
 
     def height(self, px: int) -> int:
         return self.font(px).get_height()
+
+    def cap(self, px: int) -> int:
+        """The height in pixels of a capital (the top of an "H" above the baseline)."""
+        (metrics,) = self.font(px).metrics("H")
+        return metrics[3] if metrics else px
+
+    def size_for_cap(self, cap: float) -> int:
+        """The smallest size whose capitals are at least `cap` pixels tall."""
+        px = max(1, math.ceil(cap))
+        while self.cap(px) < cap:
+            px += 1
+        return px
 
     def advance(self, px: int) -> int:
         """Distance from one wrapped line to the next."""

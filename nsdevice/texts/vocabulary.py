@@ -135,6 +135,13 @@ class Vocabulary:
             return self._("Street")
         return self._(city_data(city).words.underground)
 
+    def short_kind(self, kind: Kind | str, city: str) -> str:
+        """The card's kind in a short word, for a small panel where the kind's own word
+        would not fit at a size read across the table."""
+        if Kind(kind) is Kind.STREET:
+            return self._("Street")
+        return self._(city_data(city).words.underground_short)
+
     def colour(self, name: str) -> str:
         return self._(COLOURS[name])
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from nsdevice import views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
+from nsdevice.displays.layouts.small_turn import is_small
 from nsdevice.displays.layouts.stack import Icon, Item, stack
 from nsdevice.texts import Words
 
@@ -34,7 +35,13 @@ def round_start(canvas: Canvas, view: views.RoundStartView, words: Words, body: 
         )
     if view.pairing:
         items.append(
-            Item(words.module("special_stations"), palette.dim, scale=0.85, role="pairing")
+            # a heading, smaller, except where smaller would not read (a 2-inch panel)
+            Item(
+                words.module("special_stations"),
+                palette.dim,
+                scale=1.0 if is_small(canvas) else 0.85,
+                role="pairing",
+            )
         )
         items.append(
             Item(

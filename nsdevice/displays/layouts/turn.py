@@ -11,6 +11,7 @@ from nsdevice import views
 from nsdevice.displays import figures
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Figure
+from nsdevice.displays.layouts.small_turn import KIND_MM
 from nsdevice.displays.layouts.stack import Icon, Item, stack
 from nsdevice.displays.text_fit import fit_text
 from nsdevice.texts import Words
@@ -64,6 +65,8 @@ def turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> None:
         label=words.kind(card.kind, view.city),
         role="card-symbol",
         symbol_size=symbol,
+        # never under 4 mm capitals: the kind is read across the table (issue 10)
+        label_size=max(round(big.height * 0.1), canvas.cap_px(KIND_MM)),
     )
     notes = (big.right + margin, y, x + w - big.right - margin, card_h)
     _notes(canvas, view, words, notes)
@@ -129,7 +132,7 @@ def _notes(canvas: Canvas, view: views.TurnView, words: Words, box: Box) -> None
                 palette.accent_text if active else palette.text,
                 band=palette.special_badge if active else palette.pip_empty,
                 icons=(Icon("symbol", view.pairing.symbol),) if view.pairing else (),
-                max_lines=2,
+                max_lines=3,  # a third line rather than under 3 mm on the glass
                 role="paired",
             )
         )
@@ -140,7 +143,7 @@ def _notes(canvas: Canvas, view: views.TurnView, words: Words, box: Box) -> None
                 palette.dim,
                 scale=0.85,
                 icons=(Icon("symbol", view.pairing.symbol),),
-                max_lines=2,
+                max_lines=3,  # a third line rather than under 3 mm on the glass
                 role="pairing",
             )
         )

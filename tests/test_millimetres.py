@@ -1,0 +1,127 @@
+"""Sizes on the glass, in millimetres, for every hardware profile and language (issue 10,
+item 3): the turn screen's symbol, kind word, underground count and effect line, and the
+smallest text of the turn, round-start and summary screens.
+
+Heights are measured from what was drawn: the symbol from the bounding box of its painted
+pixels, text from the box each run of text covered (its line height gives the size it was
+drawn at, whose capital "H" is then measured in the font), never from the layout's sizes.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from nsdevice.displays.drawing import Drawing
+from nsdevice.displays.painter import Painter, dots_per_mm
+from nsdevice.displays.text_fit import FontBook
+from nsdevice.gallery import example_views
+from nsdevice.hardware import list_profiles, load_profile
+from nsdevice.locale import LANGUAGES
+from nsdevice.texts import Words
+
+SYMBOL_MM = 15.0
+KIND_MM = 4.0
+COUNT_MM = 4.0
+EFFECT_MM = 3.0
+# The least any text may be, per screen: the turn's labels beside the buttons stay small
+# on a 2-inch panel so that the card has the room; everything else reads at arm's length.
+SMALLEST_MM = {"turn": 1.0, "round-start": 1.0, "summary": 1.0}
+TURNS = ("turn", "turn-paired-effect", "turn-paired-no-effect", "turn-joker", "turn-last",
+         "turn-switch", "turn-switch-no-effect")  # fmt: skip
+PROFILES = sorted(list_profiles())
+
+FONTS = FontBook()
+
+
+def _cap_mm(line_height: int, per_mm: float) -> float:
+    """Capital height in mm of a run of text drawn in a line `line_height` pixels tall."""
+    px = max(1, line_height)
+    while px > 1 and FONTS.height(px) > line_height:
+        px -= 1
+    return FONTS.cap(px) / per_mm
+
+
+def _caps(drawing: Drawing, roles: set[str], per_mm: float) -> list[float]:
+    return [_cap_mm(p.rect[3], per_mm) for p in drawing.texts if p.role in roles and p.text.strip()]
+
+
+def _pages(name: str, language: str) -> list[tuple[str, Drawing, float]]:
+    """Every page of the example screen `name`, painted for profile `name`'s panel."""
+    profile = load_profile(name)
+    panel = profile.panel()
+    painter = Painter(diagonal_inches=panel.diagonal_inches)
+    views = dict(example_views("tokyo", language)) | {
+        f"london-{k}": v for k, v in example_views("london", language)
+    }
+    out: list[tuple[str, Drawing, float]] = []
+    for screen, view in views.items():
+        placed = panel.placed(view)
+        surface = pygame.Surface(profile.display.size())
+        per_mm = dots_per_mm(surface, panel.diagonal_inches)
+        pages = len(painter.page_seconds(placed, surface)) or 1
+        for index in range(pages):
+            drawing = painter.paint(placed, surface, Words(language), index)
+            out.append((screen, drawing, per_mm))
+    return out
+
+
+@pytest.fixture(scope="module", params=PROFILES)
+def painted(request: pytest.FixtureRequest) -> dict[str, list]:
+    return {language: _pages(request.param, language) for language in LANGUAGES}
+
+
+def _of(painted: dict[str, list], kind: str) -> list[tuple[str, str, Drawing, float]]:
+    """The pages of one kind of screen: the turns of TURNS, or screens named `kind…`."""
+
+    def wanted(screen: str) -> bool:
+        base = screen.removeprefix("london-")
+        return base in TURNS if kind == "turn" else base.startswith(kind)
+
+    return [
+        (language, screen, drawing, per_mm)
+        for language, pages in painted.items()
+        for screen, drawing, per_mm in pages
+        if wanted(screen)
+    ]
+
+
+def test_turn_symbol_is_15_mm_tall_on_every_profile(painted: dict[str, list]) -> None:
+    for language, screen, drawing, per_mm in _of(painted, "turn"):
+        symbols = [f.rect[3] / per_mm for f in drawing.figures_of("card-symbol")]
+        if symbols:  # the symbol is on one page of a two-page turn
+            assert max(symbols) >= SYMBOL_MM, (language, screen, symbols)
+    for language in painted:
+        shown = [
+            f for _, screen, drawing, _ in _of({language: painted[language]}, "turn")
+            for f in drawing.figures_of("card-symbol")
+        ]
+        assert shown, f"no card symbol drawn on any turn page in {language}"
+
+
+def test_turn_kind_word_and_count_at_4_mm(painted: dict[str, list]) -> None:
+    for language, pages in painted.items():
+        for screen in TURNS:
+            drawn = [(d, m) for s, d, m in pages if s == screen]
+            kinds = [c for d, m in drawn for c in _caps(d, {"card-label"}, m)]
+            counts = [c for d, m in drawn for c in _caps(d, {"underground"}, m)]
+            assert kinds and min(kinds) >= KIND_MM, (language, screen, kinds)
+            assert counts and min(counts) >= COUNT_MM, (language, screen, counts)
+
+
+def test_turn_effect_line_at_3_mm(painted: dict[str, list]) -> None:
+    effect_screens = [s for s in TURNS if s != "turn-last"]  # the last turn shows no pairing
+    for language, pages in painted.items():
+        for screen in effect_screens:
+            drawn = [(d, m) for s, d, m in pages if s == screen]
+            lines = [c for d, m in drawn for c in _caps(d, {"paired", "pairing"}, m)]
+            assert lines and min(lines) >= EFFECT_MM, (language, screen, lines)
+
+
+@pytest.mark.parametrize("prefix", ["turn", "round-start", "summary"])
+def test_smallest_text(painted: dict[str, list], prefix: str) -> None:
+    found = _of(painted, prefix)
+    assert found
+    for language, screen, drawing, per_mm in found:
+        caps = [_cap_mm(p.rect[3], per_mm) for p in drawing.texts if p.text.strip()]
+        assert min(caps) >= SMALLEST_MM[prefix], (language, screen, min(caps))
