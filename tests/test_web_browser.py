@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from nsdevice import views
+from nsdevice.displays import Display
 from nsdevice.inputs.events import Button, ButtonTracker, Press, QueueInbox, Stop
 from nsdevice.inputs.script import ScriptInput
 from nsdevice.loop import Loop
@@ -56,13 +57,9 @@ class Box:
         self.frames: list[list] = []
         box = self
 
-        class Recording:
-            supports_brightness = False
-
+        class Recording(Display):
             def show(self, view: views.View) -> None:
                 box.frames.append([time.time(), None, view])
-
-            def chime(self, name: str) -> None: ...
 
         def publish(table: views.TableView) -> None:  # the loop publishes after the frame
             self.web.publish(table)
@@ -75,7 +72,7 @@ class Box:
             _Holding(self.inbox),
             ButtonTracker(),
             publish=publish,
-        )  # type: ignore[arg-type]
+        )
         self.thread = threading.Thread(target=self.loop.run, daemon=True)
 
     def start(self) -> None:
