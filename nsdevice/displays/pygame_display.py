@@ -19,11 +19,10 @@ from typing import Any, Self
 
 import pygame
 
-from nsdevice import texts
-from nsdevice.displays import Display, DisplayUnavailable
-from nsdevice.displays.painter import Drawing, Painter
+from nsdevice.displays import DisplayUnavailable
+from nsdevice.displays.painted import PaintedDisplay
+from nsdevice.displays.painter import Painter
 from nsdevice.inputs.events import Button, Edge, Item, Stop
-from nsdevice.views import View
 
 # Keyboard keys by their SDL names (`pygame.key.key_code`), kept as data so a hardware
 # profile can bring its own. Several keys per button: whatever a USB keypad sends.
@@ -154,7 +153,7 @@ class PygameInbox:
         return []
 
 
-class PygameDisplay(Display):
+class PygameDisplay(PaintedDisplay):
     """A window of `size`, or with `fullscreen` the whole screen at its own resolution."""
 
     def __init__(
@@ -192,31 +191,16 @@ class PygameDisplay(Display):
         self._inbox = PygameInbox(on_expose=pygame.display.flip)
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._mixer: bool | None = None  # None: not tried yet
-        self.drawing: Drawing | None = None  # what the last `show` placed, for tests and tools
-        self._view: View | None = None  # on screen, with its page (a small window's turn)
-        self._page = 0
 
     @classmethod
     def open(cls, size: tuple[int, int], **options: Any) -> Self:
         return cls(size, **options)
 
-    def show(self, view: View) -> None:
-        self._view, self._page = view, 0
-        self.drawing = self._painter.paint(view, self._screen, texts.words(view.language))
-        pygame.display.flip()
+    @property
+    def _surface(self) -> pygame.Surface:  # type: ignore[override]
+        return self._screen
 
-    def page_seconds(self) -> float | None:
-        if self._view is None:
-            return None
-        seconds = self._painter.page_seconds(self._view, self._screen)
-        return seconds[self._page % len(seconds)] if seconds else None
-
-    def next_page(self) -> None:
-        if self._view is None:
-            return
-        self._page += 1
-        words = texts.words(self._view.language)
-        self.drawing = self._painter.paint(self._view, self._screen, words, self._page)
+    def _present(self) -> None:
         pygame.display.flip()
 
     def inbox(self) -> PygameInbox:

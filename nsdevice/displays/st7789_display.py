@@ -23,12 +23,11 @@ from typing import Any, Protocol, Self
 
 import pygame
 
-from nsdevice import texts
-from nsdevice.displays import BRIGHTNESS_LEVELS, Display, DisplayUnavailable
+from nsdevice.displays import BRIGHTNESS_LEVELS, DisplayUnavailable
 from nsdevice.displays.dirty import changed_windows, window_bytes
-from nsdevice.displays.painter import Drawing, Painter
+from nsdevice.displays.painted import PaintedDisplay
+from nsdevice.displays.painter import Painter
 from nsdevice.inputs.events import Inbox
-from nsdevice.views import View
 
 # The share of full brightness at each level: the steps look even to the eye, and level 1
 # still reads in a dark room.
@@ -46,7 +45,7 @@ class Panel(Protocol):
     def set_backlight(self, value: bool) -> None: ...
 
 
-class St7789Display(Display):
+class St7789Display(PaintedDisplay):
     """The panel. Its keyword arguments are a hardware profile's `[display]` fields, by the
     same names, so a profile opens it as it stands."""
 
@@ -89,32 +88,17 @@ class St7789Display(Display):
         self._painter = Painter(diagonal_inches=diagonal_inches)
         self._level = BRIGHTNESS_LEVELS
         self._sent: bytes | None = None  # the panel's picture: what we last sent it
-        self.drawing: Drawing | None = None
-        self._view: View | None = None  # on screen, with its page: the small panel's turn
-        self._page = 0
 
     @classmethod
     def open(cls, size: tuple[int, int], **options: Any) -> Self:
         width, height = size
         return cls(width=width, height=height, **options)
 
-    def show(self, view: View) -> None:
-        self._view, self._page = view, 0
-        self.drawing = self._painter.paint(view, self._canvas, texts.words(view.language))
-        self._push()
+    @property
+    def _surface(self) -> pygame.Surface:  # type: ignore[override]
+        return self._canvas
 
-    def page_seconds(self) -> float | None:
-        if self._view is None:
-            return None
-        seconds = self._painter.page_seconds(self._view, self._canvas)
-        return seconds[self._page % len(seconds)] if seconds else None
-
-    def next_page(self) -> None:
-        if self._view is None:
-            return
-        self._page += 1
-        words = texts.words(self._view.language)
-        self.drawing = self._painter.paint(self._view, self._canvas, words, self._page)
+    def _present(self) -> None:
         self._push()  # only the pixels that differ go over SPI
 
     def frame(self) -> bytes:
