@@ -6,13 +6,12 @@ same step, an announced earlier step, or a fresh setup with the file kept aside)
 checked, and so is a later start with the fault removed. Disk full is a real tmpfs and
 read-only a real read-only bind mount (both need root, and are skipped without it);
 permission denied runs the box as another user when root, and uses chmod otherwise.
-The long random version is benchmarks/storage_faults.py.
+The long random version is benchmarks/reliability/storage_faults.py.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import os
 import queue
@@ -20,13 +19,13 @@ import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from benchmarks.reliability import storage_faults as faults
 from nsdevice.store import FILE_NAME, MARK_NAME, checksum
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,18 +34,6 @@ ROOT_ONLY = pytest.mark.skipif(
 )
 
 
-def _load_benchmark():
-    spec = importlib.util.spec_from_file_location(
-        "nsdevice_storage_faults", ROOT / "benchmarks" / "storage_faults.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-faults = _load_benchmark()
 run_box, view_of, plain = faults.run_box, faults.view_of, faults.plain
 
 

@@ -8,17 +8,15 @@ import contextlib
 import json
 import random
 import sqlite3
-import subprocess
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from benchmarks.reliability.harness import (
-    BOX,
-    ENV,
     Report,
     integrity,
+    script_run,
     working_folder,
 )
 
@@ -157,22 +155,11 @@ def damaged_database(*, seed: int = 5, workdir: Path | None = None, workers: int
     return report
 
 
-def _script_run(directory: Path, keys: str) -> tuple[list[dict], subprocess.CompletedProcess]:
-    command = [*BOX, "run", "--input", "script", "--keys", keys, "--display", "json",
-               "--state-dir", str(directory)]  # fmt: skip
-    result = subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=60)
-    screens = []
-    for line in result.stdout.splitlines():
-        with contextlib.suppress(json.JSONDecodeError):
-            screens.append(json.loads(line))
-    return screens, result
-
-
 def _check_damaged(name: str, directory: Path) -> list[str]:
     from nsdevice.store import FILE_NAME
 
     problems = []
-    screens, result = _script_run(directory, "next")
+    screens, result = script_run(directory, "next")
     if result.returncode != 0:
         problems.append(f"exit {result.returncode}: {result.stderr.strip()[-300:]}")
     if "Traceback" in result.stderr:
@@ -185,7 +172,7 @@ def _check_damaged(name: str, directory: Path) -> list[str]:
     aside = [p for p in directory.iterdir() if ".damaged-" in p.name]
     if not aside:
         problems.append("the damaged file was not kept aside")
-    again, second = _script_run(directory, "next")
+    again, second = script_run(directory, "next")
     if second.returncode != 0 or not again or again[0]["screen"] == "notice":
         problems.append("the second start did not start cleanly")
     if (directory / FILE_NAME).exists() and integrity(directory / FILE_NAME) != "ok":

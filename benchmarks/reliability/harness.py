@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import os
 import sqlite3
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -76,3 +78,18 @@ def working_folder(given: Path | None) -> Iterator[Path]:
         return
     with tempfile.TemporaryDirectory(prefix="nsdevice-reliability-") as name:
         yield Path(name)
+
+
+def script_run(
+    directory: Path, keys: str, timeout: float = 60
+) -> tuple[list[dict[str, Any]], subprocess.CompletedProcess[str]]:
+    """`nsdevice run` on scripted presses with JSON screens: the screens it printed (lines
+    that are not JSON are passed over) and how it ended."""
+    command = [*BOX, "run", "--input", "script", "--keys", keys, "--display", "json",
+               "--state-dir", str(directory)]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=timeout)
+    screens = []
+    for line in result.stdout.splitlines():
+        with contextlib.suppress(json.JSONDecodeError):
+            screens.append(json.loads(line))
+    return screens, result

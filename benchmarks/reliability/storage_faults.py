@@ -1,7 +1,7 @@
 """Storage faults of a real SD card, at random, and a command-line fuzz.
 
-    python benchmarks/storage_faults.py                          # the long run (a few minutes)
-    python benchmarks/storage_faults.py --flips 30 --truncations 12 --cli 60   # a short one
+    python -m benchmarks.reliability.storage_faults                # the long run (minutes)
+    python -m benchmarks.reliability.storage_faults --flips 30 --truncations 12 --cli 60
 
 Two checks, each a plain function that takes its counts and returns a `Report`:
 
@@ -40,42 +40,13 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-ENV = {
-    **os.environ,
-    "SDL_VIDEODRIVER": "dummy",
-    "SDL_AUDIODRIVER": "dummy",
-    "GPIOZERO_PIN_FACTORY": "mock",
-    "PYGAME_HIDE_SUPPORT_PROMPT": "1",
-    "LANG": "C",
-}
-for _name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LC_ALL", "LC_MESSAGES"):
-    ENV.pop(_name, None)
-BOX = [sys.executable, "-m", "nsdevice"]
+from benchmarks.reliability.harness import BOX, ENV, Report, script_run
+
 LINE_LIMIT = 400  # an error line a person can read in a terminal or the journal
-
-
-@dataclass
-class Report:
-    name: str
-    counts: dict[str, int] = field(default_factory=dict)
-    failures: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return not self.failures
-
-    def add(self, key: str, amount: int = 1) -> None:
-        self.counts[key] = self.counts.get(key, 0) + amount
-
-    def fail(self, message: str) -> None:
-        self.failures.append(message)
 
 
 # ---------------------------------------------------------------------------------------
@@ -84,14 +55,7 @@ class Report:
 
 
 def run_box(directory: Path, keys: str = "next") -> tuple[list[dict], subprocess.CompletedProcess]:
-    command = [*BOX, "run", "--input", "script", "--keys", keys, "--display", "json",
-               "--state-dir", str(directory)]  # fmt: skip
-    result = subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=120)
-    screens = []
-    for line in result.stdout.splitlines():
-        with contextlib.suppress(json.JSONDecodeError):
-            screens.append(json.loads(line))
-    return screens, result
+    return script_run(directory, keys, timeout=120)
 
 
 def plain(screen: dict) -> dict:
