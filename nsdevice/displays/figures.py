@@ -126,3 +126,28 @@ def dim(canvas: Canvas, rect: pygame.Rect) -> None:
     veil = pygame.Surface(rect.size, pygame.SRCALPHA)
     veil.fill((*canvas.theme.palette.background, 150))
     canvas.surface.blit(veil, rect.topleft)
+
+
+def pips(
+    canvas: Canvas, city: str, seen: int, total: int, left: float, middle: float, pip: int,
+    gap: int,
+) -> None:
+    """The underground cards counted so far as a row of dots (C-4): filled in the city's
+    underground colour for each one seen, rings for the rest; `middle` is the row's centre."""
+    theme = canvas.theme
+    palette = theme.palette
+    colour = theme.card_colours(city, "underground")[0]
+    for k in range(total):
+        centre = (left + pip / 2 + k * (pip + gap), middle)
+        if k < seen:
+            pygame.draw.circle(canvas.surface, colour, centre, pip / 2)
+            pygame.draw.circle(
+                canvas.surface, palette.card_edge, centre, pip / 2, width=max(1, pip // 10)
+            )
+        else:
+            pygame.draw.circle(
+                canvas.surface, palette.pip_empty, centre, pip / 2, width=max(2, pip // 6)
+            )
+    row = total * pip + (total - 1) * gap
+    box = (round(left), round(middle - pip / 2), row, pip)
+    canvas.figures.append(Figure("pips", box, "pips"))

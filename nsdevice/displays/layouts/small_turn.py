@@ -25,7 +25,7 @@ import pygame
 from nsdevice import views
 from nsdevice.displays import figures
 from nsdevice.displays.canvas import Canvas
-from nsdevice.displays.drawing import Box, Figure
+from nsdevice.displays.drawing import Box
 from nsdevice.displays.layouts.stack import Item, fit_rows, place_rows, stack
 from nsdevice.displays.text_fit import fit_text
 from nsdevice.texts import Words
@@ -124,21 +124,8 @@ def _notes(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> Non
         min(round(canvas.fonts.cap(size) * 0.8), (x + w - left) // (total + (total - 1) // 2 + 1)),
     )
     gap = pip // 2
-    colour = theme.card_colours(view.city, "underground")[0]
     middle = y + count.height / 2
-    for k in range(total):
-        centre = (left + pip / 2 + k * (pip + gap), middle)
-        if k < view.underground_seen:
-            pygame.draw.circle(canvas.surface, colour, centre, pip / 2)
-            pygame.draw.circle(
-                canvas.surface, palette.card_edge, centre, pip / 2, width=max(1, pip // 10)
-            )
-        else:
-            pygame.draw.circle(
-                canvas.surface, palette.pip_empty, centre, pip / 2, width=max(2, pip // 6)
-            )
-    row = total * pip + (total - 1) * gap
-    canvas.figures.append(Figure("pips", (left, round(middle - pip / 2), row, pip), "pips"))
+    figures.pips(canvas, view.city, view.underground_seen, total, left, middle, pip, gap)
     top = y + count.height + canvas.margin() * 2
     items = _note_items(canvas, view, words)
     if not items:

@@ -10,7 +10,7 @@ import pygame
 from nsdevice import views
 from nsdevice.displays import figures
 from nsdevice.displays.canvas import Canvas
-from nsdevice.displays.drawing import Box, Figure
+from nsdevice.displays.drawing import Box
 from nsdevice.displays.layouts.small_turn import KIND_MM
 from nsdevice.displays.layouts.stack import Icon, Item, stack
 from nsdevice.displays.text_fit import fit_text
@@ -100,20 +100,7 @@ def _notes(canvas: Canvas, view: views.TurnView, words: Words, box: Box) -> None
         count = fit_text(short, size, w, fonts=canvas.fonts, max_lines=1)
     canvas.fitted(count, palette.text, (x, y, w, count.height), "underground")
     pips_y = y + count.height + max(2, pip // 4)
-    colour = theme.card_colours(view.city, "underground")[0]
-    for k in range(total):
-        centre = (x + pip / 2 + k * (pip + gap), pips_y + pip / 2)
-        if k < view.underground_seen:
-            pygame.draw.circle(canvas.surface, colour, centre, pip / 2)
-            pygame.draw.circle(
-                canvas.surface, palette.card_edge, centre, pip / 2, width=max(1, pip // 10)
-            )
-        else:
-            pygame.draw.circle(
-                canvas.surface, palette.pip_empty, centre, pip / 2, width=max(2, pip // 6)
-            )
-    row = total * pip + (total - 1) * gap
-    canvas.figures.append(Figure("pips", (x, round(pips_y), row, pip), "pips"))
+    figures.pips(canvas, view.city, view.underground_seen, total, x, pips_y + pip / 2, pip, gap)
     top = round(pips_y + pip + max(3, pip // 2))
     items: list[Item] = []
     if view.last:
