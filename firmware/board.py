@@ -78,26 +78,6 @@ class LineReader:
         self._buffer = bytearray()
         self._overlong = False
 
-    def _send_event(self, index, debouncer):
-        self.events = (self.events + 1) % EVENT_MODULO
-        line = ("DOWN " if debouncer.pressed else "UP ") + str(index)
-        if self.with_fields:
-            # n: lets the host see a lost line; t: when the contact changed, so the host
-            # need not debounce again; s: every button after this edge, to mend at once.
-            line += (
-                " n="
-                + str(self.events)
-                + " t="
-                + str(debouncer.changed_at & TICKS_MASK)
-                + " s="
-                + self.state_word()
-            )
-        self.send(line)
-
-    def report_fault(self, error):
-        """Tell the host the loop caught `error` and carries on (main.py calls this)."""
-        self.send("FAULT " + type(error).__name__[:FAULT_NAME_MAX])
-
     def feed(self, data):
         lines = []
         for byte in data:
