@@ -36,15 +36,14 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.reliability.harness import BOX, ENV, Report, script_run
+from benchmarks.reliability.harness import BOX, ENV, Report, script_run, working_folder
 
 LINE_LIMIT = 400  # an error line a person can read in a terminal or the journal
 
@@ -249,7 +248,7 @@ def damaged_storage(
     rng = random.Random(seed)
     plan = [("flip", ["db", "wal", "snapshot"][i % 3]) for i in range(flips)]
     plan += [("truncate", ["db", "wal", "snapshot"][i % 3]) for i in range(truncations)]
-    with _workdir(workdir) as base_dir:
+    with working_folder(workdir) as base_dir:
         bases = [
             make_base(base_dir / f"base-{i}", random.Random(seed * 1000 + i), killed=i % 3 != 2)
             for i in range(12)
@@ -341,7 +340,7 @@ def command_line(
 ) -> Report:
     report = Report("command_line")
     started = time.monotonic()
-    with _workdir(None) as workdir:
+    with working_folder(None) as workdir:
         cases = [command_line_case(random.Random(seed * 7919 + i), workdir, i, renders)
                  for i in range(invocations)]  # fmt: skip
 
@@ -377,16 +376,6 @@ def command_line(
                         report.fail(f"a {len(lines[0])}-character line for {shown!r}")
     report.seconds = time.monotonic() - started
     return report
-
-
-@contextlib.contextmanager
-def _workdir(given: Path | None) -> Iterator[Path]:
-    if given is not None:
-        given.mkdir(parents=True, exist_ok=True)
-        yield given
-        return
-    with tempfile.TemporaryDirectory(prefix="nsdevice-faults-") as folder:
-        yield Path(folder)
 
 
 def main(argv: list[str] | None = None) -> int:
