@@ -72,6 +72,7 @@ class FinishedGame:
     totals: tuple[int, ...]  # per seat; solo: the raw total
     adjusted: int | None  # solo only, after the module penalty
     tier: int | None
+    daily: str | None = None  # the local date (ISO) when the deal was that day's deal
 
 
 class Records(Protocol):
