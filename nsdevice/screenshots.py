@@ -27,9 +27,10 @@ def render_all(
     `out_dir/<language>/tokyo-<screen>.png`; a screen drawn in pages (the turn on a
     2-inch panel) adds `<screen>-page2.png` for its second page.
     """
-    import pygame  # late, and after nsdevice.displays has quietened its greeting
+    # late, and nsdevice.displays first: importing it quietens pygame's greeting
+    from nsdevice.displays.painter import Painter  # isort: skip
 
-    from nsdevice.displays.painter import Painter
+    import pygame  # isort: skip
     from nsdevice.texts import Words
 
     out = Path(out_dir)

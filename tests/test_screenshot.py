@@ -48,3 +48,15 @@ def test_screenshot_with_an_unknown_build_is_one_line_and_exit_2(tmp_path, capsy
 
     assert main(["screenshot", "--hardware", "no-such-build", "--out", str(tmp_path)]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_screenshot_prints_one_line_and_no_pygame_greeting(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    environment = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    command = [sys.executable, "-m", "nsdevice", "screenshot", "--out", str(tmp_path)]
+    done = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == [done.stdout.strip()]
+    assert "screens written" in done.stdout and "pygame" not in done.stdout
