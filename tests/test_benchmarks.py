@@ -52,6 +52,7 @@ def test_measure_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
         assert figures[name]["cpu_percent_of_one_core"] >= 0
         assert figures[name]["rss_peak_mb"] > 0
     assert set(figures["simulate"]["rounds_per_second"]) == {"tokyo", "paris", "london"}
+    assert figures["simulate"]["bare_loop_rounds_per_second"] > 0
     assert "idle_window_x11" not in figures  # --no-x11
     table = record["table"]
     assert {row["metric"] for row in table} >= {
@@ -60,7 +61,10 @@ def test_measure_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
         "idle CPU, window (% of a core)",
         "peak RSS, window (MB)",
         "simulate tokyo (rounds/s)",
+        "bare-Python shuffle-and-scan (rounds/s)",
     }
+    simulated = next(row for row in table if row["metric"] == "simulate tokyo (rounds/s)")
+    assert simulated["target"] == round(figures["simulate"]["bare_loop_rounds_per_second"] / 2)
     assert all(set(row) == {"metric", "figure", "target", "ok"} for row in table)
 
 
