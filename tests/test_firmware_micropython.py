@@ -188,6 +188,15 @@ def test_a_fault_that_keeps_coming_resets_the_board(start) -> None:
 # The host on the other end of a USB cable ------------------------------------------
 
 
+def wait_for_levels(pico: RealPico, changes: int, timeout: float = 15.0) -> None:
+    """Until the board has read `changes` button levels: its own clock, not the test's, says
+    when a scripted tap has happened (a loaded machine starts MicroPython late)."""
+    deadline = time.monotonic() + timeout
+    while sum(entry[0] == "level" for entry in pico.logged()) < changes:
+        assert time.monotonic() < deadline, pico.logged()
+        time.sleep(0.02)
+
+
 def test_every_press_arrives_exactly_once_over_usb(start) -> None:
     """Defects 1 and 3 against the real firmware's bytes: taps made before nsdevice opens
     the port stay in the USB buffer and must not count; two quick taps stay two."""
@@ -208,9 +217,13 @@ def test_every_press_arrives_exactly_once_over_usb(start) -> None:
     presses: list[Press] = []
     edges: list[Edge] = []
     try:
-        time.sleep(1.0)  # the board has booted and pressed twice; nobody listens yet
+        # nobody listens until the board has read all four taps made before the open
+        wait_for_levels(pico, len(before_open))  # one level change per entry
+        time.sleep(0.1)  # and written their lines into the USB buffer
         host.start()
-        deadline = time.monotonic() + 4.5
+        # then listen until the board has read the last tap, and a little longer
+        wait_for_levels(pico, len(before_open) + len(after_open))
+        deadline = time.monotonic() + 0.8
         while time.monotonic() < deadline:
             for item in inbox.get(timeout=0.01):
                 assert isinstance(item, Edge)

@@ -5,7 +5,9 @@ firmware/main.py runs unchanged. Button levels follow a script in NSBOARD_PINS,
 `at_ms:gpio:level` entries split by commas, timed from this module's import;
 level 0 is pressed (wired to GND), `raise` makes the pin's next read fail once,
 `fail` makes every read from then on fail. LED changes are appended to the file
-named by NSBOARD_LOG as `ms led r g b` lines, a reset as `ms reset`.
+named by NSBOARD_LOG as `ms led r g b` lines, a reset as `ms reset`, and each level the
+firmware reads for the first time as `ms level gpio level` (so a test can wait for the
+board to have seen a press, instead of guessing how fast the interpreter starts).
 """
 
 import os
@@ -26,6 +28,7 @@ def _script():
 
 _STEPS = _script()
 _raised = []  # steps whose one-off fault has been raised
+_levels = {}  # gpio -> the level last read, to log each change once
 
 
 def now_ms():
@@ -68,6 +71,9 @@ class Pin:
                 raise OSError(f"scripted fault on GP{gpio}")
             if level != "raise":
                 current = int(level)
+        if _levels.get(self.gpio, 1) != current:
+            log("level", self.gpio, current)
+        _levels[self.gpio] = current
         return current
 
 
