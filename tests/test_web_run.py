@@ -63,8 +63,11 @@ def test_no_web_wins_over_web(tmp_path):
 
 def test_a_run_serves_the_table_live_and_the_menu_offers_phones(tmp_path):
     port = free_port()
-    # power-on shows a dealt game: round start, two cards, the menu, down to the phones row
-    keys = "next,next,next,menu," + ",".join(["next"] * 6) + ",menu"
+    # power-on shows a dealt game: round start, two cards, then the second card taken back
+    # and shown again four times (the page loads its server after the first frame: on a
+    # loaded machine that takes seconds, and it must still see the table change), then
+    # the menu, down to the phones row
+    keys = "next,next,next," + "back,next," * 4 + "menu," + ",".join(["next"] * 6) + ",menu"
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     command = [sys.executable, "-m", "nsdevice", "run", "--display", "json", "--input",
                "script", "--keys", keys, "--pace", "0.4", "--state-dir", str(tmp_path),
