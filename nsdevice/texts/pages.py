@@ -415,7 +415,7 @@ class Words(Vocabulary):
             lines = [Line(_("Solo bests, by modules played"), Role.HEADING)]
             lines += _items([self.best(b) for b in view.bests])
         elif view.section == "daily":
-            streak = _("Daily streak: {days} days").format(days=view.streak)
+            streak = _("Daily deals in a row: {days}").format(days=view.streak)
             played = _("Days with a daily deal: {days}").format(days=view.days_played)
             lines = [Line(streak, Role.HEADLINE), Line(played, Role.NOTE)]
             if view.bests:
@@ -435,19 +435,20 @@ class Words(Vocabulary):
                 date=game.played_on, points=game.adjusted, tier=game.tier
             )
         elif len(game.winners) == 1:
-            text = _("{date} · {count} players · seat {seat} won, {points}").format(
+            text = _("{date} · {count} players · seat {seat} won with {points}").format(
                 date=game.played_on,
                 count=game.players,
                 seat=game.winners[0],
                 points=game.totals[game.winners[0] - 1],
             )
         else:
-            text = _("{date} · {count} players · shared by seats {seats}").format(
+            text = _("{date} · {count} players · shared win: seats {seats}").format(
                 date=game.played_on,
                 count=game.players,
-                seats=", ".join(str(seat) for seat in game.winners),
+                seats=",\u00a0".join(str(seat) for seat in game.winners),  # kept on one line
             )
-        return f"{text} · {_('daily')}" if game.daily else text
+        daily = _("daily deal")
+        return f"{text} · {daily}" if game.daily else text
 
     def best(self, best: views.BestScore) -> str:
         """A solo best: the city, the module set it was played with, the score."""
