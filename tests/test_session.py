@@ -172,7 +172,7 @@ def _play_to_game_end(session: Session) -> None:
         session.next()
 
 
-def test_solo_ending_card_penalty_tier_and_personal_best_C13_SSOLO():
+def test_solo_ending_card_penalty_tier_band_and_personal_best_C13_SSOLO_D4():
     records = MemoryRecords()
     session = started(players=1, modules=("objectives", "special_stations"), records=records)
     _play_to_game_end(session)
