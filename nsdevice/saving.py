@@ -21,6 +21,9 @@ from nsdevice.session.settings import HISTORY_GAMES, History
 from nsdevice.store import CannotSave, DamagedStore, Store
 
 Notice = tuple[str, str]
+# What reading the finished games may raise: the store failing, or a row no box wrote
+# (bad JSON, a date out of range); the box plays on without them.
+READ_FAULTS = (sqlite3.Error, OSError, ValueError, TypeError, ArithmeticError)
 Log = Callable[[str], None]
 
 
@@ -88,7 +91,7 @@ class Saver:
     def best_solo(self, city: str, modules: tuple[str, ...]) -> int | None:
         try:
             return self.store.best_solo(city, modules)
-        except (sqlite3.Error, OSError, ValueError) as error:  # no best beats no box
+        except READ_FAULTS as error:  # no best known is better than no box
             self.log(f"cannot read the finished games ({error})")
             return None
 
@@ -96,7 +99,7 @@ class Saver:
         """The history, or an empty one when the store cannot be read: the box plays on."""
         try:
             return self.store.history(limit)
-        except (sqlite3.Error, OSError, ValueError, TypeError) as error:  # a damaged row too
+        except READ_FAULTS as error:
             self.log(f"cannot read the finished games ({error})")
             return History()
 

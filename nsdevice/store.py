@@ -619,7 +619,10 @@ def module_set(modules: tuple[str, ...] | list[str]) -> str:
 def _played(row: tuple[Any, ...]) -> views.PlayedGame:
     finished_at, city, players, modules, totals, adjusted, tier, daily, winners = row
     scores = tuple(int(t) for t in json.loads(totals))
-    seats = tuple(json.loads(winners)) if winners else _top_seats(scores, int(players))
+    if winners:
+        seats = tuple(int(seat) for seat in json.loads(winners))  # ValueError if not seats
+    else:
+        seats = _top_seats(scores, int(players))
     return views.PlayedGame(
         played_on=date.fromtimestamp(float(finished_at)).isoformat(),
         city=str(city),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from nsdevice.saving import Saver, open_game
 from nsdevice.session import FinishedGame, Session, Settings
 from nsdevice.session.settings import History
@@ -138,11 +140,15 @@ def test_the_history_page_reads_an_upgraded_store_through_the_saver(tmp_path):
     assert pages == ["games", "games:paris", "games:london", "bests:"]
 
 
-def test_a_damaged_finished_game_leaves_an_empty_history_and_the_box_playing(tmp_path):
+@pytest.mark.parametrize(
+    "damage", ["totals = 'not json'", "finished_at = 1e300", "winners = '{\"a\": 1}'"]
+)
+def test_a_damaged_finished_game_leaves_an_empty_history_and_the_box_playing(tmp_path, damage):
     store = Store.open(tmp_path).store
     store.record(FinishedGame("tokyo", 1, (), "SEED", (80,), 80, 3))
     store.save({"step": 1})
-    store._db.execute("UPDATE finished_games SET totals = 'not json'")
+    store._db.execute(f"UPDATE finished_games SET {damage}")
     saver = Saver(store, log=lambda line: None)
     assert saver.history() == History()
+    assert saver.best_solo("tokyo", ()) is None
     assert saver({"step": 2})  # saving goes on
