@@ -640,8 +640,13 @@ def _played(row: tuple[Any, ...]) -> views.PlayedGame:
         winners=seats,
         adjusted=None if adjusted is None else int(adjusted),
         tier=None if tier is None else int(tier),
-        daily=None if daily is None else str(daily),
+        daily=None if daily is None else _day(daily),
     )
+
+
+def _day(value: object) -> str:
+    """A daily date as stored, checked: ValueError for anything but an ISO date."""
+    return date.fromisoformat(str(value)).isoformat()
 
 
 def _top_seats(totals: tuple[int, ...], players: int) -> tuple[int, ...]:
@@ -684,7 +689,7 @@ def summarise(
     return History(
         games=tuple(last),
         bests=_bests(solo, lambda game: (game.city, frozenset(game.modules))),
-        daily_days=tuple(sorted({day for day in days if day}, reverse=True)),
+        daily_days=tuple(sorted({_day(day) for day in days if day}, reverse=True)),
         best_daily=_bests([g for g in daily if g.daily], lambda game: game.city),
     )
 

@@ -141,7 +141,8 @@ def test_the_history_page_reads_an_upgraded_store_through_the_saver(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "damage", ["totals = 'not json'", "finished_at = 1e300", "winners = '{\"a\": 1}'"]
+    "damage",
+    ["totals = 'not json'", "finished_at = 1e300", "winners = '{\"a\": 1}'", "daily = 'soon'"],
 )
 def test_a_damaged_finished_game_leaves_an_empty_history_and_the_box_playing(tmp_path, damage):
     store = Store.open(tmp_path).store
