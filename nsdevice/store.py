@@ -497,6 +497,7 @@ class Store:
             [*(g.daily for g in waiting), *(str(row[0]) for row in days)],
             limit,
         )
+
     def record(self, game: FinishedGame) -> None:
         """Keep a finished game for the next save, which commits it with its step: a kill
         can then never keep the game without the step that says it was recorded (which
