@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from datetime import date
 from functools import cache, partial
 
 from nsdevice import views
@@ -28,6 +29,7 @@ from nsdevice.session.screens import (
     about_view,
     confirm_view,
     game_end_view,
+    history_view,
     menu_view,
     notice_view,
     pencil_pass_view,
@@ -42,6 +44,7 @@ from nsdevice.session.screens import (
     summary_view,
     turn_view,
 )
+from nsdevice.session.settings import History
 
 SEARCH = 2000  # seeds tried when looking for a deal that shows a given situation
 PHONE_ADDRESSES = ("http://192.168.1.23:8414/", "http://nsdevice.local:8414/")  # an example table
@@ -221,8 +224,50 @@ def example_views(
             (f"notice-{notice.replace('_', '-')}", notice_view(notice, detail, language))
         )
     examples.append(("shutdown", shutdown_view(language)))
+    examples += _history(city, language)
     examples += _hardware_test(language)
     return examples
+
+
+HISTORY_TODAY = date(2026, 11, 23)  # the history examples' "today", for a fixed streak
+
+
+def _history(city: str, language: str) -> list[tuple[str, views.View]]:
+    """The history's pages: a city's last games (solo, tables, a daily deal), the bests,
+    the daily deals, and a box that has finished no game yet."""
+    bounds = city_data(city).tier_upper_bounds
+
+    def solo(on: str, adjusted: int, modules: tuple[str, ...] = (), daily: bool = False):
+        tier = scoring.solo_tier(city_data(city), adjusted)
+        total = adjusted + scoring.MODULE_PENALTY * len(modules)
+        return views.PlayedGame(on, city, 1, modules, (total,), (), adjusted, tier,
+                                on if daily else None)  # fmt: skip
+
+    games = (
+        solo("2026-11-23", bounds[3] + 3, ("objectives",), daily=True),
+        views.PlayedGame("2026-11-22", city, 3, (), (142, 156, 149), (2,)),
+        solo("2026-11-22", bounds[2] - 2, daily=True),
+        views.PlayedGame("2026-11-18", city, 4, (), (133, 120, 133, 101), (1, 3)),
+        solo("2026-11-15", bounds[4] + 6, ("objectives", "city_gates", "pencil_powers")),
+    )
+    best = partial(views.BestScore, city)
+    history = History(
+        games=games,
+        bests=(
+            best((), bounds[2] - 2, "2026-11-22"),
+            best(("objectives",), bounds[3] + 3, "2026-11-23"),
+            best(("objectives", "city_gates", "pencil_powers"), bounds[4] + 6, "2026-11-15"),
+            best(("special_stations", "city_gates"), bounds[1] + 1, "2026-10-30"),
+        ),
+        daily_days=("2026-11-23", "2026-11-22", "2026-11-21", "2026-11-19"),
+        best_daily=(best(("objectives",), bounds[3] + 3, "2026-11-23"),),
+    )
+    return [
+        ("history", history_view(history, HISTORY_TODAY, 0, language)),
+        ("history-bests", history_view(history, HISTORY_TODAY, 1, language)),
+        ("history-daily", history_view(history, HISTORY_TODAY, 2, language)),
+        ("history-empty", history_view(History(), HISTORY_TODAY, 0, language)),
+    ]
 
 
 def _hardware_test(language: str) -> list[tuple[str, views.View]]:

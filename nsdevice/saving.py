@@ -17,9 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from nsdevice.session import FinishedGame
+from nsdevice.session.settings import HISTORY_GAMES, History
 from nsdevice.store import CannotSave, DamagedStore, Store
 
 Notice = tuple[str, str]
+# What reading the finished games may raise: the store failing, or a row no box wrote
+# (bad JSON, a date out of range); the box plays on without them.
+READ_FAULTS = (sqlite3.Error, OSError, ValueError, TypeError, ArithmeticError)
 Log = Callable[[str], None]
 
 
@@ -84,12 +88,20 @@ class Saver:
         return saved
 
     # --- Records: finished games ------------------------------------------------------------
-    def best_solo(self, city: str) -> int | None:
+    def best_solo(self, city: str, modules: tuple[str, ...]) -> int | None:
         try:
-            return self.store.best_solo(city)
-        except (sqlite3.Error, OSError) as error:  # no best known is better than no box
+            return self.store.best_solo(city, modules)
+        except READ_FAULTS as error:  # no best known is better than no box
             self.log(f"cannot read the finished games ({error})")
             return None
+
+    def history(self, limit: int = HISTORY_GAMES) -> History:
+        """The history, or an empty one when the store cannot be read: the box plays on."""
+        try:
+            return self.store.history(limit)
+        except READ_FAULTS as error:
+            self.log(f"cannot read the finished games ({error})")
+            return History()
 
     def record(self, game: FinishedGame) -> None:
         """Kept by the store until the next step is saved, in the same transaction: the

@@ -27,12 +27,15 @@ import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
-from nsdevice.session import FinishedGame
+from nsdevice import views
+from nsdevice.session import CITIES, MODULES, FinishedGame
+from nsdevice.session.settings import HISTORY_GAMES, History
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 FILE_NAME = "nsdevice.sqlite3"
 MARK_NAME = "nsdevice.step"  # the step mark: the newest serial saved, outside SQLite
 KEEP = 5  # earlier steps kept besides the newest, to fall back on
@@ -62,9 +65,16 @@ CREATE TABLE IF NOT EXISTS finished_games (
     seed TEXT NOT NULL,
     totals TEXT NOT NULL,
     adjusted INTEGER,
-    tier INTEGER
+    tier INTEGER,
+    daily TEXT,  -- version 3: the day's deal it was played on (ISO date), else NULL
+    winners TEXT  -- version 3: JSON list of seats, NULL in games saved before
 );
+CREATE INDEX IF NOT EXISTS finished_by_city ON finished_games (city, id);
+CREATE INDEX IF NOT EXISTS finished_solo ON finished_games (players, city, modules, adjusted);
+CREATE INDEX IF NOT EXISTS finished_daily ON finished_games (daily);
 """
+# What the history reads of a finished game, in `_played`'s order.
+PLAYED_COLUMNS = "finished_at, city, players, modules, totals, adjusted, tier, daily, winners"
 
 # SQLite's own words for a file that is not what it should be; anything else (full,
 # read-only, cannot open, busy, I/O) is a store that cannot be written *now*.
@@ -442,17 +452,51 @@ class Store:
         return aside.name
 
     # --- finished games (the session's Records) ---------------------------------------------
-    def best_solo(self, city: str) -> int | None:
-        row = self._db.execute(
-            "SELECT MAX(adjusted) FROM finished_games WHERE city = ? AND players = 1", (city,)
-        ).fetchone()
-        saved = None if row is None or not isinstance(row[0], int) else int(row[0])
-        waiting = [
-            game.adjusted
-            for game in self._pending
-            if game.city == city and game.players == 1 and game.adjusted is not None
+    def best_solo(self, city: str, modules: tuple[str, ...]) -> int | None:
+        """The best adjusted solo score in `city` with exactly `modules` (C-13), counting
+        the games waiting for the next save."""
+        best = [b.adjusted for b in self.history().bests
+                if b.city == city and set(b.modules) == set(modules)]  # fmt: skip
+        return max(best, default=None)
+
+    def history(self, limit: int = HISTORY_GAMES) -> History:
+        """The last `limit` games per city, the solo bests per city and module set, and
+        the daily games kept apart: read through indexes and aggregates, so a long
+        history stays cheap (benchmarks/history.py)."""
+        db = self._db
+        last = [
+            row
+            for name in CITIES  # one indexed look-up per city: cheap however long the history
+            for row in db.execute(
+                f"SELECT id, {PLAYED_COLUMNS} FROM finished_games WHERE city = ?"
+                " ORDER BY id DESC LIMIT ?",
+                (name, limit),
+            )
         ]
-        return max([*waiting, *([] if saved is None else [saved])], default=None)
+        last.sort(key=lambda row: -row[0])
+        # SQLite takes the other columns of a MAX() group from the row holding the maximum.
+        solo = "players = 1 AND adjusted IS NOT NULL"
+        best = db.execute(
+            f"SELECT {PLAYED_COLUMNS}, MAX(adjusted) FROM finished_games WHERE {solo}"
+            " GROUP BY city, modules"
+        ).fetchall()
+        best_daily = db.execute(
+            f"SELECT {PLAYED_COLUMNS}, MAX(adjusted) FROM finished_games WHERE {solo}"
+            " AND daily IS NOT NULL GROUP BY city"
+        ).fetchall()
+        days = db.execute(
+            "SELECT DISTINCT daily FROM finished_games WHERE daily IS NOT NULL"
+        ).fetchall()
+        now = time.time()
+        waiting = [_waiting(game, now) for game in reversed(self._pending)]  # newest first
+        games = [*waiting, *(_played(row[1:]) for row in last)]
+        return summarise(
+            games,
+            [*waiting, *(_played(row[:-1]) for row in best)],
+            [*waiting, *(_played(row[:-1]) for row in best_daily)],
+            [*(g.daily for g in waiting), *(str(row[0]) for row in days)],
+            limit,
+        )
 
     def record(self, game: FinishedGame) -> None:
         """Keep a finished game for the next save, which commits it with its step: a kill
@@ -464,16 +508,18 @@ class Store:
         for game in self._pending:
             self._db.execute(
                 "INSERT INTO finished_games (finished_at, city, players, modules, seed, totals,"
-                " adjusted, tier) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " adjusted, tier, daily, winners) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     now,
                     game.city,
                     game.players,
-                    ",".join(game.modules),
+                    module_set(game.modules),
                     game.seed,
                     json.dumps(list(game.totals)),
                     game.adjusted,
                     game.tier,
+                    game.daily,
+                    json.dumps(list(game.winners)) if game.winners else None,
                 ),
             )
 
@@ -486,7 +532,7 @@ class Store:
         names = [d[0] for d in cursor.description]
         saved = [dict(zip(names, row, strict=True)) for row in cursor]
         waiting = [
-            {"city": game.city, "players": game.players, "modules": ",".join(game.modules),
+            {"city": game.city, "players": game.players, "modules": module_set(game.modules),
              "seed": game.seed, "totals": json.dumps(list(game.totals)),
              "adjusted": game.adjusted, "tier": game.tier}
             for game in self._pending
@@ -518,7 +564,7 @@ def _prepare(connection: sqlite3.Connection) -> str:
     if tables:
         row = connection.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         version = None if row is None else row[0]
-        if version not in ("1", str(SCHEMA_VERSION)):
+        if version not in ("1", "2", str(SCHEMA_VERSION)):
             raise DamagedStore(f"schema version {version!r}")
     row = connection.execute("SELECT value FROM meta WHERE key='store_id'").fetchone() \
         if tables else None  # fmt: skip
@@ -529,6 +575,8 @@ def _prepare(connection: sqlite3.Connection) -> str:
     try:
         if version == "1":
             _upgrade_from_1(connection)
+        if version in ("1", "2"):
+            _upgrade_from_2(connection)
         for statement in SCHEMA.split(";"):
             if statement.strip():
                 connection.execute(statement)
@@ -554,6 +602,112 @@ def _upgrade_from_1(connection: sqlite3.Connection) -> None:
         connection.execute(
             "UPDATE session SET serial = 1, checksum = ? WHERE id = 1", (checksum(1, row[0]),)
         )
+
+
+def _upgrade_from_2(connection: sqlite3.Connection) -> None:
+    """Version 3 keeps, for each finished game, the day's deal it was played on and its
+    winners; the games finished before keep every value they had (NULL for the new ones:
+    not a daily deal, winners read from the totals)."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(finished_games)")}
+    if not columns:
+        return  # no table yet: the schema creates it whole
+    for column in ("daily", "winners"):
+        if column not in columns:
+            connection.execute(f"ALTER TABLE finished_games ADD COLUMN {column} TEXT")
+
+
+# --- the history ---------------------------------------------------------------------------
+
+
+def module_set(modules: tuple[str, ...] | list[str]) -> str:
+    """A module set as stored: in the box's own order, so one set is always one string."""
+    known = [m for m in MODULES if m in modules]
+    return ",".join(known + sorted(m for m in modules if m not in MODULES))
+
+
+def _played(row: tuple[Any, ...]) -> views.PlayedGame:
+    finished_at, city, players, modules, totals, adjusted, tier, daily, winners = row
+    scores = tuple(int(t) for t in json.loads(totals))
+    if winners:
+        seats = tuple(int(seat) for seat in json.loads(winners))  # ValueError if not seats
+    else:
+        seats = _top_seats(scores, int(players))
+    return views.PlayedGame(
+        played_on=date.fromtimestamp(float(finished_at)).isoformat(),
+        city=str(city),
+        players=int(players),
+        modules=tuple(m for m in str(modules).split(",") if m),
+        totals=scores,
+        winners=seats,
+        adjusted=None if adjusted is None else int(adjusted),
+        tier=None if tier is None else int(tier),
+        daily=None if daily is None else _day(daily),
+    )
+
+
+def _day(value: object) -> str:
+    """A daily date as stored, checked: ValueError for anything but an ISO date."""
+    return date.fromisoformat(str(value)).isoformat()
+
+
+def _top_seats(totals: tuple[int, ...], players: int) -> tuple[int, ...]:
+    """Games saved before version 3 kept no winners: the seats with the top total (a tie
+    broken by the best line then shows as shared)."""
+    if players < 2 or not totals:
+        return ()
+    top = max(totals)
+    return tuple(seat for seat, total in enumerate(totals, start=1) if total == top)
+
+
+def _waiting(game: FinishedGame, now: float) -> views.PlayedGame:
+    """A game recorded but not yet committed, as the history will read it."""
+    return views.PlayedGame(
+        played_on=date.fromtimestamp(now).isoformat(),
+        city=game.city,
+        players=game.players,
+        modules=tuple(m for m in module_set(game.modules).split(",") if m),
+        totals=game.totals,
+        winners=game.winners or _top_seats(game.totals, game.players),
+        adjusted=game.adjusted,
+        tier=game.tier,
+        daily=game.daily,
+    )
+
+
+def summarise(
+    games: list[views.PlayedGame],
+    solo: list[views.PlayedGame],
+    daily: list[views.PlayedGame],
+    days: list[str | None],
+    limit: int,
+) -> History:
+    """The history from candidate games, each list newest first: the last `limit` per
+    city, the best solo score per city and module set, the best daily one per city."""
+    last: list[views.PlayedGame] = []
+    for game in games:
+        if sum(1 for kept in last if kept.city == game.city) < limit:
+            last.append(game)
+    return History(
+        games=tuple(last),
+        bests=_bests(solo, lambda game: (game.city, frozenset(game.modules))),
+        daily_days=tuple(sorted({_day(day) for day in days if day}, reverse=True)),
+        best_daily=_bests([g for g in daily if g.daily], lambda game: game.city),
+    )
+
+
+def _bests(games: list[views.PlayedGame], key: Callable[[views.PlayedGame], Any]) -> tuple[
+    views.BestScore, ...
+]:  # fmt: skip
+    found: dict[Any, views.BestScore] = {}
+    for game in games:
+        if game.players != 1 or game.adjusted is None:
+            continue
+        held = found.get(key(game))
+        if held is None or game.adjusted > held.adjusted:  # a tie keeps the one listed first
+            found[key(game)] = views.BestScore(
+                game.city, game.modules, game.adjusted, game.played_on
+            )
+    return tuple(sorted(found.values(), key=lambda b: (b.city, len(b.modules), b.modules)))
 
 
 def _read_copy(path: Path, restore: Callable[[dict[str, Any]], Any]) -> Choice | None:

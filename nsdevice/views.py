@@ -280,7 +280,9 @@ class ResultView(View):
     penalty: int = 0
     adjusted: int = 0
     tier: int = 0
-    personal_best: int | None = None  # before this game
+    tier_low: int | None = None  # S-SOLO: the tier's band, both ends inclusive (D-4);
+    tier_high: int | None = None  # None: open (the lowest tier's bottom, the top's top)
+    personal_best: int | None = None  # before this game, same city and module set (C-13)
     new_best: bool = False
     seats: tuple[SeatResult, ...] = ()
     winners: tuple[int, ...] = ()
@@ -307,6 +309,7 @@ class AboutView(View):
     version: str = ""
     seed: str | None = None  # only once the game is over (D-2)
     city: str = "tokyo"
+    first_tier_top: int = 0  # D-4: the city's tier 1 ends here, inclusive; tier 2 starts above
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +346,46 @@ class PhonesView(View):
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game as the history lists it."""
+
+    played_on: str  # the local date it ended, ISO
+    city: str
+    players: int
+    modules: tuple[str, ...]
+    totals: tuple[int, ...]  # per seat; solo: the raw total
+    winners: tuple[int, ...] = ()  # seats; () for solo
+    adjusted: int | None = None  # solo: after the module penalty (C-13)
+    tier: int | None = None  # solo (S-SOLO)
+    daily: str | None = None  # the day's deal it was played on, if any (ISO date)
+
+
+@dataclass(frozen=True, slots=True)
+class BestScore:
+    """The best solo score (after C-13's penalty) for a city and a module set."""
+
+    city: str
+    modules: tuple[str, ...]
+    adjusted: int
+    played_on: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryView(View):
+    """One page of the history: a city's last games, the personal bests, or the daily deals."""
+
+    screen: ClassVar[str] = "history"
+    page: int = 1
+    pages: int = 1
+    section: str = "empty"  # "games", "bests", "daily" or "empty" (nothing finished yet)
+    city: str = ""  # the city of a "games" page
+    games: tuple[PlayedGame, ...] = ()  # newest first
+    bests: tuple[BestScore, ...] = ()  # "bests": per city and module set; "daily": per city
+    streak: int = 0  # "daily": days in a row with a daily game, ending today or yesterday
+    days_played: int = 0  # "daily": on how many days a daily deal was played in all
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
     """What the phones at the table are told: never the deck's order, only what the box has
     shown. Not a screen: the loop publishes it to the web side beside every frame."""
@@ -376,4 +419,5 @@ ALL_VIEWS: tuple[type[View], ...] = (
     ShutdownView,
     HardwareTestView,
     PhonesView,
+    HistoryView,
 )

@@ -83,3 +83,12 @@ def test_phones_benchmark_runs_with_tiny_counts_and_writes_every_figure(tmp_path
     assert figures["cold_start_with_page"]["runs"] == 1
     memory = figures["idle_and_memory"]
     assert memory["phones"] == 4 and all(n > 1 for n in memory["events_per_phone"])
+
+
+def test_history_benchmark_runs_with_tiny_counts(tmp_path):
+    """benchmarks/history.py: the history page's read over a filled store."""
+    command = [sys.executable, str(ROOT / "benchmarks" / "history.py"), "--games", "120",
+               "--reads", "3"]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.startswith("history() over 120 finished games: median ")

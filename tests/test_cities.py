@@ -151,6 +151,26 @@ def test_solo_tier_bounds_match_the_rules_table_S_SOLO(name):
     assert tuple(city(name).tier_upper_bounds) == TIER_TOPS[name]
 
 
+@pytest.mark.parametrize("name", list(CityName))
+def test_tier_bands_include_both_ends_and_leave_no_score_out_S_SOLO_D4(name):
+    from nsdevice.rules.scoring import solo_tier
+
+    data = city(name)
+    for score in range(-50, 301):  # every adjusted score lies in the band of its tier
+        low, high = data.tier_band(solo_tier(data, score))
+        assert (low is None or low <= score) and (high is None or score <= high), score
+    for tier, top in enumerate(data.tier_upper_bounds, start=1):
+        # D-4: a printed edge ("< 70", "71 < …") belongs to the lower band, not to neither
+        assert solo_tier(data, top) == tier and solo_tier(data, top + 1) == tier + 1
+        assert data.tier_band(tier)[1] == top and data.tier_band(tier + 1)[0] == top + 1
+    assert data.tier_band(1)[0] is None and data.tier_band(6)[1] is None
+
+
+def test_tokyo_tier_bands_read_as_the_rules_table_S_SOLO():
+    bands = [city("tokyo").tier_band(tier) for tier in range(1, 7)]
+    assert bands == [(None, 70), (71, 85), (86, 100), (101, 115), (116, 130), (131, None)]
+
+
 def test_line_scoring_per_city_S_T_S_P():
     assert city("tokyo").line_scoring == "districts"
     assert city("paris").line_scoring == "quarters"

@@ -83,3 +83,33 @@ def test_city_words_come_from_the_city_data_P2():
     assert english.kind("underground", "paris") == "Metro"
     assert english.city("london") == "London"
     assert english.objective("london", "thames_crossings") == "6 Thames crossings"
+
+
+def test_the_solo_result_shows_the_sum_the_band_and_the_best_of_its_module_set_C13_SSOLO_D4():
+    view, page = _page("tokyo", "result-solo")
+    assert isinstance(view, views.ResultView)
+    texts = [line.text for line in page.lines]
+    assert texts[0] == f"{view.total} points − {view.penalty} for modules = {view.adjusted}"
+    assert view.penalty == 10 * view.modules_used == 40  # C-13, all four modules
+    headline = page.lines[page.emphasis[0]]
+    assert headline.role is Role.HEADLINE
+    assert headline.text == f"Tier {view.tier} of 6 · {view.tier_low}–{view.tier_high}"
+    assert f"Best in Tokyo with these modules: {view.personal_best}" in texts
+    _view, top = _page("london", "result-solo-new-best")
+    assert top.lines[top.emphasis[0]].text == "Tier 6 of 6 · 151 and up"  # open above
+    assert "tier 1" in _page("tokyo", "about", "en")[1].lines[-1].text  # D-4, explained
+
+
+def test_the_history_pages_say_each_game_the_bests_and_the_daily_streak():
+    _view, games = _page("tokyo", "history")
+    assert games.title == "History 1/3" and games.lines[0].role is Role.HEADING
+    texts = [line.text for line in games.lines[1:]]
+    assert texts[0].startswith("2026-11-23 · Solo · ") and texts[0].endswith("· daily deal")
+    assert texts[1] == "2026-11-22 · 3 players · seat 2 won with 156"
+    assert texts[3] == "2026-11-18 · 4 players · shared win: seats 1,\u00a03"
+    _view, bests = _page("paris", "history-bests")
+    assert "Paris · no modules: " in bests.lines[1].text
+    _view, daily = _page("tokyo", "history-daily", "de")
+    assert daily.lines[0].role is Role.HEADLINE and daily.lines[0].text.endswith(": 3")
+    _view, empty = _page("london", "history-empty", "fr")
+    assert [line.text for line in empty.lines] == ["Aucune partie terminée pour l'instant."]

@@ -228,3 +228,25 @@ def _snapshot(state: Path) -> str:
         return database.execute("SELECT snapshot FROM session").fetchone()[0]
     finally:
         database.close()
+
+
+def test_an_upgraded_store_shows_its_games_on_the_history_page_end_to_end(tmp_path):
+    """A version-2 store (tests/data, written by the code at 6e659dd) under the real box:
+    it resumes the saved game, and the menu's history lists the games finished before."""
+    import shutil
+
+    shutil.copyfile(Path(__file__).parent / "data" / "store-v2.sqlite3", tmp_path / FILE_NAME)
+    # the menu's cursor starts on "resume": BACK twice goes round to "about", then "history"
+    screens, result = run_box(tmp_path, "menu,back,back,menu,next,next,next,menu")
+    assert result.returncode == 0, result.stderr
+    assert screens[0]["screen"] == "turn"  # the saved game, resumed
+    pages = [s for s in screens if s["screen"] == "history"]
+    assert [(p["page"], p["section"], p["city"]) for p in pages] == [
+        (1, "games", "tokyo"), (2, "games", "paris"), (3, "games", "london"), (4, "bests", "")
+    ]
+    assert [g["adjusted"] for g in pages[0]["games"]] == [107, 98, 121]
+    assert pages[1]["games"][0]["winners"] == [2] and pages[2]["games"][0]["winners"] == [1, 2]
+    assert screens[-1]["screen"] == "menu"  # MENU: back to the menu
+    with sqlite3.connect(tmp_path / FILE_NAME) as connection:
+        version = connection.execute("SELECT value FROM meta WHERE key='schema_version'")
+        assert version.fetchone()[0] == "3"

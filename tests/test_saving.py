@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from nsdevice.saving import Saver, open_game
 from nsdevice.session import FinishedGame, Session, Settings
+from nsdevice.session.settings import History
 from nsdevice.store import CannotSave, DamagedStore, Store
 
 
@@ -77,11 +80,14 @@ def test_a_finished_game_waits_in_memory_until_it_can_be_written(tmp_path):
     assert [g["seed"] for g in Store.open(tmp_path).store.finished_games()] == ["SEED"]
 
 
-def test_reading_the_best_solo_from_a_broken_store_gives_none(tmp_path):
+def test_reading_the_best_solo_or_history_from_a_broken_store_gives_none(tmp_path):
     store = Store.open(tmp_path).store
     store.close()  # any read now raises sqlite3.ProgrammingError
-    saver = Saver(store, log=lambda line: None)
-    assert saver.best_solo("tokyo") is None
+    lines: list[str] = []
+    saver = Saver(store, log=lines.append)
+    assert saver.best_solo("tokyo", ()) is None
+    assert saver.history() == History()  # the box plays on with an empty history
+    assert len(lines) == 2 and all("cannot read the finished games" in line for line in lines)
     assert isinstance(sqlite3.ProgrammingError(), sqlite3.Error)
 
 
@@ -97,3 +103,53 @@ def test_a_run_that_could_not_read_its_store_never_writes_to_it(tmp_path):
     assert started.notices[0][0] == "store_unwritable"
     assert started.session.notices == list(started.notices)
     assert not started.saver(started.session.snapshot())
+
+
+def test_the_history_page_reads_an_upgraded_store_through_the_saver(tmp_path):
+    """A version-2 store (tests/data, written by the code at 6e659dd) opened by the box:
+    the menu's history lists its finished games, and a game finished now joins them."""
+    import shutil
+    from datetime import date
+    from pathlib import Path
+
+    from nsdevice.inputs.events import Press
+    from nsdevice.store import FILE_NAME
+
+    shutil.copyfile(Path(__file__).parent / "data" / "store-v2.sqlite3", tmp_path / FILE_NAME)
+    started = open_game(
+        tmp_path,
+        fresh=lambda records: Session(Settings(), records=records),
+        restore=lambda data, records: Session.restore(
+            data, records=records, today=lambda: date(2026, 11, 23)
+        ),
+        log=lambda line: None,
+    )
+    session = started.session
+    assert started.notices == () and session.screen == "turn"  # the saved step
+    session.press(Press.parse("menu"))
+    while session.view().rows[session.view().cursor].key != "history":
+        session.press(Press.parse("next"))
+    session.press(Press.parse("menu"))
+    view = session.view()
+    assert view.screen == "history" and view.section == "games"
+    assert (view.city, [g.adjusted for g in view.games]) == ("tokyo", [107, 98, 121])
+    pages = [view.section]
+    for _ in range(view.pages - 1):
+        session.press(Press.parse("next"))
+        pages.append(session.view().section + ":" + session.view().city)
+    assert pages == ["games", "games:paris", "games:london", "bests:"]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["totals = 'not json'", "finished_at = 1e300", "winners = '{\"a\": 1}'", "daily = 'soon'"],
+)
+def test_a_damaged_finished_game_leaves_an_empty_history_and_the_box_playing(tmp_path, damage):
+    store = Store.open(tmp_path).store
+    store.record(FinishedGame("tokyo", 1, (), "SEED", (80,), 80, 3))
+    store.save({"step": 1})
+    store._db.execute(f"UPDATE finished_games SET {damage}")
+    saver = Saver(store, log=lambda line: None)
+    assert saver.history() == History()
+    assert saver.best_solo("tokyo", ()) is None
+    assert saver({"step": 2})  # saving goes on

@@ -64,6 +64,9 @@ def every_screen() -> dict[Screen, views.View]:
     _choose(session, "phones")
     seen.setdefault(session.screen, session.view())
     press(BACK)  # back to the menu
+    _choose(session, "history")
+    seen.setdefault(session.screen, session.view())
+    press(MENU)  # back to the menu
     _choose(session, "new_game")
     seen.setdefault(session.screen, session.view())
     press(BACK)  # no: the menu again
@@ -104,7 +107,9 @@ def test_the_kinds_say_where_a_screen_stands(shown):
     game = {s for s, e in SCREENS.items() if e.kind is Kind.GAME}
     overlays = {s for s, e in SCREENS.items() if e.kind is Kind.OVERLAY}
     assert {Screen.SUMMARY, Screen.TURN, Screen.RESULT} <= game
-    assert overlays == {Screen.MENU, Screen.CONFIRM, Screen.ABOUT, Screen.RECALL, Screen.PHONES}
+    assert overlays == {
+        Screen.MENU, Screen.CONFIRM, Screen.ABOUT, Screen.RECALL, Screen.PHONES, Screen.HISTORY
+    }
     assert SCREENS[Screen.SETUP].kind is Kind.SETUP
     assert SCREENS[Screen.SHUTDOWN].kind is Kind.MESSAGE
 

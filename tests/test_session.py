@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import date
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.deal import Setup, deal_game
 from nsdevice.session import Capabilities, FinishedGame, Session, Settings
+from nsdevice.session.settings import History, daily_streak
+from nsdevice.views import BestScore, PlayedGame
 
 NEXT, BACK, MENU = Press(Button.NEXT), Press(Button.BACK), Press(Button.MENU)
 
@@ -20,12 +23,19 @@ class MemoryRecords:
     def __init__(self) -> None:
         self.games: list[FinishedGame] = []
 
-    def best_solo(self, city: str) -> int | None:
-        scores = [g.adjusted for g in self.games if g.city == city and g.players == 1]
+    def best_solo(self, city: str, modules: tuple[str, ...]) -> int | None:
+        scores = [
+            g.adjusted
+            for g in self.games
+            if g.city == city and g.players == 1 and set(g.modules) == set(modules)
+        ]
         return max(scores) if scores else None  # type: ignore[type-var]
 
     def record(self, game: FinishedGame) -> None:
         self.games.append(game)
+
+    def history(self, limit: int = 5) -> History:
+        return History()
 
 
 def started(city="tokyo", players=2, modules=(), seed="SEED1", **kwargs) -> Session:
@@ -162,7 +172,7 @@ def _play_to_game_end(session: Session) -> None:
         session.next()
 
 
-def test_solo_ending_card_penalty_tier_and_personal_best_C13_SSOLO():
+def test_solo_ending_card_penalty_tier_band_and_personal_best_C13_SSOLO_D4():
     records = MemoryRecords()
     session = started(players=1, modules=("objectives", "special_stations"), records=records)
     _play_to_game_end(session)
@@ -177,17 +187,26 @@ def test_solo_ending_card_penalty_tier_and_personal_best_C13_SSOLO():
     view = session.view()
     assert view.screen == "result"
     assert (view.total, view.penalty, view.adjusted, view.tier) == (101, 20, 81, 2)
+    assert (view.tier_low, view.tier_high) == (71, 85)  # S-SOLO Tokyo, both ends in (D-4)
     assert view.personal_best is None and view.new_best
     assert records.games[0].adjusted == 81
 
-    second = started(players=1, records=records, seed="OTHER")
-    _play_to_game_end(second)
-    second.next()
-    for _ in range(10):
-        second.press(Press(Button.NEXT, Gesture.REPEAT))
-    second.press(MENU)
-    view = second.view()
+    def solo_game(seed: str, modules: tuple[str, ...], fives: int) -> object:
+        game = started(players=1, modules=modules, records=records, seed=seed)
+        _play_to_game_end(game)
+        game.next()
+        for _ in range(fives):
+            game.press(Press(Button.NEXT, Gesture.REPEAT))
+        game.press(MENU)
+        return game.view()
+
+    # the best is per city and module set: the same two modules compare with 81
+    view = solo_game("OTHER", ("special_stations", "objectives"), 14)
     assert (view.adjusted, view.personal_best, view.new_best) == (50, 81, False)
+    # without modules (or with another set) nothing was played yet: a new best
+    view = solo_game("THIRD", (), 10)
+    assert (view.adjusted, view.personal_best, view.new_best) == (50, None, True)
+    assert (view.tier, view.tier_low, view.tier_high) == (1, None, 70)  # tier 1: open below
 
 
 def test_multiplayer_winner_uses_best_line_tie_break_C12():
@@ -364,3 +383,110 @@ def test_restore_refuses_a_snapshot_that_does_not_fit():
         Session.restore({"version": 999})
     with pytest.raises(ValueError):
         Session.restore({**session.snapshot(), "screen": "nowhere"})
+
+
+# --- the history, from the menu ----------------------------------------------------------------
+def _played(city: str, on: str, daily: str | None = None, **kwargs) -> PlayedGame:
+    values = {"players": 1, "modules": (), "totals": (100,), "adjusted": 100, "tier": 3}
+    return PlayedGame(on, city, daily=daily, **{**values, **kwargs})
+
+
+class FixedRecords(MemoryRecords):
+    def __init__(self, history: History) -> None:
+        super().__init__()
+        self.fixed = history
+        self.reads = 0
+
+    def history(self, limit: int = 5) -> History:
+        self.reads += 1
+        return self.fixed
+
+
+def _open_history(session: Session) -> None:
+    """From the game's summary: round 1's start, its menu, the history row."""
+    session.press(NEXT)
+    session.press(MENU)
+    rows = [row.key for row in session.view().rows]
+    for _ in range(rows.index("history")):
+        session.press(NEXT)
+    session.press(MENU)
+
+
+DAILY = History(
+    games=(
+        _played("tokyo", "2026-11-23", daily="2026-11-23"),
+        _played("paris", "2026-11-22", daily="2026-11-22", adjusted=140, tier=3),
+        _played(
+            "paris", "2026-11-20", players=3, totals=(90, 120, 110), winners=(2,), adjusted=None,
+            tier=None,
+        ),
+    ),
+    bests=(BestScore("paris", ("objectives",), 140, "2026-11-22"),),
+    daily_days=("2026-11-23", "2026-11-22", "2026-11-21", "2026-11-19"),
+    best_daily=(BestScore("paris", ("objectives",), 140, "2026-11-22"),),
+)
+
+
+def test_the_history_opens_from_the_menu_pages_round_and_goes_back():
+    records = FixedRecords(DAILY)
+    session = started(players=1, records=records, today=lambda: date(2026, 11, 23))
+    _open_history(session)
+    view = session.view()
+    assert view.screen == "history" and records.reads == 1
+    assert (view.page, view.pages, view.section, view.city) == (1, 4, "games", "tokyo")
+    seen = [(view.section, view.city)]
+    for _ in range(3):
+        session.press(NEXT)
+        seen.append((session.view().section, session.view().city))
+    assert seen == [("games", "tokyo"), ("games", "paris"), ("bests", ""), ("daily", "")]
+    session.press(NEXT)  # round again to the first page
+    assert session.view().page == 1
+    session.press(BACK)  # and back round to the last
+    assert session.view().section == "daily"
+    session.press(MENU)
+    menu = session.view()
+    assert menu.screen == "menu" and menu.rows[menu.cursor].key == "history"
+    session.press(MENU)  # in again: read again (a game may have finished since)
+    assert records.reads == 2 and session.view().page == 1
+
+
+def test_the_daily_streak_counts_days_in_a_row_to_today_or_yesterday():
+    days = ("2026-11-23", "2026-11-22", "2026-11-21", "2026-11-19")
+    assert daily_streak(days, date(2026, 11, 23)) == 3  # today played: 21, 22, 23
+    assert daily_streak(days, date(2026, 11, 24)) == 3  # today not yet played: still alive
+    assert daily_streak(days, date(2026, 11, 25)) == 0  # a whole day missed: broken
+    assert daily_streak(days, date(2026, 11, 20)) == 1  # counted back from the 19th
+    assert daily_streak((), date(2026, 11, 23)) == 0
+    assert daily_streak(("2026-12-31", "2027-01-01"), date(2027, 1, 1)) == 2  # over a year's end
+
+
+def test_the_daily_page_shows_the_streak_and_the_best_daily_score_with_a_fixed_date():
+    cases = ((date(2026, 11, 23), 3), (date(2026, 11, 24), 3), (date(2026, 11, 26), 0))
+    for today, streak in cases:
+        session = started(players=1, records=FixedRecords(DAILY), today=lambda day=today: day)
+        _open_history(session)
+        session.press(BACK)  # the last page: the daily deals
+        view = session.view()
+        assert (view.section, view.streak, view.days_played) == ("daily", streak, 4)
+        assert [(b.city, b.adjusted) for b in view.bests] == [("paris", 140)]
+
+
+def test_an_empty_history_is_one_page_and_any_button_goes_back():
+    session = started(players=2, today=lambda: date(2026, 11, 23))
+    _open_history(session)
+    view = session.view()
+    assert (view.section, view.pages) == ("empty", 1)
+    session.press(NEXT)
+    assert session.view().screen == "menu"
+
+
+def test_a_session_saved_on_the_history_restores_there():
+    records = FixedRecords(DAILY)
+    session = started(players=1, records=records, today=lambda: date(2026, 11, 23))
+    _open_history(session)
+    session.press(NEXT)
+    saved = json.loads(json.dumps(session.snapshot()))
+    again = Session.restore(saved, records=records, today=lambda: date(2026, 11, 23))
+    assert again.view() == session.view()
+    again.press(MENU)
+    assert again.view().screen == "menu"

@@ -7,14 +7,18 @@ from dataclasses import replace
 
 from nsdevice.inputs.events import Press
 from nsdevice.session import Capabilities, Session, Settings
+from nsdevice.session.settings import History
 
 
 class Records:
-    def best_solo(self, city: str) -> int | None:
+    def best_solo(self, city: str, modules: tuple[str, ...]) -> int | None:
         return 12
 
     def record(self, game: object) -> None:
         pass
+
+    def history(self, limit: int = 5) -> History:
+        return History()
 
 
 def test_a_copy_shows_the_same_screen_and_deal_and_moves_on_its_own_D1():

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import shutil
 import sqlite3
+from datetime import date
+from pathlib import Path
 
 from nsdevice.session import FinishedGame
 from nsdevice.store import FILE_NAME, SCHEMA_VERSION, Store, state_directory
@@ -88,16 +93,22 @@ def test_unwritable_directory_plays_without_saving(tmp_path):
     assert opened.store.load() == {"x": 1}
 
 
-def test_finished_games_give_the_solo_personal_best(tmp_path):
+def test_the_solo_personal_best_is_per_city_and_module_set_C13(tmp_path):
     store = Store.open(tmp_path).store
-    assert store.best_solo("tokyo") is None
+    assert store.best_solo("tokyo", ()) is None
     for adjusted in (80, 95, 60):
         store.record(FinishedGame("tokyo", 1, ("objectives",), "A", (adjusted + 10,), adjusted, 3))
-    store.record(FinishedGame("tokyo", 3, (), "B", (120, 90, 100), None, None))
+    store.record(FinishedGame("tokyo", 1, (), "D", (88,), 88, 3))
+    store.record(FinishedGame("tokyo", 3, (), "B", (120, 90, 100), None, None, winners=(1,)))
     store.record(FinishedGame("paris", 1, (), "C", (150,), 150, 4))
-    assert store.best_solo("tokyo") == 95
-    assert store.best_solo("paris") == 150
-    assert len(store.finished_games()) == 5
+    assert store.best_solo("tokyo", ("objectives",)) == 95  # waiting for the next save
+    assert store.best_solo("tokyo", ()) == 88  # not the 95 played with a module
+    assert store.best_solo("tokyo", ("objectives", "city_gates")) is None
+    assert store.best_solo("paris", ()) == 150
+    store.save({"step": 1})  # the finished games are committed with this step
+    assert store.best_solo("tokyo", ("objectives",)) == 95
+    assert store.best_solo("tokyo", ()) == 88
+    assert len(store.finished_games()) == 6
 
 
 def test_every_step_carries_a_checksum_and_five_earlier_steps_are_kept(tmp_path):
@@ -129,3 +140,114 @@ def test_a_step_whose_checksum_fails_is_passed_over_and_the_rewind_said(tmp_path
     again = Store.open(tmp_path)  # said once: the damaged row is gone, a copy kept aside
     assert again.notice is None and again.restored == {"step": 2}
     assert len([p for p in tmp_path.glob("*.damaged-*") if not p.name.endswith("-wal")]) == 1
+
+
+# --- the history and the schema's upgrades ---------------------------------------------------
+# tests/data/store-v2.sqlite3 was written by the store at 6e659dd (schema version 2): five
+# finished games (three solo Tokyo, a Paris table of three, a London tie) and a saved step.
+VERSION_2 = Path(__file__).parent / "data" / "store-v2.sqlite3"
+
+
+def _raw_games(path: Path) -> list[tuple]:
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        return connection.execute(
+            "SELECT id, finished_at, city, players, modules, seed, totals, adjusted, tier"
+            " FROM finished_games ORDER BY id"
+        ).fetchall()
+
+
+def _schema_version(path: Path) -> str:
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        return connection.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
+
+
+def test_a_version_2_store_opens_with_its_finished_games_in_the_history(tmp_path):
+    shutil.copyfile(VERSION_2, tmp_path / FILE_NAME)
+    before = _raw_games(tmp_path / FILE_NAME)
+    assert _schema_version(tmp_path / FILE_NAME) == "2" and len(before) == 5
+    with contextlib.closing(sqlite3.connect(tmp_path / FILE_NAME)) as connection:
+        saved_step = connection.execute("SELECT snapshot FROM session").fetchone()[0]
+
+    opened = Store.open(tmp_path)
+    assert opened.notice is None  # an upgrade, not damage: nothing set aside
+    assert not [p for p in tmp_path.iterdir() if ".damaged-" in p.name]
+    assert opened.store.load() == json.loads(saved_step)  # the game in progress is kept
+    history = opened.store.history()
+    opened.store.close()
+
+    assert _schema_version(tmp_path / FILE_NAME) == str(SCHEMA_VERSION) == "3"
+    assert _raw_games(tmp_path / FILE_NAME) == before  # every value as it was
+    newest_first = list(reversed(before))
+    assert [(g.city, g.players, g.totals) for g in history.games] == [
+        (city, players, tuple(json.loads(totals)))
+        for _, _, city, players, _, _, totals, _, _ in newest_first
+    ]
+    assert [g.played_on for g in history.games] == [
+        date.fromtimestamp(row[1]).isoformat() for row in newest_first
+    ]
+    tokyo = [g for g in history.games if g.city == "tokyo"]
+    assert [(g.adjusted, g.tier, g.modules) for g in tokyo] == [
+        (107, 4, ("objectives",)), (98, 3, ()), (121, 5, ("objectives",))
+    ]
+    # no winners were kept before version 3: read from the totals, a tie shared
+    assert next(g for g in history.games if g.city == "paris").winners == (2,)
+    assert next(g for g in history.games if g.city == "london").winners == (1, 2)
+    assert all(g.daily is None for g in history.games) and history.daily_days == ()
+    assert [(b.city, b.modules, b.adjusted) for b in history.bests] == [
+        ("tokyo", (), 98), ("tokyo", ("objectives",), 121)
+    ]
+
+
+def test_a_version_1_store_is_brought_up_to_version_3_with_its_games(tmp_path):
+    path = tmp_path / FILE_NAME
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        connection.executescript(  # version 1's schema, as the store wrote it before 4843431
+            """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE session (id INTEGER PRIMARY KEY CHECK (id = 1),
+                snapshot TEXT NOT NULL, saved_at REAL NOT NULL);
+            CREATE TABLE finished_games (id INTEGER PRIMARY KEY, finished_at REAL NOT NULL,
+                city TEXT NOT NULL, players INTEGER NOT NULL, modules TEXT NOT NULL,
+                seed TEXT NOT NULL, totals TEXT NOT NULL, adjusted INTEGER, tier INTEGER);
+            INSERT INTO meta VALUES ('schema_version', '1');
+            INSERT INTO session VALUES (1, '{"screen":"turn"}', 1.0);
+            INSERT INTO finished_games VALUES
+                (1, 1795000000.0, 'paris', 1, 'city_gates', 'OLD1', '[150]', 140, 3);
+            """
+        )
+    before = _raw_games(path)
+    opened = Store.open(tmp_path)
+    assert opened.notice is None and opened.store.load() == {"screen": "turn"}
+    history = opened.store.history()
+    opened.store.close()
+    assert _schema_version(path) == "3" and _raw_games(path) == before
+    (game,) = history.games
+    assert (game.city, game.adjusted, game.tier, game.modules) == ("paris", 140, 3, ("city_gates",))
+    assert Store.open(tmp_path).store.best_solo("paris", ("city_gates",)) == 140
+
+
+def test_the_history_keeps_the_last_games_per_city_and_daily_ones_apart(tmp_path):
+    store = Store.open(tmp_path).store
+    for number in range(7):  # seven Tokyo solo games: the history keeps the last five
+        store.record(FinishedGame("tokyo", 1, (), f"T{number}", (70 + number,), 70 + number, 1))
+    store.record(FinishedGame("paris", 2, (), "P", (120, 125), None, None, winners=(2,)))
+    store.record(FinishedGame("london", 1, ("objectives",), "L1", (130,), 120, 3,
+                              daily="2026-11-20"))  # fmt: skip
+    store.save({"step": 1})
+    store.record(FinishedGame("london", 1, (), "L2", (100,), 100, 2, daily="2026-11-21"))
+    store.record(FinishedGame("tokyo", 3, (), "T9", (99, 99, 80), None, None, winners=(2,),
+                              daily="2026-11-21"))  # fmt: skip
+    history = store.history()  # the last two are waiting for the next save, and count
+    store.save({"step": 2})
+    assert store.history() == history  # the same once committed (on the same day)
+    assert [g.city for g in history.games][:3] == ["tokyo", "london", "london"]
+    tokyo = [g for g in history.games if g.city == "tokyo"]
+    assert len(tokyo) == 5 and tokyo[0].winners == (2,)  # best line broke the tie: kept
+    assert [g.adjusted for g in tokyo[1:]] == [76, 75, 74, 73]
+    assert history.daily_days == ("2026-11-21", "2026-11-20")
+    assert [(b.city, b.adjusted) for b in history.best_daily] == [("london", 120)]
+    assert ("london", ("objectives",), 120) in [(b.city, b.modules, b.adjusted)
+                                                for b in history.bests]  # fmt: skip
+    assert [(g.city, g.totals) for g in store.history(limit=1).games] == [
+        ("tokyo", (99, 99, 80)), ("london", (100,)), ("paris", (120, 125))
+    ]

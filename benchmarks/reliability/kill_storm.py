@@ -86,17 +86,23 @@ class Box:
 
 
 class ReadOnlyRecords:
-    """The store's finished games as the model session sees them: read, never written."""
+    """The store's finished games as the model session sees them: read through the
+    store's own queries on a read-only connection, never written."""
 
     def __init__(self, database: Path) -> None:
         self._database = database
 
-    def best_solo(self, city: str) -> int | None:
+    def best_solo(self, city: str, modules: tuple[str, ...]) -> int | None:
+        from nsdevice.store import Store
+
         with contextlib.closing(read_only(self._database)) as connection:
-            row = connection.execute(
-                "SELECT MAX(adjusted) FROM finished_games WHERE city = ? AND players = 1", (city,)
-            ).fetchone()
-        return None if row is None or row[0] is None else int(row[0])
+            return Store(connection, None).best_solo(city, modules)
+
+    def history(self, limit: int = 5) -> Any:
+        from nsdevice.store import Store
+
+        with contextlib.closing(read_only(self._database)) as connection:
+            return Store(connection, None).history(limit)
 
     def record(self, game: object) -> None:
         pass  # the box records; the model only predicts screens

@@ -66,6 +66,15 @@ class City:
     def start_station(self, colour: str) -> StartStation | None:
         return next((s for s in self.start_stations if s.colour == colour), None)
 
+    def tier_band(self, tier: int) -> tuple[int | None, int | None]:
+        """S-SOLO: the lowest and highest adjusted score of a tier, both inclusive (D-4);
+        None where the band is open (below tier 1's top, above tier 5's)."""
+        bounds = self.tier_upper_bounds
+        assert 1 <= tier <= len(bounds) + 1, tier
+        low = bounds[tier - 2] + 1 if tier > 1 else None
+        high = bounds[tier - 1] if tier <= len(bounds) else None
+        return low, high
+
 
 def _card(entry: dict[str, str], kind: Kind) -> StationCard:
     symbol = entry.get("symbol")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
+from datetime import date
 from typing import Any
 
 from nsdevice import views
@@ -26,13 +27,14 @@ from nsdevice.rules.deal import (
 from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
 from nsdevice.session.screen import Kind, Screen
-from nsdevice.session.screens import Screens, notice_view, seat_pencils
+from nsdevice.session.screens import Screens, history_pages, notice_view, seat_pencils
 from nsdevice.session.settings import (
     BRIGHTNESS_LEVELS,
     CITIES,
     MODULES,
     Capabilities,
     FinishedGame,
+    History,
     NoRecords,
     Records,
     Settings,
@@ -60,9 +62,12 @@ class Session(Screens):
         seed_source: Callable[[], str] = random_seed,
         notices: tuple[tuple[str, str], ...] = (),
         code_source: Callable[[], str] = join_code,
+        today: Callable[[], date] = date.today,
     ) -> None:
         self.capabilities = capabilities or Capabilities()
         self.records: Records = records or NoRecords()
+        self._today = today  # the local date: the history's daily streak counts to it
+        self._read_history: History | None = None  # read when the history opens, not saved
         self._seed_source = seed_source
         self._state = State(settings=settings or Settings())
         self._deal: Deal | None = None
@@ -345,19 +350,21 @@ class Session(Screens):
             return
         setup = state.setup
         assert setup is not None
-        if setup.solo:  # read before this game joins the records
-            state.best_before = self.records.best_solo(setup.city.value)
+        modules = tuple(m.value for m in setup.modules)
+        if setup.solo:  # read before this game joins the records; per module set (C-13)
+            state.best_before = self.records.best_solo(setup.city.value, modules)
         result = self._result_view()
         totals = (result.total,) if setup.solo else tuple(s.total for s in result.seats)
         self.records.record(
             FinishedGame(
                 city=setup.city.value,
                 players=setup.players,
-                modules=tuple(m.value for m in setup.modules),
+                modules=modules,
                 seed=setup.seed,
                 totals=totals,
                 adjusted=result.adjusted if setup.solo else None,
                 tier=result.tier if setup.solo else None,
+                winners=() if setup.solo else result.winners,
             )
         )
         state.recorded = True
@@ -393,6 +400,10 @@ class Session(Screens):
             state.screen = Screen.ABOUT
         elif key == "phones":
             state.screen = Screen.PHONES
+        elif key == "history":
+            self._read_history = self.records.history()
+            state.screen = Screen.HISTORY
+            state.cursor = 0  # the page shown, while the history is up
 
     def _ask(self, question: str) -> None:
         state = self._state
@@ -426,6 +437,24 @@ class Session(Screens):
 
     def _on_recall(self, press: Press) -> None:
         self._state.screen = self._under()
+
+    def _history(self) -> History:
+        if self._read_history is None:  # restored onto the history: read it again
+            self._read_history = self.records.history()
+        return self._read_history
+
+    def _on_history(self, press: Press) -> None:
+        """NEXT and BACK turn the pages (round and round); MENU, or any button when all of
+        it fits one page, goes back to the menu with the history row chosen."""
+        state = self._state
+        pages = len(history_pages(self._history(), self._today()))
+        if press.button is Button.MENU or pages == 1:
+            state.screen = Screen.MENU
+            state.cursor = [row.key for row in self._menu_rows()].index("history")
+            self._read_history = None
+            return
+        step = 1 if press.button is Button.NEXT else -1
+        state.cursor = (state.cursor + step) % pages
 
     def _on_phones(self, press: Press) -> None:
         if press.button is Button.NEXT:
@@ -590,6 +619,7 @@ class Session(Screens):
             capabilities=self.capabilities,
             records=self.records,
             seed_source=self._seed_source,
+            today=self._today,
         )
 
 
@@ -638,6 +668,7 @@ SCREENS: dict[Screen, Entry] = {
     Screen.RECALL: Entry(Kind.OVERLAY, Session._on_recall, Session._view_recall),
     Screen.SHUTDOWN: Entry(Kind.MESSAGE, Session._on_shutdown, Session._view_shutdown),
     Screen.PHONES: Entry(Kind.OVERLAY, Session._on_phones, Session._view_phones),
+    Screen.HISTORY: Entry(Kind.OVERLAY, Session._on_history, Session._view_history),
 }
 
 # The game screens by name, for benchmarks/reliability/ (read from the table above).

@@ -27,6 +27,7 @@ class Screen(StrEnum):
     RECALL = "recall"  # this game's cards again, from the menu
     SHUTDOWN = "shutdown"
     PHONES = "phones"  # the page's address and join code, from the menu
+    HISTORY = "history"  # the finished games and the bests, from the menu
 
 
 class Kind(Enum):

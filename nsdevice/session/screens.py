@@ -9,6 +9,7 @@ screens from one piece of code. `Screens`, a mixin of `Session`, only reads the 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from nsdevice import __version__, views
@@ -18,7 +19,14 @@ from nsdevice.rules.deal import ROUNDS, Deal, Setup, slots
 from nsdevice.rules.modules import Module, mixes_card_modules
 from nsdevice.rules.progress import Progress
 from nsdevice.session.screen import Screen
-from nsdevice.session.settings import BRIGHTNESS_LEVELS, MODULES, Capabilities, Settings
+from nsdevice.session.settings import (
+    BRIGHTNESS_LEVELS,
+    CITIES,
+    MODULES,
+    Capabilities,
+    History,
+    Settings,
+)
 from nsdevice.session.state import State
 
 
@@ -81,6 +89,7 @@ def menu_rows(
         ),
         *((views.Row("shutdown"),) if capabilities.shutdown else ()),
         *((views.Row("phones"),) if capabilities.phones else ()),
+        views.Row("history"),
         views.Row("about"),
     )
 
@@ -227,8 +236,8 @@ def score_entry_view(
 def result_view(
     setup: Setup, scores: Sequence[int], best_before: int | None, language: str
 ) -> views.ResultView:
-    """`scores` as for `score_entry_view`; `best_before`: the city's solo best before this
-    game, if any."""
+    """`scores` as for `score_entry_view`; `best_before`: the solo best before this game
+    in the same city with the same module set (C-13), if any."""
     common: dict[str, Any] = {
         "city": setup.city.value,
         "seed": setup.seed,
@@ -239,13 +248,17 @@ def result_view(
         total = scores[0]
         used = len(setup.modules)
         adjusted = scoring.solo_adjusted(total, used)
+        tier = scoring.solo_tier(city(setup.city), adjusted)
+        low, high = city(setup.city).tier_band(tier)
         return views.ResultView(
             solo=True,
             total=total,
             modules_used=used,
             penalty=scoring.MODULE_PENALTY * used,
             adjusted=adjusted,
-            tier=scoring.solo_tier(city(setup.city), adjusted),
+            tier=tier,
+            tier_low=low,
+            tier_high=high,
             personal_best=best_before,
             new_best=best_before is None or adjusted > best_before,
             **common,
@@ -282,7 +295,56 @@ def about_view(city_name: str, language: str, seed: str | None = None) -> views.
         version=__version__,
         seed=seed,
         city=city_name,
+        first_tier_top=city(city_name).tier_upper_bounds[0],
         hints=hints(next="back", back="back", menu="back"),
+        language=language,
+    )
+
+
+HISTORY_PER_PAGE = 5  # lines of games or bests on one page: readable on a 320×240 panel
+
+
+def history_pages(history: History, today: date) -> tuple[views.HistoryView, ...]:
+    """The history in pages, without words: each city's last games, the solo bests, then
+    the daily deals (kept apart); one "empty" page when no game has finished yet."""
+    pages: list[views.HistoryView] = []
+    for name in CITIES:
+        games = tuple(g for g in history.games if g.city == name)[:HISTORY_PER_PAGE]
+        if games:
+            pages.append(views.HistoryView(section="games", city=name, games=games))
+    for start in range(0, len(history.bests), HISTORY_PER_PAGE):
+        chunk = history.bests[start : start + HISTORY_PER_PAGE]
+        pages.append(views.HistoryView(section="bests", bests=chunk))
+    if history.daily_days:
+        pages.append(
+            views.HistoryView(
+                section="daily",
+                bests=history.best_daily,
+                streak=history.streak(today),
+                days_played=len(history.daily_days),
+            )
+        )
+    return tuple(pages) or (views.HistoryView(section="empty"),)
+
+
+def history_view(
+    history: History, today: date, page: int, language: str
+) -> views.HistoryView:
+    """Page `page` (from 0, wrapping round) of the history; NEXT/BACK turn the pages."""
+    pages = history_pages(history, today)
+    shown = pages[page % len(pages)]
+    return views.HistoryView(
+        page=page % len(pages) + 1,
+        pages=len(pages),
+        section=shown.section,
+        city=shown.city,
+        games=shown.games,
+        bests=shown.bests,
+        streak=shown.streak,
+        days_played=shown.days_played,
+        hints=hints(next="continue", back="back", menu="menu")
+        if len(pages) > 1
+        else hints(next="back", back="back", menu="back"),
         language=language,
     )
 
@@ -343,6 +405,7 @@ class Screens:
     capabilities: Capabilities
     notices: list[tuple[str, str]]
     join_code: str
+    _today: Any  # Callable[[], date], provided by Session
 
     @property
     def deal(self) -> Deal | None:  # provided by Session
@@ -432,6 +495,14 @@ class Screens:
         state = self._state
         seed = state.setup.seed if state.setup is not None and self._game_over() else None
         return about_view(state.settings.city, self._language, seed)
+
+    def _view_history(self) -> views.View:
+        return history_view(
+            self._history(), self._today(), self._state.cursor, self._language
+        )
+
+    def _history(self) -> History:  # provided by Session, which holds the records
+        raise NotImplementedError
 
     def _view_phones(self) -> views.View:
         return phones_view(self.capabilities.phones, self.join_code, self._language)

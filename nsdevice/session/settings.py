@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any, Protocol
 
 from nsdevice import views
@@ -73,24 +75,62 @@ class FinishedGame:
     adjusted: int | None  # solo only, after the module penalty
     tier: int | None
     daily: str | None = None  # the local date (ISO) when the deal was that day's deal
+    winners: tuple[int, ...] = ()  # the winning seats (one, or a shared win); () for solo
+
+
+HISTORY_GAMES = 5  # the last games the history lists per city
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """What the history page shows, read from the finished games in one go."""
+
+    games: tuple[views.PlayedGame, ...] = ()  # the last few per city, newest first
+    bests: tuple[views.BestScore, ...] = ()  # solo, per city and module set (daily ones too)
+    daily_days: tuple[str, ...] = ()  # every date with a daily game, ISO, newest first
+    best_daily: tuple[views.BestScore, ...] = ()  # the best daily solo score per city
+
+    def streak(self, today: date) -> int:
+        return daily_streak(self.daily_days, today)
+
+
+def daily_streak(days: Iterable[str], today: date) -> int:
+    """Days in a row with a daily game, counted back from today, or from yesterday when
+    today's is not played yet (the streak is still alive until the day is over)."""
+    played = {date.fromisoformat(day) for day in days}
+    day = today if today in played else today - timedelta(days=1)
+    count = 0
+    while day in played:
+        count += 1
+        day -= timedelta(days=1)
+    return count
 
 
 class Records(Protocol):
     """Finished games, kept by the store (the session never touches SQLite itself)."""
 
-    def best_solo(self, city: str) -> int | None: ...
+    def best_solo(self, city: str, modules: tuple[str, ...]) -> int | None:
+        """The best adjusted solo score in `city` with exactly this module set (C-13)."""
+        ...
 
     def record(self, game: FinishedGame) -> None: ...
+
+    def history(self, limit: int = HISTORY_GAMES) -> History:
+        """The last `limit` games per city, the bests and the daily games."""
+        ...
 
 
 class NoRecords:
     """For tests and for a box whose storage failed: remembers nothing."""
 
-    def best_solo(self, city: str) -> int | None:
+    def best_solo(self, city: str, modules: tuple[str, ...]) -> int | None:
         return None
 
     def record(self, game: FinishedGame) -> None:
         pass
+
+    def history(self, limit: int = HISTORY_GAMES) -> History:
+        return History()
 
 
 def random_seed() -> str:

@@ -84,6 +84,7 @@ ROWS = {  # the lines of the setup and the menu
     "shutdown": N_("Shut down"),
     "about": N_("About"),
     "phones": N_("Phones"),
+    "history": N_("History"),
 }
 SWITCHED_ROWS = frozenset(
     {"objectives", "special_stations", "city_gates", "pencil_powers", "sound"}
@@ -104,6 +105,7 @@ TITLES: dict[type[views.View], str] = {  # the titles that need no numbers
     views.ShutdownView: N_("Shutting down"),
     views.HardwareTestView: N_("Hardware check"),
     views.PhonesView: N_("Phones"),
+    views.HistoryView: N_("History"),
 }
 QUESTIONS = {
     "back_to_round": N_("Go back into round {round}?"),
@@ -188,6 +190,11 @@ class Words(Vocabulary):
         if view.field == "total":
             return _("Seat {seat}: total").format(seat=view.seat)
         return _("Seat {seat}: best line").format(seat=view.seat)
+
+    @title.register
+    def _history_title(self, view: views.HistoryView) -> str:
+        title = self._("History")
+        return f"{title} {view.page}/{view.pages}" if view.pages > 1 else title
 
     @title.register
     def _result_title(self, view: views.ResultView) -> str:
@@ -329,19 +336,32 @@ class Words(Vocabulary):
         sums = _("{total} points − {penalty} for modules = {adjusted}").format(
             total=view.total, penalty=view.penalty, adjusted=view.adjusted
         )
+        tier = _("Tier {tier} of 6").format(tier=view.tier)
         lines = [
             Line(sums),
             Line(self.tier(view.tier)[1]),
-            Line(_("Tier {tier} of 6").format(tier=view.tier), Role.HEADLINE),
+            Line(f"{tier} · {self.band(view.tier_low, view.tier_high)}", Role.HEADLINE),
         ]
         city = self.city(view.city)
         if view.new_best:
             lines.append(Line(_("New best in {city}!").format(city=city)))
         elif view.personal_best is not None:
-            best = _("Best in {city}: {points}").format(city=city, points=view.personal_best)
-            lines.append(Line(best))
+            best = (
+                _("Best in {city} with these modules: {points}")
+                if view.modules_used
+                else _("Best in {city} without modules: {points}")
+            )
+            lines.append(Line(best.format(city=city, points=view.personal_best)))
         lines.append(Line(self.seed(view.seed)))
         return Page(self.title(view), tuple(lines), emphasis=(2,), form=Form.MESSAGE)
+
+    def band(self, low: int | None, high: int | None) -> str:
+        """S-SOLO: a tier's scores, both ends included (D-4)."""
+        if low is None:
+            return self._("up to {high}").format(high=high)
+        if high is None:
+            return self._("{low} and up").format(low=low)
+        return f"{low}–{high}"
 
     def winner_lines(self, view: views.ResultView) -> tuple[Line, ...]:
         """Who won and why, then each seat's scores (or that none were entered)."""
@@ -374,8 +394,66 @@ class Words(Vocabulary):
     def _about(self, view: views.AboutView) -> Page:
         _ = self._
         code = self.seed(view.seed) if view.seed else _("The deal code shows when the game ends.")
+        edges = _("Solo tiers include both ends: in {city}, {top} is tier 1, {next} tier 2.")
+        edge = edges.format(
+            city=self.city(view.city), top=view.first_tier_top, next=view.first_tier_top + 1
+        )
         lines = [f"nsdevice {view.version}", _("A card deck for Next Station."), code]
-        return Page(self.title(view), tuple(_items(lines)), form=Form.MESSAGE)
+        return Page(
+            self.title(view),
+            (*_items(lines), Line(edge, Role.NOTE)),
+            form=Form.MESSAGE,
+        )
+
+    @page.register
+    def _history(self, view: views.HistoryView) -> Page:
+        _ = self._
+        if view.section == "games":
+            head = _("{city}: last games").format(city=self.city(view.city))
+            lines = [Line(head, Role.HEADING), *_items([self.played(g) for g in view.games])]
+        elif view.section == "bests":
+            lines = [Line(_("Solo bests, by modules played"), Role.HEADING)]
+            lines += _items([self.best(b) for b in view.bests])
+        elif view.section == "daily":
+            streak = _("Daily deals in a row: {days}").format(days=view.streak)
+            played = _("Days with a daily deal: {days}").format(days=view.days_played)
+            lines = [Line(streak, Role.HEADLINE), Line(played, Role.NOTE)]
+            if view.bests:
+                lines.append(Line(_("Best daily score"), Role.HEADING))
+                lines += _items(
+                    [f"{self.city(b.city)}: {b.adjusted} · {b.played_on}" for b in view.bests]
+                )
+        else:
+            lines = [Line(_("No finished games yet."))]
+        return Page(self.title(view), tuple(lines))
+
+    def played(self, game: views.PlayedGame) -> str:
+        """One finished game on a line: when, who, and its score or winner."""
+        _ = self._
+        if game.players == 1:
+            text = _("{date} · Solo · {points} · tier {tier}").format(
+                date=game.played_on, points=game.adjusted, tier=game.tier
+            )
+        elif len(game.winners) == 1:
+            text = _("{date} · {count} players · seat {seat} won with {points}").format(
+                date=game.played_on,
+                count=game.players,
+                seat=game.winners[0],
+                points=game.totals[game.winners[0] - 1],
+            )
+        else:
+            text = _("{date} · {count} players · shared win: seats {seats}").format(
+                date=game.played_on,
+                count=game.players,
+                seats=",\u00a0".join(str(seat) for seat in game.winners),  # kept on one line
+            )
+        daily = _("daily deal")
+        return f"{text} · {daily}" if game.daily else text
+
+    def best(self, best: views.BestScore) -> str:
+        """A solo best: the city, the module set it was played with, the score."""
+        modules = " + ".join(self.module(m) for m in best.modules) or self._("no modules")
+        return f"{self.city(best.city)} · {modules}: {best.adjusted}"
 
     @page.register
     def _notice(self, view: views.NoticeView) -> Page:
