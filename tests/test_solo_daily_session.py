@@ -234,7 +234,7 @@ def test_todays_deal_comes_from_the_injected_date_and_shows_on_the_result_D2():
     )  # fmt: skip
     choose(session, "seed")
     assert {row.key: row.value for row in session.view().rows}["seed"] == "today"
-    assert words("en").row(session.view().rows[session.view().cursor]) == "Deal: Today's deal"
+    assert words("en").row(session.view().rows[session.view().cursor]) == "Deal: Today"
     restored = Session.restore(json.loads(json.dumps(session.snapshot())), today=lambda: DAY)
     assert {row.key: row.value for row in restored.view().rows}["seed"] == "today"
     choose(session, "start")
@@ -321,3 +321,19 @@ def test_a_bad_test_date_is_refused_with_one_line_D2(tmp_path):
     screens, stderr, status = run_box(tmp_path, ["next"], "23.11.2026")
     assert status == 2 and screens == []
     assert len(stderr.strip().splitlines()) == 1 and "NSDEVICE_TODAY" in stderr
+
+
+def test_the_phone_tells_a_solo_player_the_next_pencil_of_their_own_row_C8():
+    from nsdevice.web.payload import Artwork, payload
+
+    colours = city(CityName.TOKYO).colours
+    order = (colours[3], colours[1], colours[0], colours[2])
+    session = own_order_session("tokyo", ())
+    choose(session, "start")
+    lay(session, order)
+    while session.screen is not Screen.PENCIL_PASS:
+        session.press(NEXT)
+    data = payload(1, session.table(), "en", Artwork())
+    assert data["title"] == "Your next pencil"
+    assert [p["colour"] for p in data["pencils"]] == [order[0]]  # the round just played
+    assert data["passes"]["1"]["colour"] == order[1]

@@ -162,7 +162,7 @@ class Words(Vocabulary):
         if row.key == "pencil_order":
             return self._(PENCIL_ORDERS[value])
         if row.key == "seed":
-            named = {"random": self._("Random"), "today": self._("Today's deal")}
+            named = {"random": self._("Random"), "today": self._("Today")}
             return named.get(value, value)
         if row.key == "language":
             return LANGUAGE_NAMES[value]
