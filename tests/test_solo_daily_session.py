@@ -337,3 +337,38 @@ def test_the_phone_tells_a_solo_player_the_next_pencil_of_their_own_row_C8():
     assert data["title"] == "Your next pencil"
     assert [p["colour"] for p in data["pencils"]] == [order[0]]  # the round just played
     assert data["passes"]["1"]["colour"] == order[1]
+
+
+# A solo game saved before the pencil order and the day's deal existed (as 6e659dd wrote it).
+OLD_SOLO = (
+    '{"best_before": null, "cursor": 0, "entry": 0, "question": "", "recorded": false, '
+    '"revealed": 0, "round": 2, "scores": [], "screen": "round_start", "seed_characters": [], '
+    '"seed_code": null, "settings": {"brightness": 5, "city": "london", "language": "en", '
+    '"modules": ["pencil_powers"], "players": 1, "sound": true}, "setup": {"city": "london", '
+    '"modules": ["pencil_powers"], "players": 1, "seed": "OLDSOLO"}, "under": "", "version": 1}'
+)
+
+
+def test_a_solo_game_saved_before_the_pencil_order_restores_drawn_and_saves_the_same_C8_D1():
+    saved = json.loads(OLD_SOLO)
+    session = Session.restore(saved)
+    assert session.settings.pencil_order == "drawn"
+    assert session.deal.setup.pencil_order is None and session.deal.setup.daily is None
+    drawn = session.deal.solo_order
+    assert session.view().pencils[0].colour == drawn[1]  # round 2's pencil of the drawn row
+    assert json.dumps(session.snapshot(), sort_keys=True) == json.dumps(saved, sort_keys=True)
+
+
+def test_a_game_on_the_days_deal_stays_one_after_a_restart_D2():
+    session = Session(Settings(players=1), today=lambda: DAY)
+    choose(session, "seed")
+    choose(session, "start")
+    for _ in range(5):
+        session.press(NEXT)
+    saved = json.loads(json.dumps(session.snapshot()))
+    assert saved["setup"]["daily"] == "2026-11-23"
+    later = Session.restore(saved, today=lambda: DAY + datetime.timedelta(days=1))
+    assert later.deal == session.deal  # the date was kept, not asked again
+    saved["setup"]["daily"] = "someday"
+    with pytest.raises(ValueError):
+        Session.restore(saved)
