@@ -10,6 +10,7 @@ here: views are plain data.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import date
@@ -20,7 +21,7 @@ from nsdevice.rules import scoring
 from nsdevice.rules.cards import Special
 from nsdevice.rules.cities import CityName
 from nsdevice.rules.cities import city as city_data
-from nsdevice.rules.deal import Deal, Round, Setup, Turn, deal_game
+from nsdevice.rules.deal import Deal, Round, Setup, Turn, daily_seed, deal_game
 from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
 from nsdevice.session import MODULES, Capabilities, Settings
@@ -32,6 +33,7 @@ from nsdevice.session.screens import (
     history_view,
     menu_view,
     notice_view,
+    pencil_order_view,
     pencil_pass_view,
     phones_view,
     result_view,
@@ -47,6 +49,7 @@ from nsdevice.session.screens import (
 from nsdevice.session.settings import History
 
 SEARCH = 2000  # seeds tried when looking for a deal that shows a given situation
+DAILY_EXAMPLE = "2026-11-23"  # the date a gallery's day's deal was dealt on
 PHONE_ADDRESSES = ("http://192.168.1.23:8414/", "http://nsdevice.local:8414/")  # an example table
 
 Finder = Callable[[Round, Turn], bool]
@@ -147,6 +150,9 @@ def _results(
         "result-solo-new-best",
         result_view(plain_solo.setup, (tiers[4] + 9,), tiers[3], language),
     )
+    day = datetime.date.fromisoformat(DAILY_EXAMPLE)  # D-2: the day's deal, as dealt that day
+    daily = replace(plain_solo.setup, seed=daily_seed(day, CityName(city)), daily=DAILY_EXAMPLE)
+    yield "result-solo-daily", result_view(daily, (tiers[3] + 2,), tiers[3] + 7, language)
     for name, deal, scores in (
         ("result-players", tables[3], three_scores),
         ("result-tie-best-line", tables[4], (151, 33, 151, 38, 120, 30, 147, 41)),
@@ -173,8 +179,13 @@ def example_views(
 
     examples: list[tuple[str, views.View]] = [
         ("setup", setup_view(chosen(players=3, modules=("objectives",)), None, cursor=0)),
-        ("setup-mix-warning", setup_view(chosen(players=1, modules=MODULES), None, cursor=5)),
+        ("setup-mix-warning", setup_view(chosen(players=1, modules=MODULES), None, cursor=6)),
+        (
+            "setup-solo-own-order-today",  # C-8 solo's own row; D-2 the day's deal
+            setup_view(chosen(players=1, pencil_order="own"), None, cursor=8, today=True),
+        ),
         ("seed-entry", seed_entry_view(("K", "7", "P", "2", "X", ""), 3, language)),
+        ("pencil-order", pencil_order_view(city, city_data(city).colours[2:3], 3, language)),
         ("summary", summary_view(two, language)),
         ("summary-all-modules", summary_view(solo, language)),
         ("summary-plain", summary_view(plain_solo, language)),

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
 import os
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -357,6 +358,7 @@ def run(args: argparse.Namespace) -> int:
 
     chosen = plan(args)
     web_address = _web_address(args)
+    today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
     display, inbox, inputs = open_hardware(chosen)
 
     directory = Path(args.state_dir) if args.state_dir else state_directory()
@@ -373,7 +375,10 @@ def run(args: argparse.Namespace) -> int:
         # No game under way: deal one of the remembered setup, so that NEXT goes forward
         # from the first screen; saved at once, so a restart keeps the same deal.
         session = Session(
-            Settings(language=system_language()), capabilities=capabilities, records=records
+            Settings(language=system_language()),
+            capabilities=capabilities,
+            records=records,
+            today=today,
         )
         session.deal_new_game()
         records(session.snapshot())
@@ -383,7 +388,7 @@ def run(args: argparse.Namespace) -> int:
         directory,
         fresh=fresh,
         restore=lambda data, records: Session.restore(
-            data, capabilities=capabilities, records=records
+            data, capabilities=capabilities, records=records, today=today
         ),
         log=notice,
     )
@@ -428,6 +433,22 @@ def run(args: argparse.Namespace) -> int:
                 device.close()
         display.close()
         saver.store.close()
+
+
+TODAY_VARIABLE = "NSDEVICE_TODAY"  # a test hook: YYYY-MM-DD fixes the clock of the day's deal
+
+
+def local_date(environ: Mapping[str, str]) -> Callable[[], datetime.date]:
+    """The clock for the day's deal (D-2): the local date, asked at each new game; a test
+    fixes it with NSDEVICE_TODAY=YYYY-MM-DD (refused with exit 2 when not a date)."""
+    fixed = environ.get(TODAY_VARIABLE, "")
+    if not fixed:
+        return datetime.date.today
+    try:
+        day = datetime.date.fromisoformat(fixed)
+    except ValueError:
+        raise _usage(f"{TODAY_VARIABLE}={fixed!r}: not a date (YYYY-MM-DD)") from None
+    return lambda: day
 
 
 def _web_address(args: argparse.Namespace) -> tuple[str, int] | None:

@@ -144,6 +144,17 @@ class SeedEntryView(View):
 
 
 @dataclass(frozen=True, slots=True)
+class PencilOrderView(View):
+    """Solo, before the game: the player lays the pencils in the order they will use them."""
+
+    screen: ClassVar[str] = "pencil_order"
+    city: str = "tokyo"
+    chosen: tuple[str, ...] = ()  # laid so far, first round first
+    offered: str = ""  # the colour NEXT and BACK are showing, for the next place in the row
+    left: tuple[str, ...] = ()  # the colours not laid yet, the offered one among them
+
+
+@dataclass(frozen=True, slots=True)
 class SeatPencil:
     slot: str  # "1".."4", "table", "table-1", "table-2"
     colour: str
@@ -287,6 +298,7 @@ class ResultView(View):
     seats: tuple[SeatResult, ...] = ()
     winners: tuple[int, ...] = ()
     decided_by: str = ""  # "total", "best_line", "shared"
+    daily: str | None = None  # the date (ISO) when this was the day's deal (D-2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,6 +416,7 @@ class TableView:
 ALL_VIEWS: tuple[type[View], ...] = (
     SetupView,
     SeedEntryView,
+    PencilOrderView,
     SummaryView,
     RoundStartView,
     TurnView,

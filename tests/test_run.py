@@ -48,6 +48,8 @@ def setup_keys(city: str, players: int, modules: tuple[str, ...]) -> list[str]:
     keys += ["menu"] * ((cities.index(city) - cities.index("tokyo")) % 3)
     keys += ["next"]  # "players" (default 2)
     keys += ["menu"] * ((players - 2) % 4)
+    if players == 1:
+        keys += ["next"]  # "pencil order" (solo only): drawn
     for module in ALL_MODULES:
         keys.append("next")
         if module in modules:
@@ -94,7 +96,7 @@ def test_whole_game_with_every_module_end_to_end(tmp_path, city, players):
 
 def test_the_same_deal_code_replays_the_same_cards_D2(tmp_path):
     # setup rows: start, city, players, 4 modules, seed, language; type the code "B"
-    typed = ["menu", *["next"] * 7, "menu", "next", "next", "menu", "menu"]
+    typed = ["menu", *["next"] * 7, "menu", "menu", "next", "next", "menu", "menu"]
     keys = ",".join([*typed, *["back"] * 7, "menu", *["next"] * 8])
     first, _ = run_box(tmp_path / "a", keys)
     second, _ = run_box(tmp_path / "b", keys)

@@ -45,7 +45,8 @@ def every_screen() -> dict[Screen, views.View]:
         seen.setdefault(session.screen, session.view())
 
     seen[session.screen] = session.view()
-    _choose(session, "seed")
+    _choose(session, "seed")  # the day's deal
+    press(MENU)  # a typed code
     seen.setdefault(session.screen, session.view())
     press(Press(Button.MENU, Gesture.HOLD))  # an empty code: back to the setup
     _choose(session, "start")
@@ -77,6 +78,9 @@ def every_screen() -> dict[Screen, views.View]:
     press(MENU)
     _choose(session, "shutdown")
     press(NEXT)
+    solo = Session(Settings(players=1, pencil_order="own"))  # C-8: the player lays the row
+    _choose(solo, "start")
+    seen.setdefault(solo.screen, solo.view())
     return seen
 
 

@@ -299,6 +299,8 @@ def test_seed_entry_replays_a_deal_D2():
     rows = [row.key for row in session.view().rows]
     for _ in range(rows.index("seed")):
         session.next()
+    session.press(MENU)  # random → today's deal → a typed code
+    assert session.screen == "setup" and session.view().rows[rows.index("seed")].value == "today"
     session.press(MENU)
     assert session.screen == "seed_entry"
     session.next()  # "A"

@@ -7,6 +7,7 @@ redo and resume only ever walk through this fixed deal.
 
 from __future__ import annotations
 
+import datetime
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,13 @@ def draw_seed(source: random.Random) -> str:
     return "".join(source.choice(SEED_ALPHABET) for _ in range(SEED_DRAWN_LENGTH))
 
 
+def daily_seed(day: datetime.date, city_name: CityName) -> str:
+    """The day's deal code for a city (D-2): every box deals the same cards on the same
+    date, whoever plays; the date and city only pick the code, the code picks the cards."""
+    source = random.Random(f"nsdevice/daily/{CityName(city_name).value}/{day.isoformat()}")
+    return draw_seed(source)
+
+
 def stream(seed: str, purpose: str) -> random.Random:
     """The random stream for one purpose of one game; string seeds hash the same on every run."""
     return random.Random(f"nsdevice/{seed}/{purpose}")
@@ -60,6 +68,9 @@ class Setup:
     players: int
     modules: tuple[Module, ...] = ()
     seed: str = "A"
+    # C-8 solo: the row the player laid the pencils in; None lets the seed draw it
+    pencil_order: tuple[str, ...] | None = None
+    daily: str | None = None  # the date (ISO) whose deal this is, when it is the day's deal
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 4:  # C-1
@@ -67,6 +78,17 @@ class Setup:
         object.__setattr__(self, "city", CityName(self.city))
         object.__setattr__(self, "modules", canonical(tuple(Module(m) for m in self.modules)))
         object.__setattr__(self, "seed", normalize_seed(self.seed))
+        if self.pencil_order is not None:
+            order = tuple(str(colour) for colour in self.pencil_order)
+            if self.players != 1:
+                raise ValueError("only a solo player lays the pencils in their own order")
+            if sorted(order) != sorted(city(self.city).colours):
+                raise ValueError(f"pencil order {order!r} is not {self.city.value}'s four pencils")
+            object.__setattr__(self, "pencil_order", order)
+        if self.daily is not None:
+            day = datetime.date.fromisoformat(str(self.daily))  # ValueError when no date
+            if day.isoformat() != self.daily:
+                raise ValueError(f"daily {self.daily!r} is not a written date")
 
     @property
     def solo(self) -> bool:
@@ -227,8 +249,13 @@ def deal_game(setup: Setup) -> Deal:
         effects = _shuffled(_names(cards, "effects"), stream(seed, "special_effects"))
         pairings = [Pairing(Symbol(s), e) for s, e in zip(symbols, effects, strict=True)]
 
-    # C-8 / D-8: the box draws the first round's pencils (solo: the order of use).
-    first_pencils = _shuffled(city_.colours, stream(seed, "pencils"))
+    # C-8 / D-8: the box draws the first round's pencils (solo: the order of use), unless
+    # a solo player laid their own row; each purpose has its own stream, so no card moves.
+    first_pencils = (
+        list(setup.pencil_order)
+        if setup.pencil_order is not None
+        else _shuffled(city_.colours, stream(seed, "pencils"))
+    )
     table = slots(setup.players)
     rounds = []
     for number in range(1, ROUNDS + 1):

@@ -7,20 +7,21 @@ values and `Session.restore()` brings it back, always over the same fixed deal
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
-from datetime import date
+from dataclasses import dataclass, replace
 from typing import Any
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.locale import LANGUAGES
-from nsdevice.rules.cities import CityName
+from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import (
     ROUNDS,
     SEED_MAX_LENGTH,
     Deal,
     Setup,
+    daily_seed,
     deal_game,
     normalize_seed,
 )
@@ -32,6 +33,7 @@ from nsdevice.session.settings import (
     BRIGHTNESS_LEVELS,
     CITIES,
     MODULES,
+    PENCIL_ORDERS,
     Capabilities,
     FinishedGame,
     History,
@@ -62,11 +64,13 @@ class Session(Screens):
         seed_source: Callable[[], str] = random_seed,
         notices: tuple[tuple[str, str], ...] = (),
         code_source: Callable[[], str] = join_code,
-        today: Callable[[], date] = date.today,
+        today: Callable[[], datetime.date] = datetime.date.today,
     ) -> None:
+        """`today`: the local date, for the day's deal and the history's daily streak (the
+        runner's clock; tests fix it)."""
         self.capabilities = capabilities or Capabilities()
         self.records: Records = records or NoRecords()
-        self._today = today  # the local date: the history's daily streak counts to it
+        self._today = today
         self._read_history: History | None = None  # read when the history opens, not saved
         self._seed_source = seed_source
         self._state = State(settings=settings or Settings())
@@ -167,10 +171,15 @@ class Session(Screens):
             state.settings = replace(s, city=_cycle(CITIES, s.city))
         elif key == "players":
             state.settings = replace(s, players=s.players % 4 + 1)
+        elif key == "pencil_order":
+            state.settings = replace(s, pencil_order=_cycle(PENCIL_ORDERS, s.pencil_order))
         elif key in MODULES:
             chosen = set(s.modules) ^ {key}
             state.settings = replace(s, modules=tuple(m for m in MODULES if m in chosen))
+        elif key == "seed" and state.seed_code is None and not state.today:
+            state.today = True  # random → the day's deal → a typed code (D-2)
         elif key == "seed":
+            state.today = False
             state.screen = Screen.SEED_ENTRY
             state.seed_characters = [*(state.seed_code or ""), ""]
             state.cursor = 0
@@ -183,11 +192,33 @@ class Session(Screens):
         self._start_game()
 
     def _start_game(self) -> None:
+        """A new game of the remembered setup; a solo player who lays their own pencils
+        does so first (C-8)."""
         state = self._state
         s = state.settings
-        seed = state.seed_code or self._seed_source()
-        state.setup = Setup(CityName(s.city), s.players, tuple(Module(m) for m in s.modules), seed)
+        if s.players == 1 and s.pencil_order == "own":
+            state.setup = None
+            state.pencil_choice = []
+            state.cursor = 0
+            state.screen = Screen.PENCIL_ORDER
+            return
+        self._begin(None)
+
+    def _begin(self, pencil_order: tuple[str, ...] | None) -> None:
+        state = self._state
+        s = state.settings
+        city_name = CityName(s.city)
+        daily = None
+        if state.today:  # D-2: the date picks the code, so every box deals the same cards
+            day = self._today()
+            seed, daily = daily_seed(day, city_name), day.isoformat()
+        else:
+            seed = state.seed_code or self._seed_source()
+        modules = tuple(Module(m) for m in s.modules)
+        state.setup = Setup(city_name, s.players, modules, seed, pencil_order, daily)
         state.seed_code = None
+        state.today = False
+        state.pencil_choice = []
         state.progress = Progress()
         state.scores = []
         state.entry = 0
@@ -221,6 +252,31 @@ class Session(Screens):
             state.cursor += 1
             if state.cursor == len(chars):
                 chars.append("")
+
+    def _on_pencil_order(self, press: Press) -> None:
+        """NEXT/BACK offer the next or previous pencil not laid yet, MENU lays it; the
+        last one is implied. A held BACK takes the last one back (none: the setup)."""
+        state = self._state
+        colours = city(state.settings.city).colours
+        chosen = state.pencil_choice
+        if press.button is Button.BACK and press.gesture is Gesture.HOLD:
+            if chosen:
+                state.cursor = colours.index(chosen.pop())
+            else:
+                state.screen = Screen.SETUP
+                state.cursor = [row.key for row in self._setup_rows()].index("pencil_order")
+            return
+        free = [index for index, colour in enumerate(colours) if colour not in chosen]
+        if press.button is not Button.MENU:
+            step = 1 if press.button is Button.NEXT else -1
+            state.cursor = free[(free.index(state.cursor) + step) % len(free)]
+            return
+        chosen.append(colours[state.cursor])
+        left = [colour for colour in colours if colour not in chosen]
+        if len(left) == 1:
+            self._begin((*chosen, left[0]))
+        else:
+            state.cursor = colours.index(left[0])
 
     def _finish_seed(self, code: str) -> None:
         state = self._state
@@ -365,6 +421,7 @@ class Session(Screens):
                 adjusted=result.adjusted if setup.solo else None,
                 tier=result.tier if setup.solo else None,
                 winners=() if setup.solo else result.winners,
+                daily=setup.daily,
             )
         )
         state.recorded = True
@@ -520,9 +577,17 @@ class Session(Screens):
         """The whole session as plain JSON-able values (a few numbers and names)."""
         state = self._state
         setup = state.setup
+        # Choices made since version 1 are written only when made, so a game without them
+        # saves exactly as it did before they existed (tests/test_saved_games.py).
+        added: dict[str, Any] = {}
+        if state.today:
+            added["today"] = True
+        if state.pencil_choice:
+            added["pencil_choice"] = list(state.pencil_choice)
         return {
+            **added,
             "version": SNAPSHOT_VERSION,
-            "settings": asdict(state.settings),
+            "settings": state.settings.as_dict(),
             "screen": _name(state.screen if state.screen is not Screen.SHUTDOWN else state.under)
             or "setup",
             "setup": None
@@ -532,6 +597,8 @@ class Session(Screens):
                 "players": setup.players,
                 "modules": [m.value for m in setup.modules],
                 "seed": setup.seed,
+                **({} if setup.pencil_order is None else {"pencil_order": setup.pencil_order}),
+                **({} if setup.daily is None else {"daily": setup.daily}),
             },
             "round": state.progress.round,
             "revealed": state.progress.revealed,
@@ -563,14 +630,22 @@ class Session(Screens):
         state = session._state
         raw = data["setup"]
         if raw is not None:
+            order = raw.get("pencil_order")
             state.setup = Setup(
-                CityName(raw["city"]), int(raw["players"]), tuple(raw["modules"]), raw["seed"]
+                CityName(raw["city"]),
+                int(raw["players"]),
+                tuple(raw["modules"]),
+                raw["seed"],
+                None if order is None else tuple(order),
+                raw.get("daily"),
             )
         state.progress = Progress(int(data["round"]), int(data["revealed"]))
         state.screen = Screen(str(data["screen"]))  # ValueError for a name that is no screen
         state.cursor = int(data["cursor"])
         state.seed_code = data["seed_code"]
         state.seed_characters = [str(c) for c in data["seed_characters"]]
+        state.today = data.get("today", False) is True
+        state.pencil_choice = [str(c) for c in data.get("pencil_choice", [])]
         state.under = Screen(str(data["under"])) if data["under"] else None
         state.question = str(data["question"])
         state.scores = [int(v) for v in data["scores"]]
@@ -603,6 +678,13 @@ class Session(Screens):
             assert state.scores and 0 <= state.entry < len(state.scores)
         if state.screen is Screen.SEED_ENTRY:
             assert 0 <= state.cursor < len(state.seed_characters) <= SEED_MAX_LENGTH + 1
+        colours = city(state.settings.city).colours
+        chosen = state.pencil_choice
+        assert len(set(chosen)) == len(chosen) < len(colours) - 1, chosen
+        assert set(chosen) <= set(colours), chosen
+        if state.screen is Screen.PENCIL_ORDER:
+            assert state.settings.players == 1 and state.settings.pencil_order == "own"
+            assert 0 <= state.cursor < len(colours) and colours[state.cursor] not in chosen
         check_values(state, setup_rows=self._setup_rows(), menu_rows=self._menu_rows(),
                      seed_characters=SEED_CHARACTERS, score_limits=SCORE_LIMITS)  # fmt: skip
         view = self.view()  # builds every field the screen needs, or fails here
@@ -648,6 +730,9 @@ class Entry:
 SCREENS: dict[Screen, Entry] = {
     Screen.SETUP: Entry(Kind.SETUP, Session._on_setup, Session._view_setup),
     Screen.SEED_ENTRY: Entry(Kind.SETUP, Session._on_seed_entry, Session._view_seed_entry),
+    Screen.PENCIL_ORDER: Entry(
+        Kind.SETUP, Session._on_pencil_order, Session._view_pencil_order
+    ),
     Screen.SUMMARY: Entry(Kind.GAME, Session._on_summary, Session._view_summary),
     Screen.ROUND_START: Entry(
         Kind.GAME, Session._on_round_start, Session._view_round_start, in_round=True

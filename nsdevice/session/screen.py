@@ -13,6 +13,7 @@ from enum import Enum, StrEnum
 class Screen(StrEnum):
     SETUP = "setup"
     SEED_ENTRY = "seed_entry"
+    PENCIL_ORDER = "pencil_order"  # solo: the player lays the pencils' row (C-8)
     SUMMARY = "summary"
     ROUND_START = "round_start"
     TURN = "turn"

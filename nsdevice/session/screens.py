@@ -36,21 +36,29 @@ def hints(**actions: str) -> tuple[views.Hint, ...]:
 
 
 # --- the list screens ---------------------------------------------------------------------
-def setup_rows(settings: Settings, seed_code: str | None) -> tuple[views.Row, ...]:
+def setup_rows(
+    settings: Settings, seed_code: str | None, today: bool = False
+) -> tuple[views.Row, ...]:
+    """`today`: the day's deal was chosen (D-2); the deal row shows it instead of a code."""
+    solo = settings.players == 1
     return (
         views.Row("start"),
         views.Row("city", settings.city),
         views.Row("players", str(settings.players)),
+        *((views.Row("pencil_order", settings.pencil_order),) if solo else ()),  # C-8
         *(views.Row(m, "on" if m in settings.modules else "off") for m in MODULES),
-        views.Row("seed", seed_code or "random"),
+        views.Row("seed", "today" if today else seed_code or "random"),
         views.Row("language", settings.language),
     )
 
 
-def setup_view(settings: Settings, seed_code: str | None, cursor: int) -> views.SetupView:
-    """`seed_code`: a code typed in to replay a deal; None for a random one."""
+def setup_view(
+    settings: Settings, seed_code: str | None, cursor: int, today: bool = False
+) -> views.SetupView:
+    """`seed_code`: a code typed in to replay a deal; None for a random one (or the day's
+    deal, when `today`)."""
     return views.SetupView(
-        rows=setup_rows(settings, seed_code),
+        rows=setup_rows(settings, seed_code, today),
         cursor=cursor,
         city=settings.city,
         players=settings.players,
@@ -67,6 +75,22 @@ def seed_entry_view(characters: Sequence[str], cursor: int, language: str) -> vi
         characters=tuple(characters),
         cursor=cursor,
         hints=hints(next="change", back="change", menu="next_character"),
+        language=language,
+    )
+
+
+def pencil_order_view(
+    city_name: str, chosen: Sequence[str], cursor: int, language: str
+) -> views.PencilOrderView:
+    """`chosen`: the pencils laid so far; `cursor`: the offered colour's index among the
+    city's colours (C-8)."""
+    colours = city(city_name).colours
+    return views.PencilOrderView(
+        city=city_name,
+        chosen=tuple(chosen),
+        offered=colours[cursor],
+        left=tuple(c for c in colours if c not in chosen),
+        hints=hints(next="change", back="change", menu="take"),
         language=language,
     )
 
@@ -241,6 +265,7 @@ def result_view(
     common: dict[str, Any] = {
         "city": setup.city.value,
         "seed": setup.seed,
+        "daily": setup.daily,
         "hints": hints(next="new_game", back="back", menu="menu"),
         "language": language,
     }
@@ -433,7 +458,7 @@ class Screens:
 
     # the rows of the list screens (their presses are handled by Session)
     def _setup_rows(self) -> tuple[views.Row, ...]:
-        return setup_rows(self._state.settings, self._state.seed_code)
+        return setup_rows(self._state.settings, self._state.seed_code, self._state.today)
 
     def _menu_rows(self) -> tuple[views.Row, ...]:
         state = self._state
@@ -446,7 +471,14 @@ class Screens:
         raise NotImplementedError
 
     def _view_setup(self) -> views.View:
-        return setup_view(self._state.settings, self._state.seed_code, self._state.cursor)
+        state = self._state
+        return setup_view(state.settings, state.seed_code, state.cursor, state.today)
+
+    def _view_pencil_order(self) -> views.View:
+        state = self._state
+        return pencil_order_view(
+            state.settings.city, state.pencil_choice, state.cursor, self._language
+        )
 
     def _view_seed_entry(self) -> views.View:
         return seed_entry_view(self._state.seed_characters, self._state.cursor, self._language)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import date, timedelta
 from typing import Any, Protocol
 
@@ -20,6 +20,7 @@ from nsdevice.rules.modules import Module
 CITIES = tuple(c.value for c in CityName)
 MODULES = tuple(m.value for m in Module)
 BRIGHTNESS_LEVELS = 5
+PENCIL_ORDERS = ("drawn", "own")  # C-8 solo: the box draws the row, or the player lays it
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +33,15 @@ class Settings:
     language: str = "en"
     sound: bool = True
     brightness: int = BRIGHTNESS_LEVELS
+    pencil_order: str = "drawn"  # solo only: one of PENCIL_ORDERS
+
+    def as_dict(self) -> dict[str, Any]:
+        """The saved form; a choice still at its default is left out, so that a box that
+        never made it saves exactly what it did before the choice existed."""
+        data = asdict(self)
+        if self.pencil_order == "drawn":
+            del data["pencil_order"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
@@ -42,6 +52,7 @@ class Settings:
             language=str(data.get("language", "en")),
             sound=bool(data.get("sound", True)),
             brightness=int(data.get("brightness", BRIGHTNESS_LEVELS)),
+            pencil_order=str(data.get("pencil_order", "drawn")),
         )
         if (
             settings.city not in CITIES
@@ -49,6 +60,7 @@ class Settings:
             or not set(settings.modules) <= set(MODULES)
             or settings.language not in LANGUAGES
             or not 1 <= settings.brightness <= BRIGHTNESS_LEVELS
+            or settings.pencil_order not in PENCIL_ORDERS
         ):
             raise ValueError(f"settings out of range: {data!r}")
         return settings

@@ -19,6 +19,8 @@ class State:
     cursor: int = 0
     seed_code: str | None = None  # typed in to replay a deal; used by the next start only
     seed_characters: list[str] = field(default_factory=list)
+    today: bool = False  # the next start deals the day's deal (D-2); used by it only
+    pencil_choice: list[str] = field(default_factory=list)  # solo: pencils laid so far (C-8)
     under: Screen | None = None  # the game screen beneath an overlay (menu, confirm, about, recall)
     question: str = ""
     scores: list[int] = field(default_factory=list)

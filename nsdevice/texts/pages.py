@@ -68,6 +68,7 @@ def _items(texts: list[str] | tuple[str, ...], role: Role = Role.ITEM) -> list[L
 ROWS = {  # the lines of the setup and the menu
     "city": N_("City"),
     "players": N_("Players"),
+    "pencil_order": N_("Pencil order"),
     "objectives": N_("Objectives"),
     "special_stations": N_("Special stations"),
     "city_gates": N_("City gates"),
@@ -94,6 +95,7 @@ SWITCHED_ROWS = frozenset(
 TITLES: dict[type[views.View], str] = {  # the titles that need no numbers
     views.SetupView: N_("New game"),
     views.SeedEntryView: N_("Deal code"),
+    views.PencilOrderView: N_("Your pencil order"),
     views.SummaryView: N_("This game"),
     views.PencilPassView: N_("Pass the pencils"),
     views.GameEndView: N_("Game over"),
@@ -136,6 +138,7 @@ WHY_WON = {
     "best_line": N_("Tie broken by the best line"),
     "shared": N_("Same total and same best line"),
 }
+PENCIL_ORDERS = {"drawn": N_("Drawn"), "own": N_("My own")}  # C-8 solo
 LED_COLOURS = {"red": N_("red"), "green": N_("green"), "blue": N_("blue")}
 
 
@@ -158,8 +161,11 @@ class Words(Vocabulary):
             return self._("Solo") if value == "1" else value
         if row.key in SWITCHED_ROWS:
             return self.on_off(value == "on")
+        if row.key == "pencil_order":
+            return self._(PENCIL_ORDERS[value])
         if row.key == "seed":
-            return self._("Random") if value == "random" else value
+            named = {"random": self._("Random"), "today": self._("Today")}
+            return named.get(value, value)
         if row.key == "language":
             return LANGUAGE_NAMES[value]
         return value
@@ -181,6 +187,12 @@ class Words(Vocabulary):
     @title.register
     def _round_end_title(self, view: views.RoundEndView) -> str:
         return self._("Round {number} is over").format(number=view.round)
+
+    @title.register
+    def _pencil_pass_title(self, view: views.PencilPassView) -> str:
+        if view.players == 1:  # nobody to pass to: the player takes up the next one
+            return self._("Your next pencil")
+        return self._(TITLES[views.PencilPassView])
 
     @title.register
     def _score_entry_title(self, view: views.ScoreEntryView) -> str:
@@ -228,6 +240,18 @@ class Words(Vocabulary):
             Line(self._("The same code deals the same cards."), Role.NOTE),
         )
         return Page(self.title(view), lines, emphasis=(0,), form=Form.CODE)
+
+    @page.register
+    def _pencil_order(self, view: views.PencilOrderView) -> Page:
+        _ = self._
+        lines = [Line(_("Lay the pencils in the order you will use them."), Role.NOTE)]
+        row = [*view.chosen, view.offered]
+        for number, colour in enumerate(row, start=1):
+            text = _("Round {number}: {colour}").format(number=number, colour=self.colour(colour))
+            lines.append(Line(text, Role.PENCIL))
+        if view.chosen:
+            lines.append(Line(_("Hold BACK to take the last one back."), Role.NOTE))
+        return Page(self.title(view), tuple(lines), emphasis=(len(row),))
 
     @page.register
     def _summary(self, view: views.SummaryView) -> Page:
@@ -300,7 +324,7 @@ class Words(Vocabulary):
         _ = self._
         if view.players == 1:  # solo: the next pencil in the row
             colour = self.colour(view.solo_next or "")
-            line = Line(_("Next pencil: {colour}").format(colour=colour))
+            line = Line(_("Round {number}: {colour}").format(number=view.round, colour=colour))
             return Page(self.title(view), (line,))
         lines = [Line(_("Every pencil moves one place left."), Role.NOTE)]
         lines += _items(
@@ -330,8 +354,9 @@ class Words(Vocabulary):
     @page.register
     def _result(self, view: views.ResultView) -> Page:
         _ = self._
+        daily = [Line(self.daily(view.daily))] if view.daily else []
         if not view.solo:
-            lines = [*self.winner_lines(view), Line(self.seed(view.seed))]
+            lines = [*self.winner_lines(view), *daily, Line(self.seed(view.seed))]
             return Page(self.title(view), tuple(lines), form=Form.MESSAGE)
         sums = _("{total} points − {penalty} for modules = {adjusted}").format(
             total=view.total, penalty=view.penalty, adjusted=view.adjusted
@@ -352,6 +377,7 @@ class Words(Vocabulary):
                 else _("Best in {city} without modules: {points}")
             )
             lines.append(Line(best.format(city=city, points=view.personal_best)))
+        lines += daily
         lines.append(Line(self.seed(view.seed)))
         return Page(self.title(view), tuple(lines), emphasis=(2,), form=Form.MESSAGE)
 

@@ -8,6 +8,7 @@ calls its underground cards, its objectives' titles) are in that city's data fil
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 
 from nsdevice import views
@@ -104,7 +105,22 @@ ACTIONS = {  # the legend for one button on one screen
     "next_character": N_("Next"),
     "setup": N_("Setup"),
     "renew": N_("New code"),
+    "take": N_("Take"),
 }
+MONTHS = (  # short month names, for the day's deal (D-2)
+    N_("Jan"),
+    N_("Feb"),
+    N_("Mar"),
+    N_("Apr"),
+    N_("May"),
+    N_("Jun"),
+    N_("Jul"),
+    N_("Aug"),
+    N_("Sep"),
+    N_("Oct"),
+    N_("Nov"),
+    N_("Dec"),
+)
 BUTTONS = {"next": N_("NEXT"), "back": N_("BACK"), "menu": N_("MENU")}
 
 
@@ -252,6 +268,12 @@ class Vocabulary:
 
     def seed(self, code: str) -> str:
         return self._("Deal code: {code}").format(code=code)
+
+    def daily(self, iso_date: str) -> str:
+        """That a game was the day's deal, and which day's (D-2)."""
+        day = datetime.date.fromisoformat(iso_date)
+        date = self._("{day} {month}").format(day=day.day, month=self._(MONTHS[day.month - 1]))
+        return self._("Today's deal · {date}").format(date=date)
 
 
 # The phone page's own words (nsdevice.web); the game's words come from the methods above.

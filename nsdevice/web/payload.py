@@ -101,4 +101,8 @@ def payload(
             for move in view.moves
             if move.to_slot.isdigit()
         }
+        if view.solo_next:  # solo: nothing moves between seats; the row's next pencil (C-8)
+            colour = view.solo_next
+            hex_ = art.pencils.get(colour, "#888888")
+            data["passes"] = {"1": {"colour": colour, "name": said.colour(colour), "hex": hex_}}
     return data

@@ -75,8 +75,9 @@ def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
     if text.form is Form.CODE:
         _seed_entry(canvas, view, text.lines, body)
         return
+    chosen = (Role.ROW, Role.PENCIL)  # a list's cursor, the pencil on offer (C-8 solo)
     items = [
-        item(canvas, line, CURSOR if line.role is Role.ROW and index in text.emphasis else None)
+        item(canvas, line, CURSOR if line.role in chosen and index in text.emphasis else None)
         for index, line in enumerate(text.lines)
     ]
     if text.form is Form.LIST:
@@ -90,6 +91,8 @@ def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
         return
     if isinstance(view, views.PencilPassView):
         items = _pencil_pass_items(view, items)
+    if isinstance(view, views.PencilOrderView):
+        items = _pencil_order_items(view, items)
     if isinstance(view, views.HardwareTestView) and view.step == "pattern":
         x, y, w, h = body
         bars = round(h * 0.4)
@@ -131,6 +134,16 @@ def _pencil_pass_items(view: views.PencilPassView, items: list[Item]) -> list[It
     pencil = Role.PENCIL.value
     return [
         replace(i, icons=(Icon("pencil", next(moves).colour),)) if i.role == pencil else i
+        for i in items
+    ]
+
+
+def _pencil_order_items(view: views.PencilOrderView, items: list[Item]) -> list[Item]:
+    """Puts each laid pencil's swatch beside its round, and the offered one's last."""
+    colours = iter((*view.chosen, view.offered))  # one line per round, in order
+    pencil = Role.PENCIL.value
+    return [
+        replace(i, icons=(Icon("pencil", next(colours)),)) if i.role == pencil else i
         for i in items
     ]
 
