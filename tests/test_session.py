@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.deal import Setup, deal_game
 from nsdevice.session import Capabilities, FinishedGame, Session, Settings
+from nsdevice.session.digits import presses_for
+from nsdevice.session.screens import TOTAL_FIELD
 
 NEXT, BACK, MENU = Press(Button.NEXT), Press(Button.BACK), Press(Button.MENU)
 
@@ -169,9 +171,7 @@ def test_solo_ending_card_penalty_tier_and_personal_best_C13_SSOLO():
     assert session.view().seed == "SEED1"  # D-2: shown once the game is over
     session.next()
     assert session.screen == "score_entry"
-    for _ in range(20):  # hold NEXT: repeats run in fives
-        session.press(Press(Button.NEXT, Gesture.REPEAT))
-    press_all(session, [NEXT, NEXT, BACK])  # fine tune: 101
+    press_all(session, presses_for(101, TOTAL_FIELD)[:-1])  # digit by digit, not taken yet
     assert session.view().value == 101
     session.press(MENU)
     view = session.view()
@@ -183,9 +183,7 @@ def test_solo_ending_card_penalty_tier_and_personal_best_C13_SSOLO():
     second = started(players=1, records=records, seed="OTHER")
     _play_to_game_end(second)
     second.next()
-    for _ in range(10):
-        second.press(Press(Button.NEXT, Gesture.REPEAT))
-    second.press(MENU)
+    press_all(second, presses_for(50, TOTAL_FIELD))
     view = second.view()
     assert (view.adjusted, view.personal_best, view.new_best) == (50, 81, False)
 
@@ -194,12 +192,8 @@ def test_multiplayer_winner_uses_best_line_tie_break_C12():
     session = started(players=2)
     _play_to_game_end(session)
     session.next()
-    entries = [(100, 30), (100, 35)]
-    for total, best in entries:
-        for value in (total, best):
-            for _ in range(value // 5):
-                session.press(Press(Button.NEXT, Gesture.REPEAT))
-            session.press(MENU)
+    for value in (100, 100, 30, 35):  # both totals, then the tied seats' best lines
+        press_all(session, presses_for(value, TOTAL_FIELD))
     view = session.view()
     assert view.screen == "result"
     assert view.winners == (2,) and view.decided_by == "best_line"

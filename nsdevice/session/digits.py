@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from nsdevice.inputs.events import Button, Gesture, Press
+
 MINUS = "−"
 WHEEL = tuple("0123456789")
 SIGNED_WHEEL = (*WHEEL, MINUS)  # a first digit that may be a minus sign
@@ -74,3 +76,40 @@ def fits(digits: Sequence[str], field: NumberField) -> bool:
 def untouched(digits: Sequence[str], cursor: int) -> bool:
     """Nothing set on this field yet: all zeros, the cursor on its first digit."""
     return cursor == 0 and all(d == "0" for d in digits)
+
+
+def presses_for(value: int, field: NumberField) -> tuple[Press, ...]:
+    """The fewest presses that set a fresh field (all zeros, cursor first) to `value` and
+    take it (MENU past the last digit): for scripts, tests and the benchmark. A BACK is
+    never the first press, where it would leave the empty field instead of turning."""
+    target = digits_of(value, field)
+    presses: list[Press] = []
+    for position, wanted in enumerate(target):
+        wheel = field.wheel(position)
+        fresh = position == 0  # the field is still all zeros: BACK would leave it
+        presses += _shortest(wheel, wheel.index("0"), wheel.index(wanted), fresh)
+        presses.append(Press(Button.MENU))
+    return tuple(presses)
+
+
+def _shortest(wheel: tuple[str, ...], start: int, goal: int, fresh: bool) -> list[Press]:
+    """Breadth first over one wheel: tap NEXT +1, tap BACK −1, hold NEXT +HOLD_STEP."""
+    moves = (
+        (Press(Button.NEXT), 1),
+        (Press(Button.NEXT, Gesture.HOLD), HOLD_STEP),
+        (Press(Button.BACK), -1),
+    )
+    paths: dict[int, list[Press]] = {start: []}
+    frontier = [start]
+    while goal not in paths:
+        following = []
+        for at in frontier:
+            for press, step in moves:
+                if fresh and press.button is Button.BACK and wheel[at] == "0":
+                    continue
+                there = (at + step) % len(wheel)
+                if there not in paths:
+                    paths[there] = [*paths[at], press]
+                    following.append(there)
+        frontier = following
+    return paths[goal]
