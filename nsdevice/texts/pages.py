@@ -387,7 +387,8 @@ class Words(Vocabulary):
     def sheet_count(self, key: str) -> str:
         if key.startswith("interchanges_"):
             lines = key.removeprefix("interchanges_")
-            return self._(PHONE_WORDS["interchanges"]).format(lines=lines)
+            where_lines_meet = PHONE_WORDS["interchanges"]  # the phone sheet's own words
+            return self._(where_lines_meet).format(lines=lines)
         return self._(SHEET_COUNTS[key])
 
     def sheet_why(self, view: views.SheetView) -> str:

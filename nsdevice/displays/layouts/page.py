@@ -197,7 +197,8 @@ def _seed_entry(canvas: Canvas, view: views.View, lines: tuple[Line, ...], body:
     x, y, w, h = body
     count = max(1, len(characters))
     space = max(1, round(w * 0.008))
-    cell = min(round(h * 0.4), (w - (count - 1) * space) // count)
+    tall = 0.4 if isinstance(view, views.SeedEntryView) else 0.3  # digits leave room for words
+    cell = min(round(h * tall), (w - (count - 1) * space) // count)
     px = max(6, round(cell * 0.7))
     row_w = count * cell + (count - 1) * space
     left = x + (w - row_w) // 2
