@@ -80,36 +80,47 @@ def untouched(digits: Sequence[str], cursor: int) -> bool:
 
 def presses_for(value: int, field: NumberField) -> tuple[Press, ...]:
     """The fewest presses that set a fresh field (all zeros, cursor first) to `value` and
-    take it (MENU past the last digit): for scripts, tests and the benchmark. A BACK is
+    take it (MENU past the last digit), and of those the fewest holds (a hold is slower
+    than a tap): for scripts, tests and the benchmark. Each step is tried with `turned`
+    itself, so a number held at the field's end is planned for as it happens; a BACK is
     never the first press, where it would leave the empty field instead of turning."""
     target = digits_of(value, field)
+    digits = ("0",) * field.width
     presses: list[Press] = []
-    for position, wanted in enumerate(target):
-        wheel = field.wheel(position)
-        fresh = position == 0  # the field is still all zeros: BACK would leave it
-        presses += _shortest(wheel, wheel.index("0"), wheel.index(wanted), fresh)
-        presses.append(Press(Button.MENU))
+    for position in range(field.width):
+        path, digits = _shortest(digits, position, target[: position + 1], field)
+        presses += [*path, Press(Button.MENU)]
     return tuple(presses)
 
 
-def _shortest(wheel: tuple[str, ...], start: int, goal: int, fresh: bool) -> list[Press]:
-    """Breadth first over one wheel: tap NEXT +1, tap BACK −1, hold NEXT +HOLD_STEP."""
+def _shortest(
+    digits: tuple[str, ...], position: int, goal: tuple[str, ...], field: NumberField
+) -> tuple[list[Press], tuple[str, ...]]:
+    """Breadth first over the digits a press at `position` can make (tap NEXT, tap BACK,
+    hold NEXT) until the digits up to it read `goal`; ties go to fewer holds."""
     moves = (
         (Press(Button.NEXT), 1),
-        (Press(Button.NEXT, Gesture.HOLD), HOLD_STEP),
         (Press(Button.BACK), -1),
+        (Press(Button.NEXT, Gesture.HOLD), HOLD_STEP),
     )
-    paths: dict[int, list[Press]] = {start: []}
-    frontier = [start]
-    while goal not in paths:
-        following = []
+    best: dict[tuple[str, ...], tuple[int, int, list[Press]]] = {digits: (0, 0, [])}
+    frontier = [digits]
+    while frontier:
+        done = [d for d in frontier if d[: position + 1] == goal]
+        if done:
+            reached = min(done, key=lambda d: best[d][:2])
+            return best[reached][2], reached
+        following: list[tuple[str, ...]] = []
         for at in frontier:
+            presses, holds, path = best[at]
             for press, step in moves:
-                if fresh and press.button is Button.BACK and wheel[at] == "0":
+                if press.button is Button.BACK and untouched(at, position):
                     continue
-                there = (at + step) % len(wheel)
-                if there not in paths:
-                    paths[there] = [*paths[at], press]
-                    following.append(there)
+                there = turned(at, position, step, field)
+                cost = (presses + 1, holds + (press.gesture is Gesture.HOLD))
+                if there not in best or cost < best[there][:2]:
+                    best[there] = (*cost, [*path, press])
+                    if there not in following:
+                        following.append(there)
         frontier = following
-    return paths[goal]
+    raise ValueError(f"{goal} cannot be reached on {field}")
