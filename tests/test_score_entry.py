@@ -154,3 +154,31 @@ def test_repeats_of_a_held_button_change_nothing_on_the_score_entry():
     for _ in range(20):
         session.press(Press(Button.NEXT, Gesture.REPEAT))
     assert session.view().value == 500
+
+
+def test_the_terminal_enters_a_total_with_its_hold_keys():
+    """In a terminal a hold is the upper-case key (N, B, M): 156 is `n m N m n N m`."""
+    from tests.test_keyboard import read_all
+
+    session = _solo_at_score_entry()
+    for item in read_all("nmNmnNm"):
+        if isinstance(item, Press):
+            session.press(item)
+    assert session.screen == "result" and session.view().total == 156
+
+
+def test_a_score_sheet_saved_midway_restores_to_the_same_digits_and_refuses_bad_ones():
+    import json
+
+    session = _table((120,), players=2)
+    session.press(Press(Button.MENU, Gesture.HOLD))  # seat 2's sheet
+    for press in (Press(Button.NEXT), Press(Button.MENU), Press(Button.NEXT)):
+        session.press(press)
+    saved = json.loads(json.dumps(session.snapshot()))
+    assert saved["version"] == 2 and saved["screen"] == "score_sheet"
+    again = Session.restore(saved)
+    assert again.view() == session.view() and again.snapshot() == session.snapshot()
+    damaged = ({"digits": ["1", "x"]}, {"digit": 5}, {"sheet_step": 99}, {"digits": ["9", "9"]})
+    for damage in damaged:  # not a digit, past the field, past the sheet, not the saved value
+        with pytest.raises(ValueError):
+            Session.restore({**saved, **damage})
