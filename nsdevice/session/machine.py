@@ -714,8 +714,9 @@ class Session(Screens):
             field = self._field()
             value = state.scores[state.entry]
         elif Screen.SCORE_SHEET in showing:
-            assert state.entry % 2 == 0 or state.setup.solo
-            assert len(state.sheet) == len(sheet_counts(state.setup))
+            setup = self._current_setup()
+            assert state.entry % 2 == 0 or setup.solo  # a sheet adds up a total
+            assert len(state.sheet) == len(sheet_counts(setup))
             assert 0 <= state.sheet_step < len(state.sheet)
             assert all(0 <= v <= 99 for v in state.sheet)
             field = self._count_field()
