@@ -248,6 +248,7 @@ class GameEndView(View):
     city: str = "tokyo"
     players: int = 1
     seed: str = ""  # D-2: shown once the game is over
+    sheet: bool = False  # a held NEXT opens the first seat's score sheet (a city with one)
 
 
 @dataclass(frozen=True, slots=True)

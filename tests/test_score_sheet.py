@@ -171,3 +171,16 @@ def test_london_takes_totals_and_says_so_no_line_scoring():
     session.press(HOLD_MENU)  # no sheet to open
     assert session.screen == "score_entry"
     assert scoring.sheet_items(city("london"), True) == ()
+
+
+def test_a_held_next_at_the_game_end_opens_the_first_seats_sheet_in_one_press():
+    session = at_score_entry("paris", False, players=2)
+    session.press(Press(Button.BACK))  # the empty first field: back to the game's end
+    assert session.screen == "game_end" and session.view().sheet
+    session.press(Press(Button.NEXT, Gesture.HOLD))
+    assert session.screen == "score_sheet" and session.view().seat == 1
+    london = at_score_entry("london", False)
+    london.press(Press(Button.BACK))
+    assert not london.view().sheet
+    london.press(Press(Button.NEXT, Gesture.HOLD))  # no sheet: the totals, as a tap would
+    assert london.screen == "score_entry"

@@ -328,6 +328,8 @@ class Session(Screens):
                 state.scores = [0] * fields
             self._load_field(0)
             state.screen = Screen.SCORE_ENTRY
+            if press.gesture is Gesture.HOLD and sheet_counts(state.setup):
+                self._open_sheet()  # the first seat's score sheet, one press from here
         elif press.button is Button.BACK:
             state.screen = Screen.ROUND_END
         else:

@@ -200,6 +200,7 @@ def game_end_view(setup: Setup, language: str) -> views.GameEndView:
         city=setup.city.value,
         players=setup.players,
         seed=setup.seed,  # D-2: the deal is over, the code may be shared
+        sheet=bool(city(setup.city).line_scoring),
         hints=hints(next="scores", back="back", menu="menu"),
         language=language,
     )

@@ -345,7 +345,10 @@ class Words(Vocabulary):
     def _game_end(self, view: views.GameEndView) -> Page:
         _ = self._
         ask = _("Enter your final score.") if view.players == 1 else _("Enter scores for a winner?")
-        return Page(self.title(view), tuple(_items([self.seed(view.seed), ask])), form=Form.MESSAGE)
+        lines = _items([self.seed(view.seed), ask])
+        if view.sheet:
+            lines.append(Line(_("Hold NEXT: add it up on the score sheet"), Role.NOTE))
+        return Page(self.title(view), tuple(lines), form=Form.MESSAGE)
 
     @page.register
     def _score_entry(self, view: views.ScoreEntryView) -> Page:
