@@ -293,6 +293,7 @@ class SheetView(View):
     step: int = 0  # which item of how many
     steps: int = 1
     line_scoring: str = "districts"
+    module_penalty: int = 0  # solo: what C-13 takes off the total on the result
 
 
 @dataclass(frozen=True, slots=True)

@@ -184,3 +184,18 @@ def test_a_held_next_at_the_game_end_opens_the_first_seats_sheet_in_one_press():
     assert not london.view().sheet
     london.press(Press(Button.NEXT, Gesture.HOLD))  # no sheet: the totals, as a tap would
     assert london.screen == "score_entry"
+
+
+def test_a_solo_sheet_ends_by_naming_the_module_penalty_C13():
+    session = at_score_entry("tokyo", True)
+    session.press(HOLD_MENU)
+    layout = sheet_counts(session._current_setup())
+    for _, count in layout[:-1]:
+        for press in presses_for(0, counting_field(count.most)):
+            session.press(press)
+    view = session.view()  # the objectives, the sheet's last item
+    assert (view.item, view.module_penalty) == ("objectives", scoring.MODULE_PENALTY)
+    assert any("−10" in line.text for line in words("en").page(view).lines)
+    first = at_score_entry("tokyo", True)
+    first.press(HOLD_MENU)
+    assert not any("−10" in line.text for line in words("en").page(first.view()).lines)

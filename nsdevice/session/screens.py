@@ -331,6 +331,7 @@ def sheet_view(
         step=index,
         steps=len(items),
         line_scoring=town.line_scoring,
+        module_penalty=scoring.MODULE_PENALTY * len(setup.modules) if setup.solo else 0,
         hints=hints(
             next="plus_five",
             back="minus_one",

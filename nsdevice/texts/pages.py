@@ -384,6 +384,11 @@ class Words(Vocabulary):
                 points=self.sheet_sum(view), total=view.running
             )
             lines.append(Line(sums, Role.ITEM))
+            if view.module_penalty and view.step + 1 == view.steps:  # C-13, after the sheet
+                solo = _("Solo: −{penalty} for modules on the result").format(
+                    penalty=view.module_penalty
+                )
+                lines.append(Line(solo, Role.NOTE))
         lines.append(Line(_("Hold MENU: skip, type the total in"), Role.NOTE))
         return Page(self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE)
 

@@ -197,12 +197,13 @@ def _seed_entry(canvas: Canvas, view: views.View, lines: tuple[Line, ...], body:
     x, y, w, h = body
     count = max(1, len(characters))
     space = max(1, round(w * 0.008))
-    tall = 0.4 if isinstance(view, views.SeedEntryView) else 0.3  # digits leave room for words
+    # the number's boxes leave room for the words under them: most on the score sheet
+    tall = {views.SeedEntryView: 0.4, views.ScoreEntryView: 0.3}.get(type(view), 0.2)
     cell = min(round(h * tall), (w - (count - 1) * space) // count)
     px = max(6, round(cell * 0.7))
     row_w = count * cell + (count - 1) * space
     left = x + (w - row_w) // 2
-    top = y + round(h * 0.12)
+    top = y + round(h * (0.12 if tall > 0.2 else 0.04))
     for index, char in enumerate(characters):
         rect = pygame.Rect(left + index * (cell + space), top, cell, round(cell * 1.25))
         here = index == view.cursor
