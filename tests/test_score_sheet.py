@@ -101,7 +101,7 @@ def cli_total(argv: list[str]) -> int:
                .removeprefix("total:"))  # fmt: skip
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(sheets("tokyo"))
 def test_the_tokyo_walk_through_equals_nsdevice_score_S_T_S_T_END_C11(sheet):
     objectives, counts = sheet
@@ -109,7 +109,7 @@ def test_the_tokyo_walk_through_equals_nsdevice_score_S_T_S_T_END_C11(sheet):
     assert total == cli_total(cli_arguments("tokyo", counts, objectives))
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(sheets("paris"))
 def test_the_paris_walk_through_equals_nsdevice_score_S_P_S_P_END_C11(sheet):
     objectives, counts = sheet
