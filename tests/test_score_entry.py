@@ -182,3 +182,36 @@ def test_a_score_sheet_saved_midway_restores_to_the_same_digits_and_refuses_bad_
     for damage in damaged:  # not a digit, past the field, past the sheet, not the saved value
         with pytest.raises(ValueError):
             Session.restore({**saved, **damage})
+
+
+def test_digits_typed_on_the_terminal_set_each_digit_at_once(tmp_path):
+    """`nsdevice run --input keyboard`: at the game's end `n` then `156` takes the total
+    (each digit key sets the digit under the cursor and moves on, as MENU does)."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.test_run import ENV
+
+    letters = {"menu": "m", "next": "n", "back": "b"}
+    keys = "".join(letters[k] for k in deal_code_keys()) + "n" * turns_to_game_end()
+    command = [sys.executable, "-m", "nsdevice", "run", "--input", "keyboard", "--display",
+               "json", "--state-dir", str(tmp_path)]  # fmt: skip
+    done = subprocess.run(command, input=keys + "n156", capture_output=True, text=True,
+                          env=ENV, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    screens = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    end = max(i for i, s in enumerate(screens) if s["screen"] == "game_end")
+    assert [s["screen"] for s in screens[end + 1 :]] == ["score_entry"] * 3 + ["result"]
+    assert [s.get("digits") for s in screens[end + 1 : -1]] == [
+        ["0", "0", "0"], ["1", "0", "0"], ["1", "5", "0"]
+    ]  # fmt: skip
+    assert screens[-1]["total"] == 156
+
+
+def test_a_typed_minus_and_digits_enter_a_negative_total_S_T_END():
+    session = _solo_at_score_entry()
+    for character in "-24":
+        assert session.type_digit(character)
+    assert session.screen == "result" and session.view().total == -24
+    assert not session.type_digit("7")  # nothing to type into on the result

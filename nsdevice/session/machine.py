@@ -27,6 +27,7 @@ from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
 from nsdevice.session.digits import (
     HOLD_STEP,
+    MINUS,
     NumberField,
     counting_field,
     digits_of,
@@ -568,6 +569,31 @@ class Session(Screens):
             self._load_field(score_fields(setup, state.scores)[-1])
             self._finish()  # over any menu too: the table asked for the result
             state.under = None
+        return True
+
+    def type_digit(self, character: str) -> bool:
+        """A digit typed on a keyboard ("0".."9", "-" for the minus sign): it sets the digit
+        under the cursor of the score entry or sheet, then moves on as MENU does. False
+        (nothing changes) anywhere else, or where the field has no such character."""
+        state = self._state
+        if self.notices or state.screen not in (Screen.SCORE_ENTRY, Screen.SCORE_SHEET):
+            return False
+        sheet = state.screen is Screen.SCORE_SHEET
+        field = self._count_field() if sheet else self._field()
+        wanted = MINUS if character == "-" else character
+        if wanted not in field.wheel(state.digit):
+            return False
+        digits = [*state.digits]
+        digits[state.digit] = wanted
+        if not fits(digits, field):  # beyond the field's end: held there, as a turn would be
+            digits = list(digits_of(value_of(digits), field))
+        state.digits = digits
+        value = value_of(state.digits)
+        if sheet:
+            state.sheet[state.sheet_step] = value
+        else:
+            state.scores[state.entry] = value
+        self.press(Press(Button.MENU))
         return True
 
     def table(self) -> views.TableView:
