@@ -1,9 +1,10 @@
 """A number set digit by digit with three buttons: the score entry and the score sheet.
 
-Each digit is a wheel: a tap turns it by one, a hold by five, both ways round, so any
-digit is at most three presses away (0→5 by a hold, 5→7 by two taps; 9 is one step back
-from 0). A field's first digit may also stop on a minus sign, between 9 and 0, when the
-field takes negative numbers (a Tokyo total can be below zero: S-T-END's ring penalty).
+Each digit is a wheel: a tap of NEXT or BACK turns it by one, a held NEXT by five, all
+the way round, so any digit is at most three presses away (0→5 by a hold, 5→7 by two
+taps; 9 is one BACK from 0). A held BACK is left to the session: the digit before.
+A field's first digit may also stop on a minus sign, between 9 and 0, when the field
+takes negative numbers (a Tokyo total can be below zero: S-T-END's ring penalty).
 The digits are kept as shown, so "−00" keeps its sign while the digits after it are set.
 """
 
