@@ -232,6 +232,35 @@ def _line(text: str, with_monuments: bool) -> tuple[int, int, int]:
     return int(districts), int(stations), int(monuments) if with_monuments else 0
 
 
+def _sheet_score(args: argparse.Namespace) -> tuple[int, list[int]]:
+    """The total through the same sheet the box walks through (scoring.sheet_total), and
+    each given line's points; lines not given count 0."""
+    town = city(args.city)
+    items = scoring.sheet_items(town, objectives=True)
+    paris = town.line_scoring == "quarters"
+    table = scoring.PARIS_INTERCHANGES if paris else scoring.TOKYO_INTERCHANGES
+    counts = _interchanges(args.interchanges, tuple(table))
+    width = len(scoring.LINE_COUNTS[town.line_scoring])
+    lines = [_line(text, paris)[:width] for text in args.line]
+    given = {
+        "stamps": args.stamps,
+        "ring_unconnected": args.ring_unconnected,
+        "overpasses_once": args.overpasses_once,
+        "overpasses_twice": args.overpasses_twice,
+        "objectives": args.objectives,
+        **{f"interchanges_{n}": counts.get(n, 0) for n in table},
+    }
+    values: list[tuple[int, ...]] = []
+    for item in items:
+        if item.key == "line":
+            given_line = item.number <= len(lines)
+            values.append(lines[item.number - 1] if given_line else (0,) * len(item.counts))
+        else:
+            values.append(tuple(given[count.key] for count in item.counts))
+    total = scoring.sheet_total(town, items, values)
+    return total, [scoring.line_points(town, line) for line in lines]
+
+
 def score_result(args: argparse.Namespace) -> dict[str, Any]:
     name = args.city
     parts_given = any(
@@ -252,26 +281,8 @@ def score_result(args: argparse.Namespace) -> dict[str, Any]:
         if parts_given:
             raise UsageError("nsdevice score: give --total or the parts, not both")
         total = args.total
-    elif city(name).line_scoring == "districts":
-        lines = [scoring.tokyo_line(*_line(t, False)[:2]) for t in args.line]
-        result["lines"] = lines
-        total = scoring.tokyo_total(
-            lines,
-            stamps=args.stamps,
-            ring_unconnected=args.ring_unconnected,
-            interchanges=_interchanges(args.interchanges, tuple(scoring.TOKYO_INTERCHANGES)),
-            objectives=args.objectives,
-        )
-    elif city(name).line_scoring == "quarters":
-        lines = [scoring.paris_line(*_line(t, True)) for t in args.line]
-        result["lines"] = lines
-        total = scoring.paris_total(
-            lines,
-            overpasses_once=args.overpasses_once,
-            overpasses_twice=args.overpasses_twice,
-            interchanges=_interchanges(args.interchanges, tuple(scoring.PARIS_INTERCHANGES)),
-            objectives=args.objectives,
-        )
+    elif city(name).line_scoring:
+        total, result["lines"] = _sheet_score(args)
     else:
         # A city whose data gives no line scoring (London) takes totals only.
         raise UsageError(

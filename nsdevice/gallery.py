@@ -42,6 +42,8 @@ from nsdevice.session.screens import (
     score_entry_view,
     seed_entry_view,
     setup_view,
+    sheet_counts,
+    sheet_view,
     shutdown_view,
     summary_view,
     turn_view,
@@ -133,6 +135,31 @@ def _game_turns(city: str, language: str) -> Iterator[tuple[str, views.View]]:
         yield name, revealed(deal, _first(deal, SITUATIONS[situation]))
 
 
+def _sheets(language: str, solo: Deal, table: Deal) -> Iterator[tuple[str, views.View]]:
+    """The score sheet walk-through (S-T-END, S-P-END): a line's second count at a table,
+    a solo game's interchanges and its last count (the objectives when played); none for
+    a city without line scoring."""
+    if not sheet_counts(solo.setup):
+        return
+
+    def counts(setup: Setup) -> list[int]:
+        layout = sheet_counts(setup)
+        example = (5, 4, 3, 6, 2, 4, 7, 3, 1, 2, 1, 0, 1, 1, 0, 1, 1)
+        padded = (*example, *(0,) * len(layout))  # zeros for any further counts
+        return [min(v, c.most or 99) for v, (_, c) in zip(padded, layout, strict=False)]
+
+    def step(setup: Setup, key: str) -> int:
+        return next(n for n, (_, c) in enumerate(sheet_counts(setup)) if c.key.startswith(key))
+
+    at_table = counts(table.setup)
+    second_line = next(n for n, (i, _) in enumerate(sheet_counts(table.setup)) if i == 1) + 1
+    yield "score-sheet-line", sheet_view(table.setup, 2, at_table, second_line, language, cursor=1)
+    alone = counts(solo.setup)
+    changes = step(solo.setup, "interchanges_") + 1
+    yield "score-sheet-interchanges", sheet_view(solo.setup, 0, alone, changes, language)
+    yield "score-sheet-last", sheet_view(solo.setup, 0, alone, len(alone) - 1, language)
+
+
 def _results(
     city: str, language: str, solo: Deal, plain_solo: Deal, tables: dict[int, Deal]
 ) -> Iterator[tuple[str, views.View]]:
@@ -141,9 +168,11 @@ def _results(
     tiers = city_data(city).tier_upper_bounds
     solo_total = tiers[2] + 4 + 10 * len(solo.setup.modules)
     three_scores = (142, 31, 156, 36, 149, 40)
-    yield "score-entry-solo", score_entry_view(solo.setup, (solo_total,), 0, language)
-    entering = (*three_scores[:3], 38, 0, 0)  # seat 2's best line; seat 3 still to come
-    yield "score-entry-best-line", score_entry_view(tables[3].setup, entering, 3, language)
+    solo_entry = score_entry_view(solo.setup, (solo_total,), 0, language, cursor=1)
+    yield "score-entry-solo", solo_entry  # the cursor on the tens
+    tied = (156, 31, 156, 38, 149, 0)  # seats 1 and 2 tied: seat 2's best line (C-12)
+    yield "score-entry-best-line", score_entry_view(tables[3].setup, tied, 3, language, cursor=2)
+    yield from _sheets(language, solo, tables[3])
     best_before = scoring.solo_adjusted(solo_total, len(solo.setup.modules)) + 12  # not beaten
     yield "result-solo", result_view(solo.setup, (solo_total,), best_before, language)
     yield (

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nsdevice.displays import Display
-from nsdevice.inputs.events import ButtonTracker, Edge, Inbox, Press, Scored, Stop
+from nsdevice.inputs.events import ButtonTracker, Edge, Inbox, Press, Scored, Stop, Typed
 from nsdevice.notify import Notifier
 from nsdevice.session import Session
 from nsdevice.views import TableView, View
@@ -78,6 +78,11 @@ class Loop:
             self.save(self.session.snapshot())
             self.draw()
 
+    def typed(self, typed: Typed) -> None:
+        if self.session.type_digit(typed.character):
+            self.draw()
+            self.save(self.session.snapshot())
+
     def run(self) -> int:
         """Run until a Stop arrives or the session asks to shut down; the exit status."""
         self.draw()
@@ -91,6 +96,9 @@ class Loop:
                     return 0
                 if isinstance(item, Scored):
                     self.score(item)
+                    continue
+                if isinstance(item, Typed):
+                    self.typed(item)
                     continue
                 presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
                 for press in presses:

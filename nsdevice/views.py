@@ -259,6 +259,7 @@ class GameEndView(View):
     city: str = "tokyo"
     players: int = 1
     seed: str = ""  # D-2: shown once the game is over
+    sheet: bool = False  # a held NEXT opens the first seat's score sheet (a city with one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +272,39 @@ class ScoreEntryView(View):
     step: int = 0  # which field of how many
     steps: int = 1
     solo: bool = True
+    digits: tuple[str, ...] = ()  # the value as shown, digit by digit ("−" first if below 0)
+    cursor: int = 0  # the digit being set
+    sheet: bool = False  # a held MENU opens this seat's score sheet (a total, a city with one)
+    line_scoring: str = ""  # "districts", "quarters" or "" (London: totals only)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetCount:
+    key: str  # a scoring.Count key: "districts", "stations", "stamps", "interchanges_3", ...
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class SheetView(View):
+    """One item of a seat's score sheet (S-T-END, S-P-END): its counts, the one being set,
+    its points and the running total."""
+
+    screen: ClassVar[str] = "score_sheet"
+    city: str = "tokyo"
+    seat: int = 1
+    solo: bool = True
+    item: str = "line"  # a scoring.SheetItem key
+    number: int = 0  # a line's round
+    counts: tuple[SheetCount, ...] = ()
+    count: int = 0  # the count being set
+    digits: tuple[str, ...] = ()
+    cursor: int = 0
+    points: int | None = None  # this item's points; None while its counts cannot all be right
+    running: int | None = None  # the total of the sheet so far
+    step: int = 0  # which item of how many
+    steps: int = 1
+    line_scoring: str = "districts"
+    module_penalty: int = 0  # solo: what C-13 takes off the total on the result
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,6 +458,7 @@ ALL_VIEWS: tuple[type[View], ...] = (
     PencilPassView,
     GameEndView,
     ScoreEntryView,
+    SheetView,
     ResultView,
     MenuView,
     ConfirmView,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -92,3 +93,15 @@ def test_history_benchmark_runs_with_tiny_counts(tmp_path):
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.startswith("history() over 120 finished games: median ")
+
+
+def test_score_entry_benchmark_prints_seconds_for_every_total():
+    """benchmarks/score_entry.py: the modelled seconds for 0, 7, 99, 156 and 300 (issue 11)."""
+    script = ROOT / "benchmarks" / "score_entry.py"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                            env=env, timeout=120)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    for total in (0, 7, 99, 156, 300):
+        line = rf"^\s+{total}: +\d+ presses +\d+\.\d\d s$"
+        assert len(re.findall(line, result.stdout, re.M)) == 3  # one per modelled player

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from nsdevice.inputs.events import Button, Gesture, Item, Press, QueueInbox, Stop
+from nsdevice.inputs.events import Button, Gesture, Item, Press, QueueInbox, Stop, Typed
 from nsdevice.inputs.keyboard import KEYS, TerminalKeys, key_help
 
 NEXT, BACK, MENU = Button.NEXT, Button.BACK, Button.MENU
@@ -67,7 +67,14 @@ def test_keys_arrive_in_order_and_end_of_input_stops() -> None:
 
 
 def test_unknown_keys_are_ignored() -> None:
-    assert read_all("x?7\x1b[Cn") == [Press(NEXT), END]
+    assert read_all("x?%\x1b[Cn") == [Press(NEXT), END]
+
+
+def test_digit_keys_type_a_score_digit_and_escape_sequences_never_do() -> None:
+    """Ctrl-Right (ESC [ 1 ; 5 C) and F5 (ESC [ 1 5 ~) hold digits: skipped whole."""
+    assert read_all("1\x1b[1;5C\x1b[15~\x1bOP-9n") == [
+        Typed("1"), Typed("-"), Typed("9"), Press(NEXT), END
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize("quit_key", ["q", "\x04"])
@@ -146,7 +153,9 @@ def test_key_help_documents_every_key_in_the_table() -> None:
     assert rows["menu"] == "m, Tab"
     assert rows["hold:next"] == "N"
     assert rows["quit"] == "q, Ctrl-D"
-    assert len(rows) == len({str(item) for item in KEYS.values() if isinstance(item, Press)}) + 1
+    assert rows["type a score's digit"] == "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -"
+    presses = {str(item) for item in KEYS.values() if isinstance(item, Press)}
+    assert len(rows) == len(presses) + 2  # and quit, and the digits
 
 
 def test_a_byte_that_is_not_text_is_skipped_not_a_quit():

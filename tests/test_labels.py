@@ -25,7 +25,7 @@ from nsdevice.views import DEFAULT_PANEL
 PROFILES = sorted(p.stem for p in SHIPPED_PROFILES.glob("*.toml"))
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANG": "C"}
 # a whole game of two: the setup and back, every turn, four scores, the result, the menu
-WHOLE_GAME = ["menu", "menu", *["next"] * 62, *["menu"] * 4, "menu"]
+WHOLE_GAME = ["menu", "menu", *["next"] * 62, *["menu"] * 12, "menu"]
 
 
 def test_every_profile_places_each_button_once():

@@ -62,9 +62,8 @@ def setup_keys(city: str, players: int, modules: tuple[str, ...]) -> list[str]:
 def play_keys(players: int) -> list[str]:
     """Enough NEXT presses to reach the game end, then scores and the result."""
     keys = ["next"] * 60  # every turn of 4 rounds fits in 4 × 13 presses
-    entries = 1 if players == 1 else 2 * players
-    for entry in range(entries):
-        keys += ["next"] * (entry + 1) + ["menu"]
+    for seat in range(1, players + 1):  # totals 1, 2, …: no tie, so no best lines (C-12)
+        keys += ["menu", "menu"] + ["next"] * seat + ["menu"]
     return keys
 
 

@@ -1,5 +1,6 @@
 """Saved games written before the screens became an enum (at 337d507) still restore, to
-the same screen, and save again byte for byte the same (RULES D-1: the same deal)."""
+the same screen, and save again the same values (RULES D-1: the same deal), now as
+version 2 with the score entry's digits beside them."""
 
 from __future__ import annotations
 
@@ -46,7 +47,15 @@ def test_a_saved_game_from_before_restores_and_saves_the_same_D1(name):
     session = Session.restore(saved)
     assert session.screen == saved["screen"] and isinstance(session.screen, Screen)
     assert session.view().screen == ("summary" if saved["screen"] == "recall" else saved["screen"])
-    assert json.dumps(session.snapshot(), sort_keys=True) == json.dumps(saved, sort_keys=True)
+    again = json.loads(json.dumps(session.snapshot()))
+    assert again["version"] == 2
+    added = {key: again.pop(key) for key in ("digits", "digit", "sheet", "sheet_step")}
+    assert {**again, "version": 1} == saved
+    if saved["screen"] == "score_entry":  # the field's value, digit by digit, cursor first
+        assert added == {"digits": ["0", "0", "0"], "digit": 0, "sheet": [], "sheet_step": 0}
+    assert json.dumps(Session.restore(session.snapshot()).snapshot(), sort_keys=True) == (
+        json.dumps(session.snapshot(), sort_keys=True)
+    )
 
 
 def test_what_the_restored_screens_show():

@@ -73,6 +73,8 @@ def every_screen() -> dict[Screen, views.View]:
     press(BACK)  # no: the menu again
     _choose(session, "resume")
     press(NEXT)
+    press(Press(Button.MENU, Gesture.HOLD))  # seat 1's score sheet
+    press(Press(Button.MENU, Gesture.HOLD))  # skipped: back to the total
     while session.screen is not Screen.RESULT:
         press(MENU)
     press(MENU)

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.deal import Setup, deal_game
 from nsdevice.session import Capabilities, FinishedGame, Session, Settings
+from nsdevice.session.digits import presses_for
+from nsdevice.session.screens import TOTAL_FIELD
 from nsdevice.session.settings import History, daily_streak
 from nsdevice.views import BestScore, PlayedGame
 
@@ -179,9 +181,7 @@ def test_solo_ending_card_penalty_tier_band_and_personal_best_C13_SSOLO_D4():
     assert session.view().seed == "SEED1"  # D-2: shown once the game is over
     session.next()
     assert session.screen == "score_entry"
-    for _ in range(20):  # hold NEXT: repeats run in fives
-        session.press(Press(Button.NEXT, Gesture.REPEAT))
-    press_all(session, [NEXT, NEXT, BACK])  # fine tune: 101
+    press_all(session, presses_for(101, TOTAL_FIELD)[:-1])  # digit by digit, not taken yet
     assert session.view().value == 101
     session.press(MENU)
     view = session.view()
@@ -191,20 +191,18 @@ def test_solo_ending_card_penalty_tier_band_and_personal_best_C13_SSOLO_D4():
     assert view.personal_best is None and view.new_best
     assert records.games[0].adjusted == 81
 
-    def solo_game(seed: str, modules: tuple[str, ...], fives: int) -> object:
+    def solo_game(seed: str, modules: tuple[str, ...], total: int) -> object:
         game = started(players=1, modules=modules, records=records, seed=seed)
         _play_to_game_end(game)
         game.next()
-        for _ in range(fives):
-            game.press(Press(Button.NEXT, Gesture.REPEAT))
-        game.press(MENU)
+        press_all(game, presses_for(total, TOTAL_FIELD))
         return game.view()
 
     # the best is per city and module set: the same two modules compare with 81
-    view = solo_game("OTHER", ("special_stations", "objectives"), 14)
+    view = solo_game("OTHER", ("special_stations", "objectives"), 70)
     assert (view.adjusted, view.personal_best, view.new_best) == (50, 81, False)
     # without modules (or with another set) nothing was played yet: a new best
-    view = solo_game("THIRD", (), 10)
+    view = solo_game("THIRD", (), 50)
     assert (view.adjusted, view.personal_best, view.new_best) == (50, None, True)
     assert (view.tier, view.tier_low, view.tier_high) == (1, None, 70)  # tier 1: open below
 
@@ -213,12 +211,8 @@ def test_multiplayer_winner_uses_best_line_tie_break_C12():
     session = started(players=2)
     _play_to_game_end(session)
     session.next()
-    entries = [(100, 30), (100, 35)]
-    for total, best in entries:
-        for value in (total, best):
-            for _ in range(value // 5):
-                session.press(Press(Button.NEXT, Gesture.REPEAT))
-            session.press(MENU)
+    for value in (100, 100, 30, 35):  # both totals, then the tied seats' best lines
+        press_all(session, presses_for(value, TOTAL_FIELD))
     view = session.view()
     assert view.screen == "result"
     assert view.winners == (2,) and view.decided_by == "best_line"

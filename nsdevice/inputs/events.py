@@ -83,7 +83,15 @@ class Scored:
     game: int  # the game it was entered for: a score for an earlier game is dropped
 
 
-Item = Edge | Press | Stop | Scored
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """A digit (or the minus sign) typed on the terminal: it sets the digit under the score
+    entry's cursor at once. Only a keyboard sends it; buttons turn digits with presses."""
+
+    character: str  # "0".."9" or "-"
+
+
+Item = Edge | Press | Stop | Scored | Typed
 
 
 class Inbox(Protocol):

@@ -1,8 +1,9 @@
 """The terminal as a keypad, for runs with no window (over SSH, text display).
 
 A terminal sends characters, not key-down and key-up, so there is no timing to
-tell a tap from a hold: upper-case letters stand for holds instead. The pygame
-window reads its own keys; this is only for the terminal.
+tell a tap from a hold: upper-case letters stand for holds instead. On the score
+entry and the score sheet the digit keys (and `-`) set the digit under the cursor
+directly. The pygame window reads its own keys; this is only for the terminal.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from types import MappingProxyType
 from typing import TextIO
 
 from nsdevice.inputs.device import InputDevice
-from nsdevice.inputs.events import Button, Gesture, Inbox, Press, Stop
+from nsdevice.inputs.events import Button, Gesture, Inbox, Press, Stop, Typed
 
 log = logging.getLogger(__name__)
 UNREADABLE = "\ufffd"  # what a byte that is not text decodes to
@@ -27,7 +28,7 @@ UNREADABLE = "\ufffd"  # what a byte that is not text decodes to
 # as DEL on most terminals and as ^H on some; Enter as \n, or \r where ICRNL is off.
 # The keys named in the terminal's footer and on its labels, one per button.
 KEY_LABELS = (("next", "n"), ("back", "b"), ("menu", "m"))
-KEYS: MappingProxyType[str, Press | Stop] = MappingProxyType(
+KEYS: MappingProxyType[str, Press | Stop | Typed] = MappingProxyType(
     {
         "n": Press(Button.NEXT),
         " ": Press(Button.NEXT),
@@ -41,6 +42,7 @@ KEYS: MappingProxyType[str, Press | Stop] = MappingProxyType(
         "N": Press(Button.NEXT, Gesture.HOLD),
         "B": Press(Button.BACK, Gesture.HOLD),
         "M": Press(Button.MENU, Gesture.HOLD),
+        **{digit: Typed(digit) for digit in "0123456789-"},  # the score entry's digits
         "q": Stop("quit key"),
         "\x04": Stop("quit key"),  # Ctrl-D: cbreak mode reads it as a plain character
     }
@@ -56,7 +58,10 @@ def key_help() -> list[tuple[str, str]]:
     """(keys, action) rows for documentation, e.g. ("n, Space, Enter", "next")."""
     rows: dict[str, list[str]] = {}
     for key, item in KEYS.items():
-        action = str(item) if isinstance(item, Press) else "quit"
+        if isinstance(item, Typed):
+            action = "type a score's digit"
+        else:
+            action = str(item) if isinstance(item, Press) else "quit"
         name = KEY_NAMES.get(key, key)
         if name not in rows.setdefault(action, []):
             rows[action].append(name)
@@ -95,12 +100,26 @@ class TerminalKeys(InputDevice):
         self.close()
 
     def _read(self) -> None:
+        escape = ""  # an arrow or function key's sequence being skipped: ESC, ESC [, ESC O
         for key in self._characters():
             if self._closed.is_set():
                 return
             if key == UNREADABLE:
                 log.warning("skipped a key press that is not text (a byte of line noise?)")
                 continue
+            # Such a sequence can hold digits (Ctrl-Right is ESC [ 1 ; 5 C): skip it whole,
+            # so that it never types a score's digit.
+            if key == "\x1b":
+                escape = key
+                continue
+            if escape == "\x1b" and key in "[O":
+                escape += key
+                continue
+            if escape and escape != "\x1b":
+                if "@" <= key <= "~":  # the sequence's last character
+                    escape = ""
+                continue
+            escape = ""
             item = KEYS.get(key)
             if item is not None:
                 self._inbox.put(item)

@@ -17,6 +17,8 @@ PARIS_INTERCHANGES = {2: 2, 3: 5, 4: 9}  # S-P-END
 PARIS_OVERPASS_ONCE = 2
 PARIS_OVERPASS_TWICE = 6
 PARIS_MONUMENT_POINTS = 2  # S-P
+PARIS_OVERPASSES = 8  # P-5: the map has 8 overpasses
+LINES = 4  # S-T-END, S-P-END: one line per round, four rounds
 TIERS = 6
 
 
@@ -75,7 +77,7 @@ def paris_total(
     objectives: int = 0,
 ) -> int:
     """S-P-END: lines + overpasses + interchanges + objectives."""
-    if overpasses_once + overpasses_twice > 8:  # P-5: the map has 8 overpasses
+    if overpasses_once + overpasses_twice > PARIS_OVERPASSES:
         raise ValueError("a map has only 8 overpasses")
     return (
         sum(_count("line score", line) for line in lines)
@@ -124,3 +126,102 @@ def winner(scores: Sequence[SeatScore]) -> Outcome:
     if len(finalists) == 1:
         return Outcome((finalists[0].seat,), "best_line")
     return Outcome(tuple(s.seat for s in finalists), "shared")
+
+
+# --- the score sheet, item by item (the box's walk-through and `nsdevice score`) ----------
+@dataclass(frozen=True, slots=True)
+class Count:
+    """One number a player reads off their sheet; `most` bounds it where the rules do."""
+
+    key: str  # "districts", "stations", "quarters", "stops", "monuments", "stamps", ...
+    most: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SheetItem:
+    """One line of the city's score sheet, in sheet order: what is counted for it."""
+
+    key: str  # "line", "stamps", "ring", "overpasses", "interchanges", "objectives"
+    counts: tuple[Count, ...]
+    number: int = 0  # a line: its round (one line per round)
+
+
+# What a round's line counts, by the city's line scoring (S-T, S-P); London has none.
+LINE_COUNTS: dict[str, tuple[Count, ...]] = {
+    "districts": (Count("districts", 13), Count("stations")),
+    "quarters": (Count("quarters", 13), Count("stops"), Count("monuments", 8)),
+}
+
+
+def _interchanges(table: Mapping[int, int]) -> SheetItem:
+    return SheetItem("interchanges", tuple(Count(f"interchanges_{n}") for n in sorted(table)))
+
+
+def sheet_items(city: City, objectives: bool) -> tuple[SheetItem, ...]:
+    """The city's score sheet in its order (S-T-END, S-P-END): a line per round, then the
+    city's own items, then the objectives when that module is played (C-11). Empty for a
+    city whose data gives no line scoring (London: totals only)."""
+    counts = LINE_COUNTS.get(city.line_scoring)
+    if counts is None:
+        return ()
+    lines = tuple(SheetItem("line", counts, number) for number in range(1, LINES + 1))
+    if city.line_scoring == "districts":
+        own: tuple[SheetItem, ...] = (
+            SheetItem("stamps", (Count("stamps", TOKYO_MOST_STAMPS),)),
+            SheetItem("ring", (Count("ring_unconnected", TOKYO_RING_STATIONS),)),
+            _interchanges(TOKYO_INTERCHANGES),
+        )
+    else:
+        own = (
+            SheetItem(
+                "overpasses",
+                (Count("overpasses_once", PARIS_OVERPASSES), Count("overpasses_twice", 8)),
+            ),
+            _interchanges(PARIS_INTERCHANGES),
+        )
+    extra = (SheetItem("objectives", (Count("objectives", 2),)),) if objectives else ()
+    return (*lines, *own, *extra)
+
+
+def line_points(city: City, counts: Sequence[int]) -> int:
+    """One round's line by the city's rule (S-T or S-P)."""
+    if city.line_scoring == "districts":
+        return tokyo_line(*counts)
+    if city.line_scoring == "quarters":
+        return paris_line(*counts)
+    raise ValueError(f"{city.name} has no line scoring: enter its totals")
+
+
+def sheet_total(city: City, items: Sequence[SheetItem], values: Sequence[Sequence[int]]) -> int:
+    """The game total from the sheet's counts (`values[i]` holds `items[i]`'s counts, in
+    order): the one sum the walk-through and `nsdevice score` both use. ValueError for
+    counts the rules refuse."""
+    lines: list[int] = []
+    found: dict[str, int] = {}
+    interchanges: dict[int, int] = {}
+    for item, counts in zip(items, values, strict=True):
+        if len(counts) != len(item.counts):
+            raise ValueError(f"{item.key} takes {len(item.counts)} counts")
+        if item.key == "line":
+            lines.append(line_points(city, counts))
+            continue
+        for count, value in zip(item.counts, counts, strict=True):
+            if item.key == "interchanges":
+                interchanges[int(count.key.removeprefix("interchanges_"))] = value
+            else:
+                found[count.key] = value
+    if city.line_scoring == "districts":
+        return tokyo_total(
+            lines,
+            stamps=found.get("stamps", 0),
+            ring_unconnected=found.get("ring_unconnected", 0),
+            interchanges=interchanges,
+            objectives=found.get("objectives", 0),
+        )
+    return paris_total(
+        lines,
+        overpasses_once=found.get("overpasses_once", 0),
+        overpasses_twice=found.get("overpasses_twice", 0),
+        interchanges=interchanges,
+        objectives=found.get("objectives", 0),
+    )

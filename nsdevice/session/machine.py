@@ -27,8 +27,29 @@ from nsdevice.rules.deal import (
 )
 from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
+from nsdevice.session.digits import (
+    HOLD_STEP,
+    MINUS,
+    NumberField,
+    counting_field,
+    digits_of,
+    fits,
+    turned,
+    untouched,
+    value_of,
+)
 from nsdevice.session.screen import Kind, Screen
-from nsdevice.session.screens import Screens, history_pages, notice_view, seat_pencils
+from nsdevice.session.screens import (
+    Screens,
+    history_pages,
+    notice_view,
+    score_entry_view,
+    score_field,
+    score_fields,
+    seat_pencils,
+    sheet_counts,
+    sheet_sum,
+)
 from nsdevice.session.settings import (
     BRIGHTNESS_LEVELS,
     CITIES,
@@ -46,10 +67,9 @@ from nsdevice.session.settings import (
 from nsdevice.session.state import State
 from nsdevice.session.validation import check_values
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2  # 2: the score entry's digits and the score sheet
 SEED_CHARACTERS = ("", *"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")  # "" ends the code
 SCORE_LIMITS = (-50, 999)
-REPEAT_STEP = 5  # a held NEXT/BACK on a score runs in fives, snapped to a multiple of five
 
 
 class Session(Screens):
@@ -132,13 +152,14 @@ class Session(Screens):
     # --- pressing --------------------------------------------------------------------------
     def press(self, press: Press) -> None:
         """React to one logical press. Holds act as taps unless a screen gives them a meaning;
-        repeats only ever change a number, so a held button never flips a run of cards."""
+        repeats are ignored everywhere, so a held button never flips a run of cards (the
+        score entry turns a digit by five on the hold itself)."""
         state = self._state
         state.chime = None
         if self.notices:
             self.notices.pop(0)
             return
-        if press.gesture is Gesture.REPEAT and state.screen is not Screen.SCORE_ENTRY:
+        if press.gesture is Gesture.REPEAT:
             return
         SCREENS[state.screen].press(self, press)
 
@@ -368,36 +389,125 @@ class Session(Screens):
             fields = 1 if state.setup.solo else 2 * state.setup.players
             if len(state.scores) != fields:
                 state.scores = [0] * fields
-            state.entry = 0
+            self._load_field(0)
             state.screen = Screen.SCORE_ENTRY
+            if press.gesture is Gesture.HOLD and sheet_counts(state.setup):
+                self._open_sheet()  # the first seat's score sheet, one press from here
         elif press.button is Button.BACK:
             state.screen = Screen.ROUND_END
         else:
             self._open_menu()
 
-    def _on_score_entry(self, press: Press) -> None:
+    def _load_field(self, entry: int, digit: int = 0) -> None:
+        """Put the cursor on field `entry`, its digits showing its value."""
         state = self._state
+        state.entry = entry
+        state.digits = list(digits_of(state.scores[entry], self._field()))
+        state.digit = digit
+
+    def _field(self) -> NumberField:
+        return score_field(self._current_setup(), self._state.entry)
+
+    def _turn_digit(self, press: Press, field: NumberField) -> int:
+        """NEXT/BACK on the digit under the cursor (a held NEXT: five); its new value."""
+        state = self._state
+        step = HOLD_STEP if press.gesture is Gesture.HOLD else 1
+        step = step if press.button is Button.NEXT else -1
+        state.digits = list(turned(state.digits, state.digit, step, field))
+        return value_of(state.digits)
+
+    def _on_score_entry(self, press: Press) -> None:
+        """Digit by digit (nsdevice.session.digits): NEXT/BACK turn the digit, a held NEXT
+        by five; MENU moves on a digit, past the last to the next field. BACK on an empty
+        field, or a held BACK, goes back (from the first: to the game's end); a held MENU
+        on a total opens that seat's score sheet."""
+        state = self._state
+        if press.gesture is Gesture.REPEAT:  # one press, one step: a wheel never races
+            return
+        setup = self._current_setup()
+        fields = score_fields(setup, state.scores)
+        here = fields.index(state.entry) if state.entry in fields else fields.index(state.entry - 1)
+        field = self._field()
         if press.button is Button.MENU:
-            if state.entry + 1 < len(state.scores):
-                state.entry += 1
+            if press.gesture is Gesture.HOLD:
+                if score_entry_view(setup, state.scores, state.entry, "en").sheet:
+                    self._open_sheet()
+            elif state.digit + 1 < field.width:
+                state.digit += 1
+            elif here + 1 < len(fields):
+                self._load_field(fields[here + 1])
             else:
                 self._finish()
             return
-        value = state.scores[state.entry]
-        sign = 1 if press.button is Button.NEXT else -1
-        if press.gesture is Gesture.REPEAT:  # snap to the next multiple of five that way
-            value = (
-                (value // REPEAT_STEP + 1) * REPEAT_STEP
-                if sign > 0
-                else ((value - 1) // REPEAT_STEP * REPEAT_STEP)
-            )
-        elif press.button is Button.BACK and value == 0 and state.entry == 0:
-            state.screen = Screen.GAME_END  # BACK on an untouched first field leaves the entry
-            return
+        back = press.button is Button.BACK
+        if back and press.gesture is Gesture.HOLD and state.digit > 0:
+            state.digit -= 1
+        elif back and (press.gesture is Gesture.HOLD or untouched(state.digits, state.digit)):
+            if here == 0:
+                state.screen = Screen.GAME_END  # nothing entered yet: back to the game's end
+            else:
+                self._load_field(fields[here - 1])
         else:
-            value += sign
-        low, high = SCORE_LIMITS
-        state.scores[state.entry] = max(low, min(high, value))
+            state.scores[state.entry] = self._turn_digit(press, field)
+
+    def _open_sheet(self) -> None:
+        state = self._state
+        state.sheet = [0] * len(sheet_counts(self._current_setup()))
+        state.screen = Screen.SCORE_SHEET
+        self._load_count(0)
+
+    def _load_count(self, step: int) -> None:
+        state = self._state
+        state.sheet_step = step
+        state.digits = list(digits_of(state.sheet[step], self._count_field()))
+        state.digit = 0
+
+    def _count_field(self) -> NumberField:
+        counts = sheet_counts(self._current_setup())
+        return counting_field(counts[self._state.sheet_step][1].most)
+
+    def _leave_sheet(self, total: int | None) -> None:
+        """Back to the seat's total: filled from the sheet, the cursor on its last digit so
+        one MENU takes it; or (skipped) as it was."""
+        state = self._state
+        state.screen = Screen.SCORE_ENTRY
+        if total is None:
+            self._load_field(state.entry)
+            return
+        state.scores[state.entry] = total
+        self._load_field(state.entry, digit=self._field().width - 1)
+
+    def _on_score_sheet(self, press: Press) -> None:
+        """The same digits as the score entry, one count of the sheet after another; a held
+        MENU skips to typing the total in."""
+        state = self._state
+        if press.gesture is Gesture.REPEAT:
+            return
+        setup = self._current_setup()
+        field = self._count_field()
+        steps = len(state.sheet)
+        if press.button is Button.MENU:
+            if press.gesture is Gesture.HOLD:
+                self._leave_sheet(None)
+            elif state.digit + 1 < field.width:
+                state.digit += 1
+            elif state.sheet_step + 1 < steps:
+                self._load_count(state.sheet_step + 1)
+            else:
+                total = sheet_sum(setup, state.sheet)
+                if total is not None:  # else the sheet says which counts cannot be right
+                    self._leave_sheet(total)
+            return
+        back = press.button is Button.BACK
+        if back and press.gesture is Gesture.HOLD and state.digit > 0:
+            state.digit -= 1
+        elif back and (press.gesture is Gesture.HOLD or untouched(state.digits, state.digit)):
+            if state.sheet_step == 0:
+                self._leave_sheet(None)
+            else:
+                self._load_count(state.sheet_step - 1)
+        else:
+            state.sheet[state.sheet_step] = self._turn_digit(press, field)
 
     def _finish(self) -> None:
         state = self._state
@@ -432,7 +542,7 @@ class Session(Screens):
             self._start_game()  # the same setup again, a new deal: NEXT always goes forward
         elif press.button is Button.BACK:
             state.screen = Screen.SCORE_ENTRY
-            state.entry = len(state.scores) - 1
+            self._load_field(score_fields(self._current_setup(), state.scores)[-1])
         else:
             self._open_menu()
 
@@ -525,7 +635,7 @@ class Session(Screens):
         seat is in. False (nothing changes) when no game is being scored or out of range."""
         state = self._state
         setup = state.setup
-        scoring = {Screen.GAME_END, Screen.SCORE_ENTRY}
+        scoring = {Screen.GAME_END, Screen.SCORE_ENTRY, Screen.SCORE_SHEET}
         showing = state.under if SCREENS[state.screen].kind is Kind.OVERLAY else state.screen
         if setup is None or state.recorded or showing not in scoring:
             return False
@@ -540,10 +650,37 @@ class Session(Screens):
         else:
             state.scores[2 * seat - 2 : 2 * seat] = [total, best_line]
         self._phone_seats.add(seat)
+        if showing is Screen.SCORE_ENTRY:  # the field on the box shows the phone's value
+            self._load_field(state.entry, state.digit)
         if len(self._phone_seats) == setup.players:
-            state.entry = len(state.scores) - 1
+            self._load_field(score_fields(setup, state.scores)[-1])
             self._finish()  # over any menu too: the table asked for the result
             state.under = None
+        return True
+
+    def type_digit(self, character: str) -> bool:
+        """A digit typed on a keyboard ("0".."9", "-" for the minus sign): it sets the digit
+        under the cursor of the score entry or sheet, then moves on as MENU does. False
+        (nothing changes) anywhere else, or where the field has no such character."""
+        state = self._state
+        if self.notices or state.screen not in (Screen.SCORE_ENTRY, Screen.SCORE_SHEET):
+            return False
+        sheet = state.screen is Screen.SCORE_SHEET
+        field = self._count_field() if sheet else self._field()
+        wanted = MINUS if character == "-" else character
+        if wanted not in field.wheel(state.digit):
+            return False
+        digits = [*state.digits]
+        digits[state.digit] = wanted
+        if not fits(digits, field):  # beyond the field's end: held there, as a turn would be
+            digits = list(digits_of(value_of(digits), field))
+        state.digits = digits
+        value = value_of(state.digits)
+        if sheet:
+            state.sheet[state.sheet_step] = value
+        else:
+            state.scores[state.entry] = value
+        self.press(Press(Button.MENU))
         return True
 
     def table(self) -> views.TableView:
@@ -565,7 +702,8 @@ class Session(Screens):
             players=setup.players,
             pencils=seat_pencils(deal, min(state.progress.round, ROUNDS)),
             line_scoring=deal.city.line_scoring,
-            scoring=beneath in (Screen.GAME_END, Screen.SCORE_ENTRY) and not state.recorded,
+            scoring=beneath in (Screen.GAME_END, Screen.SCORE_ENTRY, Screen.SCORE_SHEET)
+            and not state.recorded,
             seats_in=tuple(sorted(self._phone_seats)),
         )
 
@@ -609,6 +747,10 @@ class Session(Screens):
             "question": state.question,
             "scores": list(state.scores),
             "entry": state.entry,
+            "digits": list(state.digits),
+            "digit": state.digit,
+            "sheet": list(state.sheet),
+            "sheet_step": state.sheet_step,
             "recorded": state.recorded,
             "best_before": state.best_before,
         }
@@ -624,8 +766,9 @@ class Session(Screens):
 
     @classmethod
     def _restore(cls, data: dict[str, Any], **kwargs: Any) -> Session:
-        if data.get("version") != SNAPSHOT_VERSION:
-            raise ValueError(f"saved session version {data.get('version')!r}")
+        version = data.get("version")
+        if version not in (1, SNAPSHOT_VERSION):
+            raise ValueError(f"saved session version {version!r}")
         session = cls(Settings.from_dict(data["settings"]), **kwargs)
         state = session._state
         raw = data["setup"]
@@ -650,6 +793,14 @@ class Session(Screens):
         state.question = str(data["question"])
         state.scores = [int(v) for v in data["scores"]]
         state.entry = int(data["entry"])
+        if version == 1:  # before digits: a score entry shows its field's value, cursor first
+            if Screen.SCORE_ENTRY in (state.screen, state.under):
+                session._load_field(state.entry)
+        else:
+            state.digits = [str(d) for d in data["digits"]]
+            state.digit = int(data["digit"])
+            state.sheet = [int(v) for v in data["sheet"]]
+            state.sheet_step = int(data["sheet_step"])
         state.recorded = bool(data["recorded"])
         best = data.get("best_before")
         state.best_before = None if best is None else int(best)
@@ -676,6 +827,7 @@ class Session(Screens):
             assert state.under is not None and SCREENS[state.under].kind is Kind.GAME
         if state.screen in (Screen.SCORE_ENTRY, Screen.RESULT):
             assert state.scores and 0 <= state.entry < len(state.scores)
+        self._check_digits()
         if state.screen is Screen.SEED_ENTRY:
             assert 0 <= state.cursor < len(state.seed_characters) <= SEED_MAX_LENGTH + 1
         colours = city(state.settings.city).colours
@@ -689,6 +841,31 @@ class Session(Screens):
                      seed_characters=SEED_CHARACTERS, score_limits=SCORE_LIMITS)  # fmt: skip
         view = self.view()  # builds every field the screen needs, or fails here
         assert view.screen
+
+    def _check_digits(self) -> None:
+        """A restored score entry or sheet: its digits are ones its field shows, and they
+        hold the value saved beside them."""
+        state = self._state
+        showing = {state.screen, state.under}
+        if Screen.SCORE_ENTRY in showing or Screen.SCORE_SHEET in showing:
+            assert state.setup is not None and state.scores
+            assert 0 <= state.entry < len(state.scores)
+        if Screen.SCORE_ENTRY in showing:
+            field = self._field()
+            value = state.scores[state.entry]
+        elif Screen.SCORE_SHEET in showing:
+            setup = self._current_setup()
+            assert state.entry % 2 == 0 or setup.solo  # a sheet adds up a total
+            assert len(state.sheet) == len(sheet_counts(setup))
+            assert 0 <= state.sheet_step < len(state.sheet)
+            assert all(0 <= v <= 99 for v in state.sheet)
+            field = self._count_field()
+            value = state.sheet[state.sheet_step]
+        else:
+            return
+        assert fits(state.digits, field), state.digits
+        assert 0 <= state.digit < field.width
+        assert value_of(state.digits) == value, (state.digits, value)
 
     def copy(self) -> Session:
         """An independent session in the same place, with the same records and seed source:
@@ -745,6 +922,9 @@ SCREENS: dict[Screen, Entry] = {
     Screen.GAME_END: Entry(Kind.GAME, Session._on_game_end, Session._view_game_end, over=True),
     Screen.SCORE_ENTRY: Entry(
         Kind.GAME, Session._on_score_entry, Session._view_score_entry, over=True
+    ),
+    Screen.SCORE_SHEET: Entry(
+        Kind.GAME, Session._on_score_sheet, Session._view_score_sheet, over=True
     ),
     Screen.RESULT: Entry(Kind.GAME, Session._on_result, Session._view_result, over=True),
     Screen.MENU: Entry(Kind.OVERLAY, Session._on_menu, Session._view_menu),

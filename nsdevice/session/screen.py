@@ -21,6 +21,7 @@ class Screen(StrEnum):
     PENCIL_PASS = "pencil_pass"
     GAME_END = "game_end"
     SCORE_ENTRY = "score_entry"
+    SCORE_SHEET = "score_sheet"  # one seat's score sheet, item by item, from the score entry
     RESULT = "result"
     MENU = "menu"
     CONFIRM = "confirm"

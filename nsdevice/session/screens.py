@@ -18,6 +18,7 @@ from nsdevice.rules.cities import city
 from nsdevice.rules.deal import ROUNDS, Deal, Setup, slots
 from nsdevice.rules.modules import Module, mixes_card_modules
 from nsdevice.rules.progress import Progress
+from nsdevice.session.digits import NumberField, counting_field, digits_of
 from nsdevice.session.screen import Screen
 from nsdevice.session.settings import (
     BRIGHTNESS_LEVELS,
@@ -232,26 +233,142 @@ def game_end_view(setup: Setup, language: str) -> views.GameEndView:
         city=setup.city.value,
         players=setup.players,
         seed=setup.seed,  # D-2: the deal is over, the code may be shared
+        sheet=bool(city(setup.city).line_scoring),
         hints=hints(next="scores", back="back", menu="menu"),
         language=language,
     )
 
 
+# The fields of the score entry: a total may go below zero (S-T-END's ring penalty), a
+# best line may not; the session's SCORE_LIMITS bound both.
+TOTAL_FIELD = NumberField(3, -50, 999)
+BEST_LINE_FIELD = NumberField(3, 0, 999)
+
+
+def score_field(setup: Setup, entry: int) -> NumberField:
+    return TOTAL_FIELD if setup.solo or entry % 2 == 0 else BEST_LINE_FIELD
+
+
+def score_fields(setup: Setup, scores: Sequence[int]) -> tuple[int, ...]:
+    """The fields asked, in order: every seat's total, then the best line of only the
+    seats tied for the top total (C-12: nobody else's decides anything)."""
+    if setup.solo:
+        return (0,)
+    totals = tuple(range(0, 2 * setup.players, 2))
+    top = max(scores[t] for t in totals)
+    tied = tuple(t + 1 for t in totals if scores[t] == top)
+    return totals + (tied if len(tied) > 1 else ())
+
+
 def score_entry_view(
-    setup: Setup, scores: Sequence[int], entry: int, language: str
+    setup: Setup,
+    scores: Sequence[int],
+    entry: int,
+    language: str,
+    digits: Sequence[str] | None = None,
+    cursor: int = 0,
 ) -> views.ScoreEntryView:
-    """`scores`: every field in entry order (solo: the total; else each seat's total and
-    best line); `entry`: the one being set."""
+    """`scores`: every field (solo: the total; else each seat's total and best line);
+    `entry`: the one being set; `digits`: it as shown (by default, its value)."""
+    fields = score_fields(setup, scores)
+    step = fields.index(entry) if entry in fields else fields.index(entry - 1)
+    field = score_field(setup, entry)
+    shown = tuple(digits) if digits is not None else digits_of(scores[entry], field)
+    last = cursor + 1 == field.width
+    total = setup.solo or entry % 2 == 0
+    line_scoring = city(setup.city).line_scoring
     return views.ScoreEntryView(
         city=setup.city.value,
         seat=entry // 2 + 1,
-        field="total" if setup.solo or entry % 2 == 0 else "best_line",
+        field="total" if total else "best_line",
         value=scores[entry],
-        step=entry,
-        steps=len(scores),
+        step=step,
+        steps=len(fields),
         solo=setup.solo,
+        digits=shown,
+        cursor=cursor,
+        sheet=total and bool(line_scoring),
+        line_scoring=line_scoring,
         hints=hints(
-            next="plus", back="minus", menu="done" if entry + 1 == len(scores) else "continue"
+            next="plus_five",
+            back="minus_one",
+            menu=("done" if step + 1 == len(fields) else "continue") if last else "next_digit",
+        ),
+        language=language,
+    )
+
+
+def sheet_counts(setup: Setup) -> tuple[tuple[int, scoring.Count], ...]:
+    """Every count of the setup's score sheet in order, each with its item's index."""
+    items = scoring.sheet_items(city(setup.city), Module.OBJECTIVES in setup.modules)
+    return tuple((index, count) for index, item in enumerate(items) for count in item.counts)
+
+
+def sheet_values(
+    items: Sequence[scoring.SheetItem], counts: Sequence[int]
+) -> list[tuple[int, ...]]:
+    """The flat counts of the session, grouped by sheet item."""
+    values, start = [], 0
+    for item in items:
+        values.append(tuple(counts[start : start + len(item.counts)]))
+        start += len(item.counts)
+    return values
+
+
+def sheet_sum(setup: Setup, counts: Sequence[int]) -> int | None:
+    """The sheet's total so far (scoring.sheet_total); None while the counts cannot all be
+    right (more overpasses than the map has)."""
+    town = city(setup.city)
+    items = scoring.sheet_items(town, Module.OBJECTIVES in setup.modules)
+    try:
+        return scoring.sheet_total(town, items, sheet_values(items, counts))
+    except ValueError:
+        return None
+
+
+def sheet_view(
+    setup: Setup,
+    entry: int,
+    counts: Sequence[int],
+    step: int,
+    language: str,
+    digits: Sequence[str] | None = None,
+    cursor: int = 0,
+) -> views.SheetView:
+    """Seat `entry // 2 + 1`'s sheet; `counts`: every count in sheet order; `step`: the
+    one being set, shown as `digits` (by default, its value)."""
+    town = city(setup.city)
+    items = scoring.sheet_items(town, Module.OBJECTIVES in setup.modules)
+    layout = sheet_counts(setup)
+    index, count = layout[step]
+    item = items[index]
+    first = next(n for n, (i, _) in enumerate(layout) if i == index)
+    mine = counts[first : first + len(item.counts)]
+    alone = [0] * len(counts)
+    alone[first : first + len(item.counts)] = mine
+    field = counting_field(count.most)
+    shown = tuple(digits) if digits is not None else digits_of(counts[step], field)
+    last = cursor + 1 == field.width and step + 1 == len(layout)
+    return views.SheetView(
+        city=setup.city.value,
+        seat=entry // 2 + 1,
+        solo=setup.solo,
+        item=item.key,
+        number=item.number,
+        counts=tuple(views.SheetCount(c.key, v) for c, v in zip(item.counts, mine, strict=True)),
+        count=step - first,
+        digits=shown,
+        cursor=cursor,
+        points=sheet_sum(setup, alone),
+        running=sheet_sum(setup, counts),
+        step=index,
+        steps=len(items),
+        line_scoring=town.line_scoring,
+        module_penalty=scoring.MODULE_PENALTY * len(setup.modules) if setup.solo else 0,
+        hints=hints(
+            next="plus_five",
+            back="minus_one",
+            menu="done" if last else ("continue" if cursor + 1 == field.width else "next_digit"),
         ),
         language=language,
     )
@@ -507,7 +624,23 @@ class Screens:
 
     def _view_score_entry(self) -> views.View:
         state = self._state
-        return score_entry_view(self._current_setup(), state.scores, state.entry, self._language)
+        setup = self._current_setup()
+        return score_entry_view(
+            setup, state.scores, state.entry, self._language, state.digits, state.digit
+        )
+
+    def _view_score_sheet(self) -> views.View:
+        state = self._state
+        setup = self._current_setup()
+        return sheet_view(
+            setup,
+            state.entry,
+            state.sheet,
+            state.sheet_step,
+            self._language,
+            state.digits,
+            state.digit,
+        )
 
     def _result_view(self) -> views.ResultView:  # Session._finish records the game from it
         state = self._state

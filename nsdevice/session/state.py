@@ -25,6 +25,10 @@ class State:
     question: str = ""
     scores: list[int] = field(default_factory=list)
     entry: int = 0
+    digits: list[str] = field(default_factory=list)  # the field being set, as shown
+    digit: int = 0  # the digit being set
+    sheet: list[int] = field(default_factory=list)  # the score sheet's counts, in sheet order
+    sheet_step: int = 0  # the count being set
     recorded: bool = False
     best_before: int | None = None  # the solo best for the city before this game
     chime: str | None = None

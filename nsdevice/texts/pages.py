@@ -14,7 +14,9 @@ from functools import singledispatchmethod
 
 from nsdevice import views
 from nsdevice.locale import N_
+from nsdevice.rules import scoring
 from nsdevice.texts.vocabulary import LANGUAGE_NAMES, Vocabulary
+from nsdevice.texts.vocabulary import PHONE as PHONE_WORDS
 
 
 class Role(Enum):
@@ -100,6 +102,7 @@ TITLES: dict[type[views.View], str] = {  # the titles that need no numbers
     views.PencilPassView: N_("Pass the pencils"),
     views.GameEndView: N_("Game over"),
     views.ResultView: N_("Result"),
+    views.SheetView: N_("Score sheet"),
     views.MenuView: N_("Menu"),
     views.ConfirmView: N_("Are you sure?"),
     views.AboutView: N_("About"),
@@ -118,9 +121,7 @@ QUESTIONS = {
 NOTICES = {
     "store_damaged": N_("The saved game could not be read. It was set aside."),
     "store_unwritable": N_("Games cannot be saved here; playing without saving."),
-    "store_full": N_(
-        "Cannot save: the card is full. Play goes on, but a power cut would lose it."
-    ),
+    "store_full": N_("Cannot save: the card is full. Play goes on, but a power cut would lose it."),
     "store_read_only": N_(
         "Cannot save: the card is read-only. Play goes on, but a power cut would lose it."
     ),
@@ -139,6 +140,33 @@ WHY_WON = {
     "shared": N_("Same total and same best line"),
 }
 PENCIL_ORDERS = {"drawn": N_("Drawn"), "own": N_("My own")}  # C-8 solo
+SHEET_ITEMS = {  # the score sheet's items (S-T-END, S-P-END), as the walk-through names them
+    "line": N_("Line of round {round}"),
+    "stamps": N_("Tourist stamps"),
+    "ring": N_("Green ring"),
+    "overpasses": N_("Overpasses"),
+    "interchanges": N_("Interchanges"),
+    "objectives": N_("Objectives"),
+}
+SHEET_WHY = {  # one line each: how the item scores, in our words
+    "stamps": N_("Corner districts 10, other outer districts 5"),
+    "ring": N_("−3 for each ring station no line of yours reaches"),
+    "overpasses": N_("2 for each crossed once, 6 for each crossed twice"),
+    "interchanges": N_("Points for each station where lines meet:"),
+    "objectives": N_("10 for each objective met"),
+}
+SHEET_COUNTS = {  # what the player reads off the sheet for each count
+    "districts": N_("Districts crossed"),
+    "stations": N_("Most stations in one district"),
+    "quarters": N_("Quarters crossed"),
+    "stops": N_("Most stops in one quarter"),
+    "monuments": N_("Monuments on the line"),
+    "stamps": N_("Points of your stamps"),
+    "ring_unconnected": N_("Ring stations no line reaches"),
+    "overpasses_once": N_("Overpasses crossed once"),
+    "overpasses_twice": N_("Overpasses crossed twice"),
+    "objectives": N_("Objectives met"),
+}
 LED_COLOURS = {"red": N_("red"), "green": N_("green"), "blue": N_("blue")}
 
 
@@ -207,6 +235,11 @@ class Words(Vocabulary):
     def _history_title(self, view: views.HistoryView) -> str:
         title = self._("History")
         return f"{title} {view.page}/{view.pages}" if view.pages > 1 else title
+
+    def _score_sheet_title(self, view: views.SheetView) -> str:
+        if view.solo:
+            return self._(TITLES[views.SheetView])
+        return self._("Seat {seat}: score sheet").format(seat=view.seat)
 
     @title.register
     def _result_title(self, view: views.ResultView) -> str:
@@ -342,14 +375,85 @@ class Words(Vocabulary):
     def _game_end(self, view: views.GameEndView) -> Page:
         _ = self._
         ask = _("Enter your final score.") if view.players == 1 else _("Enter scores for a winner?")
-        return Page(self.title(view), tuple(_items([self.seed(view.seed), ask])), form=Form.MESSAGE)
+        lines = _items([self.seed(view.seed), ask])
+        if view.sheet:
+            lines.append(Line(_("Hold NEXT: add it up on the score sheet"), Role.NOTE))
+        return Page(self.title(view), tuple(lines), form=Form.MESSAGE)
 
     @page.register
     def _score_entry(self, view: views.ScoreEntryView) -> Page:
-        step = self._("{step} of {steps}").format(step=view.step + 1, steps=view.steps)
-        hold = self._("Hold NEXT or BACK to count in fives")
-        lines = (Line(str(view.value), Role.VALUE), Line(step, Role.NOTE), Line(hold, Role.NOTE))
-        return Page(self.title(view), lines, emphasis=(0,), form=Form.CENTRED)
+        _ = self._
+        step = _("{step} of {steps}").format(step=view.step + 1, steps=view.steps)
+        lines = [
+            Line("".join(view.digits), Role.CODE),
+            Line(step, Role.NOTE),
+            Line(_("Hold NEXT: +5 · hold BACK: digit before"), Role.NOTE),
+        ]
+        if view.sheet:
+            lines.append(Line(_("Hold MENU: add it up on the score sheet"), Role.NOTE))
+        elif view.field == "total" and not view.line_scoring:
+            city = self.city(view.city)
+            lines.append(Line(_("{city}: enter the total, no sheet to add up").format(city=city)))
+        return Page(self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE)
+
+    @page.register
+    def _score_sheet(self, view: views.SheetView) -> Page:
+        _ = self._
+        item = _(SHEET_ITEMS[view.item]).format(round=view.number)
+        where = _("{step} of {steps}").format(step=view.step + 1, steps=view.steps)
+        lines = [
+            Line("".join(view.digits), Role.CODE),
+            Line(f"{item} · {where}", Role.HEADING),
+            Line(self.sheet_count(view.counts[view.count].key), Role.ITEM),
+            Line(self.sheet_why(view), Role.FORMULA),
+        ]
+        if view.points is None or view.running is None:
+            lines.append(Line(_("These counts cannot all be right"), Role.WARNING))
+        else:
+            sums = _("{points} points · total so far {total}").format(
+                points=self.sheet_sum(view), total=view.running
+            )
+            lines.append(Line(sums, Role.ITEM))
+            if view.module_penalty and view.step + 1 == view.steps:  # C-13, after the sheet
+                solo = _("Solo: −{penalty} for modules on the result").format(
+                    penalty=view.module_penalty
+                )
+                lines.append(Line(solo, Role.NOTE))
+        lines.append(Line(_("Hold MENU: skip, type the total in"), Role.NOTE))
+        return Page(self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE)
+
+    def sheet_count(self, key: str) -> str:
+        if key.startswith("interchanges_"):
+            lines = key.removeprefix("interchanges_")
+            where_lines_meet = PHONE_WORDS["interchanges"]  # the phone sheet's own words
+            return self._(where_lines_meet).format(lines=lines)
+        return self._(SHEET_COUNTS[key])
+
+    def sheet_why(self, view: views.SheetView) -> str:
+        """How the item scores: a line by its city's rule, the rest by the item."""
+        if view.item == "line":
+            return self._(LINE_SCORING[view.line_scoring])
+        why = self._(SHEET_WHY[view.item])
+        if view.item == "interchanges":
+            table = (
+                scoring.TOKYO_INTERCHANGES
+                if view.line_scoring == "districts"
+                else (scoring.PARIS_INTERCHANGES)
+            )
+            pairs = ", ".join(f"{lines}→{points}" for lines, points in sorted(table.items()))
+            return f"{why} {pairs}"
+        return why
+
+    def sheet_sum(self, view: views.SheetView) -> str:
+        """The item's points, with a line's product written out (the points come from the
+        rules, this only shows the counts they were made of)."""
+        values = [c.value for c in view.counts]
+        if view.item != "line":
+            return str(view.points)
+        if view.line_scoring == "districts":
+            return f"{values[0]} × {values[1]} = {view.points}"
+        monuments = scoring.PARIS_MONUMENT_POINTS
+        return f"{values[0]} × {values[1]} + {monuments} × {values[2]} = {view.points}"
 
     @page.register
     def _result(self, view: views.ResultView) -> Page:
@@ -394,8 +498,12 @@ class Words(Vocabulary):
         _ = self._
         if not view.seats:
             return (Line(_("Scores not entered."), Role.HEADLINE),)
+        top = max(s.total for s in view.seats)
+        tied = sum(s.total == top for s in view.seats) > 1  # C-12: only their best lines count
         seats = [
             _("Seat {seat}: {total} ({best})").format(seat=s.seat, total=s.total, best=s.best_line)
+            if tied and s.total == top
+            else _("Seat {seat}: {total}").format(seat=s.seat, total=s.total)
             for s in view.seats
         ]
         if len(view.winners) == 1:

@@ -96,6 +96,9 @@ ACTIONS = {  # the legend for one button on one screen
     "no": N_("No"),
     "plus": N_("More"),
     "minus": N_("Less"),
+    "plus_five": N_("+1, hold +5"),
+    "minus_one": N_("−1"),
+    "next_digit": N_("Next digit"),
     "done": N_("Done"),
     "ok": N_("OK"),
     "skip": N_("Skip"),
@@ -219,8 +222,10 @@ class Vocabulary:
         text = f"{self.slot(pencil.slot, players)}: {self.colour(pencil.colour)}"
         # A start we could not confirm from the rulebooks is left out rather than marked
         # with a "?" that reads as a question: the map printed on the sheet says it anyway.
-        if pencil.start_symbol and not pencil.slot.startswith("table") and not (
-            pencil.start_unverified
+        if (
+            pencil.start_symbol
+            and not pencil.slot.startswith("table")
+            and not (pencil.start_unverified)
         ):
             symbol = self.symbol(pencil.start_symbol)
             text += " · " + self._("start {symbol}").format(symbol=symbol)

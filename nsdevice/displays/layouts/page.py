@@ -198,19 +198,26 @@ def _more(canvas: Canvas, name: str, box: Box, *, up: bool) -> None:
 
 
 def _seed_entry(canvas: Canvas, view: views.View, lines: tuple[Line, ...], body: Box) -> None:
-    """The deal code as a row of boxes, the one being changed highlighted; the code comes
-    from the view (each character and the cursor), the lines after it from the page."""
-    assert isinstance(view, views.SeedEntryView), "a deal code without a code being typed"
+    """The deal code, or a number being set digit by digit, as a row of boxes, the one
+    being changed highlighted; the characters and the cursor come from the view, the lines
+    after them from the page."""
+    if isinstance(view, views.SeedEntryView):
+        characters = view.characters
+    else:
+        assert isinstance(view, views.ScoreEntryView | views.SheetView), "no characters to box"
+        characters = view.digits
     palette, sizes = canvas.theme.palette, canvas.theme.sizes
     x, y, w, h = body
-    count = max(1, len(view.characters))
+    count = max(1, len(characters))
     space = max(1, round(w * 0.008))
-    cell = min(round(h * 0.4), (w - (count - 1) * space) // count)
+    # the number's boxes leave room for the words under them: most on the score sheet
+    tall = {views.SeedEntryView: 0.4, views.ScoreEntryView: 0.3}.get(type(view), 0.2)
+    cell = min(round(h * tall), (w - (count - 1) * space) // count)
     px = max(6, round(cell * 0.7))
     row_w = count * cell + (count - 1) * space
     left = x + (w - row_w) // 2
-    top = y + round(h * 0.12)
-    for index, char in enumerate(view.characters):
+    top = y + round(h * (0.12 if tall > 0.2 else 0.04))
+    for index, char in enumerate(characters):
         rect = pygame.Rect(left + index * (cell + space), top, cell, round(cell * 1.25))
         here = index == view.cursor
         pygame.draw.rect(
