@@ -19,9 +19,11 @@ TOTALS = (0, 7, 99, 156, 300)
 def deal_code_keys() -> list[str]:
     """From power-on (the default setup's summary): a solo Tokyo game on deal code B."""
     keys = ["menu", "next", "next", *["menu"] * 3]  # setup list, players 2 → 3 → 4 → 1
-    keys += ["next"] * 5 + ["menu"]  # past the four modules to the deal code row: type it
+    # past the solo pencil order and the four modules to the deal row: random → today →
+    # a typed code
+    keys += ["next"] * 6 + ["menu", "menu"]
     keys += ["next", "next", "menu", "menu"]  # "" → A → B, on to the blank end, done
-    keys += ["back"] * 7 + ["menu"]  # up to "start": the summary
+    keys += ["back"] * 8 + ["menu"]  # up to "start": the summary
     return keys
 
 
