@@ -8,23 +8,9 @@ itself would send.
 
 from __future__ import annotations
 
-import os
-
 import pygame
 import pytest
-
-# The dev extra installs st7789 on x86-64 Linux only (its spidev compiles from source);
-# elsewhere, a Pi without python3-dev above all, these tests skip unless it is installed.
-# CI sets NSDEVICE_REQUIRE_PANEL_LIBRARY=1 so that they can never skip there.
-if os.environ.get("NSDEVICE_REQUIRE_PANEL_LIBRARY") == "1":
-    import st7789
-else:
-    st7789 = pytest.importorskip(
-        "st7789",
-        reason="the st7789 panel library is not installed: the dev extra brings it on "
-        "x86-64 Linux only, its spidev compiles against Python.h (on a Pi: apt install "
-        "python3-dev, then pip install st7789)",
-    )
+from panel_library import st7789  # skips this module where the library is absent
 
 from nsdevice.displays.st7789_display import St7789Display
 from nsdevice.gallery import example_views
