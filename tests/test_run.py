@@ -211,15 +211,17 @@ def test_pulling_the_plug_mid_game_resumes_on_the_same_cards(tmp_path):
     box.kill()
 
 
-def _snapshot_showing(state: Path, shown: dict, timeout: float = 2.0) -> str:
+def _snapshot_showing(state: Path, shown: dict, timeout: float = 5.0) -> str:
     """The saved snapshot once it shows `shown`: the box draws a press's frame before it
     saves the press (picture first), so the save lands a moment after the screen."""
     deadline = time.monotonic() + timeout
     while True:
         snapshot = _snapshot(state)
-        view = Session.restore(json.loads(snapshot)).view().as_dict()
-        if _plain(view) == _plain(shown) or time.monotonic() > deadline:
+        # with the terminal's button places, as the box drew it (else no view ever matches)
+        view = Session.restore(json.loads(snapshot), capabilities=TERMINAL).view().as_dict()
+        if _plain(view) == _plain(shown):
             return snapshot
+        assert time.monotonic() < deadline, f"no save shows {shown['screen']} within {timeout} s"
         time.sleep(0.005)
 
 
