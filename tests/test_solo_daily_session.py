@@ -379,3 +379,31 @@ def test_a_game_on_the_days_deal_stays_one_after_a_restart_D2():
     saved["setup"]["daily"] = "someday"
     with pytest.raises(ValueError):
         Session.restore(saved)
+
+
+def test_the_next_game_offers_the_last_own_order_first_three_menus_lay_it_again_C8():
+    colours = city(CityName.TOKYO).colours
+    order = (colours[3], colours[1], colours[0], colours[2])
+    session = own_order_session("tokyo", ())
+    choose(session, "start")
+    lay(session, order)
+    play_to_the_end(session)
+    session.press(NEXT)  # the result's NEXT: a new game, its pencils laid first
+    assert session.screen is Screen.PENCIL_ORDER
+    offered = []
+    for _ in range(3):
+        offered.append(session.view().offered)
+        session.press(MENU)
+    assert offered == list(order[:3])
+    assert session.screen is Screen.SUMMARY and session.deal.setup.pencil_order == order
+    # a player who wants another order still turns to it as before
+    session.press(MENU)  # the summary's MENU: the setup
+    choose(session, "start")
+    lay(session, colours)
+    assert session.deal.setup.pencil_order == colours
+
+
+def test_a_first_game_offers_the_citys_order_as_before_C8():
+    session = own_order_session("paris", ())
+    choose(session, "start")
+    assert session.view().offered == city(CityName.PARIS).colours[0]

@@ -218,9 +218,12 @@ class Session(Screens):
         state = self._state
         s = state.settings
         if s.players == 1 and s.pencil_order == "own":
+            last = state.setup.pencil_order if state.setup is not None else None
+            colours = city(s.city).colours
+            state.pencil_preference = last if last and set(last) == set(colours) else colours
             state.setup = None
             state.pencil_choice = []
-            state.cursor = 0
+            state.cursor = colours.index(state.pencil_preference[0])
             state.screen = Screen.PENCIL_ORDER
             return
         self._begin(None)
@@ -296,8 +299,9 @@ class Session(Screens):
         left = [colour for colour in colours if colour not in chosen]
         if len(left) == 1:
             self._begin((*chosen, left[0]))
-        else:
-            state.cursor = colours.index(left[0])
+        else:  # offer next the colour that came next last time
+            preferred = [c for c in state.pencil_preference if c in left] or left
+            state.cursor = colours.index(preferred[0])
 
     def _finish_seed(self, code: str) -> None:
         state = self._state

@@ -21,6 +21,9 @@ class State:
     seed_characters: list[str] = field(default_factory=list)
     today: bool = False  # the next start deals the day's deal (D-2); used by it only
     pencil_choice: list[str] = field(default_factory=list)  # solo: pencils laid so far (C-8)
+    # solo: the last game's own order, offered first so that MENU, MENU, MENU lays it again
+    # (not saved: after a restart the picker offers the city's order)
+    pencil_preference: tuple[str, ...] = ()
     under: Screen | None = None  # the game screen beneath an overlay (menu, confirm, about, recall)
     question: str = ""
     scores: list[int] = field(default_factory=list)
