@@ -64,6 +64,16 @@ def own_order_session(name: str, modules: tuple[str, ...]) -> Session:
     return Session(settings, seed_source=lambda: "SOLO11")
 
 
+def tokyo_laid_out_of_order() -> tuple[Session, tuple[str, ...]]:
+    """A solo Tokyo game whose player laid the pencils in an order not the city's own."""
+    colours = city(CityName.TOKYO).colours
+    order = (colours[3], colours[1], colours[0], colours[2])
+    session = own_order_session("tokyo", ())
+    choose(session, "start")
+    lay(session, order)
+    return session, order
+
+
 def play_to_the_end(session: Session) -> dict[str, list]:
     """NEXT through the whole game, noting each round start's and pencil pass's pencil,
     the phones' pencils and every turn's cards; then a score and the result."""
@@ -327,11 +337,7 @@ def test_a_bad_test_date_is_refused_with_one_line_D2(tmp_path):
 def test_the_phone_tells_a_solo_player_the_next_pencil_of_their_own_row_C8():
     from nsdevice.web.payload import Artwork, payload
 
-    colours = city(CityName.TOKYO).colours
-    order = (colours[3], colours[1], colours[0], colours[2])
-    session = own_order_session("tokyo", ())
-    choose(session, "start")
-    lay(session, order)
+    session, order = tokyo_laid_out_of_order()
     while session.screen is not Screen.PENCIL_PASS:
         session.press(NEXT)
     data = payload(1, session.table(), "en", Artwork())
@@ -382,11 +388,8 @@ def test_a_game_on_the_days_deal_stays_one_after_a_restart_D2():
 
 
 def test_the_next_game_offers_the_last_own_order_first_three_menus_lay_it_again_C8():
+    session, order = tokyo_laid_out_of_order()
     colours = city(CityName.TOKYO).colours
-    order = (colours[3], colours[1], colours[0], colours[2])
-    session = own_order_session("tokyo", ())
-    choose(session, "start")
-    lay(session, order)
     play_to_the_end(session)
     session.press(NEXT)  # the result's NEXT: a new game, its pencils laid first
     assert session.screen is Screen.PENCIL_ORDER
