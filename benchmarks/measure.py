@@ -419,6 +419,22 @@ def panel_frames(frames: int = 200, *, seed: int = 2) -> dict:
     }
 
 
+# The SPI figures run the real panel library (and numpy, which it brings): the dev extra
+# installs it on x86-64 Linux only, so elsewhere (an ARM64 dev install) they are left out.
+NO_PANEL_LIBRARY = (
+    "the st7789 panel library is not installed (the dev extra brings it on x86-64 Linux"
+    " only; on a Pi: apt install python3-dev, then pip install st7789)"
+)
+
+
+def panel_library() -> bool:
+    try:
+        import st7789  # noqa: F401  (only whether it imports: numpy and spidev with it)
+    except ImportError:
+        return False
+    return True
+
+
 def spi_bytes_per_press(presses: int = 400, *, seed: int = 3) -> dict:
     """The Display HAT Mini's SPI traffic per press, through the real `st7789` library over
     a fake SPI device (tests/panel_model.py), over scripted play: as sent now (the window
@@ -805,7 +821,9 @@ def measure(presses: int, starts: int, idle_seconds: float, rounds: int, x11: bo
         "press_to_frame": press_to_frame(presses),
         "press_to_frame_button_build": press_to_frame(presses, display_kind="kmsdrm"),
         "panel_frame_320x240": panel_frames(max(20, presses // 5)),
-        "spi_bytes_per_press": spi_bytes_per_press(max(20, min(400, presses))),
+        "spi_bytes_per_press": spi_bytes_per_press(max(20, min(400, presses)))
+        if panel_library()
+        else {"unavailable": NO_PANEL_LIBRARY},
         "cold_start_window_s": cold_start("window", starts),
         "cold_start_json_s": cold_start("json", starts),
         "interpreter_start": interpreter_start(starts),
@@ -837,19 +855,23 @@ def checks(figures: dict) -> list[dict]:
                + figures["panel_frame_320x240"]["convert_ms"]["median"], 3), None),
         ("320x240 panel changed window, median (ms)",
          figures["panel_frame_320x240"]["changed_window_ms"]["median"], None),
-        ("SPI bytes per press, median, window sent",
-         figures["spi_bytes_per_press"]["window"]["bytes_per_press"]["median"], None),
-        ("SPI bytes per press, max, window sent",
-         figures["spi_bytes_per_press"]["window"]["bytes_per_press"]["max"], None),
-        ("SPI bytes per press, median, whole frames",
-         figures["spi_bytes_per_press"]["whole"]["bytes_per_press"]["median"], None),
-        ("SPI transfer per press at 60 MHz, median, window (ms)",
-         figures["spi_bytes_per_press"]["window"]["transfer_ms_at_spi_speed"]["median"], None),
-        ("SPI transfer per press at 60 MHz, median, whole (ms)",
-         figures["spi_bytes_per_press"]["whole"]["transfer_ms_at_spi_speed"]["median"], None),
         ("cold start, window, median (s)", figures["cold_start_window_s"]["median"], start_s),
         ("cold start, json, median (s)", figures["cold_start_json_s"]["median"], start_s),
     ]  # fmt: skip
+    spi = figures["spi_bytes_per_press"]
+    if "unavailable" not in spi:
+        window, whole = spi["window"], spi["whole"]
+        rows += [
+            ("SPI bytes per press, median, window sent",
+             window["bytes_per_press"]["median"], None),
+            ("SPI bytes per press, max, window sent", window["bytes_per_press"]["max"], None),
+            ("SPI bytes per press, median, whole frames",
+             whole["bytes_per_press"]["median"], None),
+            ("SPI transfer per press at 60 MHz, median, window (ms)",
+             window["transfer_ms_at_spi_speed"]["median"], None),
+            ("SPI transfer per press at 60 MHz, median, whole (ms)",
+             whole["transfer_ms_at_spi_speed"]["median"], None),
+        ]  # fmt: skip
     idles = [
         ("window", "idle_window"),
         ("json", "idle_json"),
@@ -935,6 +957,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.fsync_delay_ms > 0:
         return _fsync_main(args, argv)
     if args.spi_bytes:
+        if not panel_library():
+            print(f"measure.py: {NO_PANEL_LIBRARY}", file=sys.stderr)
+            return 2
         print(json.dumps(spi_bytes_per_press(args.presses), indent=1))
         return 0
     if args.presses < 1 or args.starts < 1 or args.idle_seconds <= 0 or args.rounds < 1:

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -43,10 +45,16 @@ def test_measure_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
     assert panel["bytes_per_frame"] == 320 * 240 * 2  # RGB565, what the SPI bus would carry
     assert panel["paint_ms"]["count"] == panel["convert_ms"]["count"] == panel["frames"]
     spi = figures["spi_bytes_per_press"]
-    whole_frame = 320 * 240 * 2 + 11  # the pixels, and CASET, RASET, RAMWR with their bytes
-    assert spi["whole"]["bytes_per_press"]["max"] == whole_frame
-    assert 0 < spi["window"]["bytes_per_press"]["median"] < whole_frame
-    assert spi["window"]["transfer_ms_at_spi_speed"]["max"] <= 20.5  # at 60 MHz
+    if "unavailable" in spi:  # an ARM64 dev install: no panel library
+        assert os.environ.get("NSDEVICE_REQUIRE_PANEL_LIBRARY") != "1"  # never so in CI
+        assert "st7789" in spi["unavailable"] and "SPI bytes" not in result.stdout
+        with pytest.raises(ImportError):
+            import st7789  # noqa: F401
+    else:
+        whole_frame = 320 * 240 * 2 + 11  # the pixels, and CASET, RASET, RAMWR with their bytes
+        assert spi["whole"]["bytes_per_press"]["max"] == whole_frame
+        assert 0 < spi["window"]["bytes_per_press"]["median"] < whole_frame
+        assert spi["window"]["transfer_ms_at_spi_speed"]["max"] <= 20.5  # at 60 MHz
     for name in ("cold_start_window_s", "cold_start_json_s"):
         assert figures[name]["runs"] == 1 and figures[name]["median"] > 0
     for name in ("idle_window", "idle_json", "idle_button_build"):
