@@ -6,6 +6,8 @@ Both run the real loop, session and store; only the hardware below them is faked
 
 from __future__ import annotations
 
+import contextlib
+import queue
 import threading
 import time
 
@@ -120,19 +122,25 @@ def test_display_hat_mini_buttons_panel_and_led_play_a_round(tmp_path):
         buttons = GpioButtons(profile.input.button_pins(), inbox, pull_up=profile.input.pull_up)
         outputs = _led_output(Plan("st7789", "gpio", spec.size(), profile), [])
         session = Session(Settings(city="tokyo", players=2), seed_source=lambda: "HAT")
+        # The loop tells what it drew; the player presses again only once the last press
+        # showed, as a person would, so a slow machine (qemu) cannot put the Stop ahead of
+        # a press still in gpiozero's threads.
+        shown: queue.Queue[int] = queue.Queue()
         loop = Loop(session=session, display=display, inbox=inbox, tracker=ButtonTracker(),
-                    outputs=outputs)  # fmt: skip
+                    outputs=outputs, publish=lambda table: shown.put(table.game))  # fmt: skip
         pins = profile.input.button_pins()
 
         def press(button: Button) -> None:
             pin = Device.pin_factory.pin(pins[button])
             pin.drive_low()
-            time.sleep(0.04)
+            time.sleep(0.1)  # a tap: past the 30 ms debounce, far short of the 0.8 s hold
             pin.drive_high()
-            time.sleep(0.06)
+            with contextlib.suppress(queue.Empty):
+                shown.get(timeout=10)
 
         def player():
-            time.sleep(0.1)
+            with contextlib.suppress(queue.Empty):
+                shown.get(timeout=10)  # the first frame
             for button in (Button.MENU, Button.NEXT, Button.NEXT):
                 press(button)
             inbox.put(Stop("seen"))

@@ -61,31 +61,52 @@ def test_no_web_wins_over_web(tmp_path):
         assert probe.connect_ex(("127.0.0.1", port)) != 0
 
 
+def _table(port: int) -> dict | None:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/state", timeout=2) as answer:
+            return json.loads(answer.read())
+    except OSError:
+        return None
+
+
+def _next_table(port: int, after: int, seconds: float) -> dict | None:
+    """The page's first table numbered past `after`, or None after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        table = _table(port)
+        if table is not None and table["number"] > after:
+            return table
+        time.sleep(0.1)
+    return None
+
+
 def test_a_run_serves_the_table_live_and_the_menu_offers_phones(tmp_path):
+    """The keys come through the terminal, each once the page has shown the last: the server
+    loads after the box's first frame, which under emulation takes many seconds, and a
+    timed script would have ended before the page could watch it."""
     port = free_port()
-    # power-on shows a dealt game: round start, two cards, then the second card taken back
-    # and shown again four times (the page loads its server after the first frame: on a
-    # loaded machine that takes seconds, and it must still see the table change), then
-    # the menu, down to the phones row
-    keys = "next,next,next," + "back,next," * 4 + "menu," + ",".join(["next"] * 6) + ",menu"
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     command = [sys.executable, "-m", "nsdevice", "run", "--display", "json", "--input",
-               "script", "--keys", keys, "--pace", "0.4", "--state-dir", str(tmp_path),
-               "--web", f"127.0.0.1:{port}"]  # fmt: skip
-    box = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+               "keyboard", "--state-dir", str(tmp_path), "--web", f"127.0.0.1:{port}"]  # fmt: skip
+    box = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env)  # fmt: skip
+    assert box.stdin is not None
     try:
-        deadline = time.monotonic() + 20
-        tables = []
-        while time.monotonic() < deadline and len({t["number"] for t in tables}) < 3:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/state", timeout=2) as r:
-                    tables.append(json.loads(r.read()))
-            except OSError:
-                pass
-            time.sleep(0.1)
-        assert len({t["number"] for t in tables}) >= 3, "the page did not follow the box"
+        table = _next_table(port, -1, 120)
+        assert table is not None, "the page never answered"
+        tables = [table]
+        # power-on's dealt summary, then round start and its first two cards
+        for key in "nnn":
+            box.stdin.write(key.encode())
+            box.stdin.flush()
+            table = _next_table(port, tables[-1]["number"], 30)
+            assert table is not None, f"the page did not follow the box after {key!r}"
+            tables.append(table)
+        assert len({t["number"] for t in tables}) == 4
+        assert [t["screen"] for t in tables[-2:]] == ["turn", "turn"]
         assert tables[-1]["city"] and tables[-1]["players"] >= 1
-        out, err = box.communicate(timeout=30)
+        # the menu, down to the phones row, opened; then the end of input ends the run
+        out, err = box.communicate(b"m" + b"n" * 6 + b"m", timeout=60)
     finally:
         box.kill()
     assert box.returncode == 0, err
