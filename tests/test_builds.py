@@ -122,8 +122,8 @@ def test_display_hat_mini_buttons_panel_and_led_play_a_round(tmp_path):
         buttons = GpioButtons(profile.input.button_pins(), inbox, pull_up=profile.input.pull_up)
         outputs = _led_output(Plan("st7789", "gpio", spec.size(), profile), [])
         session = Session(Settings(city="tokyo", players=2), seed_source=lambda: "HAT")
-        # The loop tells what it drew; the player presses again only once the last press
-        # showed, as a person would, so a slow machine (qemu) cannot put the Stop ahead of
+        # The loop publishes each table it drew; the player presses again only once the last
+        # press showed, as a person would, so a slow machine (qemu) cannot put the Stop ahead of
         # a press still in gpiozero's threads.
         shown: queue.Queue[int] = queue.Queue()
         loop = Loop(session=session, display=display, inbox=inbox, tracker=ButtonTracker(),

@@ -102,7 +102,6 @@ def test_a_run_serves_the_table_live_and_the_menu_offers_phones(tmp_path):
             table = _next_table(port, tables[-1]["number"], 30)
             assert table is not None, f"the page did not follow the box after {key!r}"
             tables.append(table)
-        assert len({t["number"] for t in tables}) == 4
         assert [t["screen"] for t in tables[-2:]] == ["turn", "turn"]
         assert tables[-1]["city"] and tables[-1]["players"] >= 1
         # the menu, down to the phones row, opened; then the end of input ends the run
