@@ -25,6 +25,7 @@ from tools.golden_deals import (
     codes_content,
     expected_files,
     file_name,
+    json_shape_content,
 )
 
 HOW_TO_REGENERATE = (
@@ -75,6 +76,13 @@ def test_drawn_and_daily_codes_are_pinned_and_each_deck_in_its_data_order_D2_T2_
     difference = first_difference(read("codes.json"), codes_content())
     if difference is not None:
         pytest.fail(f"{FOLDER / 'codes.json'}: changed at {difference}\n{HOW_TO_REGENERATE}")
+
+
+def test_the_json_of_nsdevice_deal_keeps_its_keys_and_values_D2():
+    """`deal_as_dict` is the public shape of `nsdevice deal --json`: keys stay stable."""
+    difference = first_difference(read("deal-json.json"), json_shape_content())
+    if difference is not None:
+        pytest.fail(f"{FOLDER / 'deal-json.json'}: changed at {difference}\n{HOW_TO_REGENERATE}")
 
 
 def test_the_folder_holds_exactly_the_golden_files():

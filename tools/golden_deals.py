@@ -8,7 +8,8 @@ version (D-2), as python-chess pins its move generator with perft counts. For ev
 1-4 players × every set of modules (each alone and every mix X-4 allows, which is all of
 them) this writes `tests/data/deals/CITY-Np-MODULES.json`: for each code in `SEEDS` the
 setup draws and every round's turns, compactly (one string a turn, card ids as the deck
-data names them). `codes.json` pins how the box draws a fresh code and the day's code.
+data names them). `codes.json` pins how the box draws a fresh code and the day's code,
+and `deal-json.json` the keys and values of `nsdevice deal --json`.
 
 tests/test_golden_deals.py compares the rules core with these files. Rewrite them only
 when a change of the cards every code deals is intended (a new deck fact, a fixed rule):
@@ -28,7 +29,16 @@ from typing import Any
 
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.cities import CityName, city
-from nsdevice.rules.deal import Deal, Round, Setup, Turn, daily_seed, deal_game, draw_seed
+from nsdevice.rules.deal import (
+    Deal,
+    Round,
+    Setup,
+    Turn,
+    daily_seed,
+    deal_as_dict,
+    deal_game,
+    draw_seed,
+)
 from nsdevice.rules.modules import Module
 
 FOLDER = Path(__file__).resolve().parent.parent / "tests" / "data" / "deals"
@@ -155,6 +165,20 @@ def codes_content() -> dict[str, Any]:
     }
 
 
+def json_shape_content() -> dict[str, Any]:
+    """The public JSON of `nsdevice deal --json` (`deal_as_dict`), keys and values, for a
+    game with every module and for a solo game; their first round only, as the compact
+    files pin every round's cards."""
+    shapes = {}
+    for name, players, modules in (
+        (CityName.TOKYO, 3, tuple(Module)),
+        (CityName.LONDON, 1, ()),
+    ):
+        whole = deal_as_dict(deal_game(Setup(name, players, modules, SEEDS[0])))
+        shapes[f"{name.value}-{players}p"] = {**whole, "rounds": whole["rounds"][:1]}
+    return shapes
+
+
 def dumps(content: dict[str, Any]) -> str:
     """One round or setup draw a line or so, so a diff shows what moved."""
     return json.dumps(content, indent=1, ensure_ascii=False) + "\n"
@@ -163,6 +187,7 @@ def dumps(content: dict[str, Any]) -> str:
 def expected_files() -> dict[str, str]:
     files = {file_name(*case): dumps(case_content(*case)) for case in cases()}
     files["codes.json"] = dumps(codes_content())
+    files["deal-json.json"] = dumps(json_shape_content())
     return files
 
 
