@@ -7,7 +7,6 @@ rows and row prefixes/suffixes are compared, each one C-level bytes comparison, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 # Unchanged rows between two changed bands that are cheaper to send again than to start a
@@ -61,20 +60,9 @@ def changed_windows(
     windows = []
     for top, bottom in bands:
         starts = [row * pitch for row in range(top, bottom + 1)]
-
-        def same_start(pixels: int, starts: list[int] = starts) -> bool:
-            length = pixels * pixel_bytes
-            return not any(_differ(before, after, start, length) for start in starts)
-
-        def same_end(pixels: int, starts: list[int] = starts) -> bool:
-            length = pixels * pixel_bytes
-            return not any(
-                _differ(before, after, start + pitch - length, length) for start in starts
-            )
-
-        windows.append(
-            Window(_longest(same_start, width), top, width - 1 - _longest(same_end, width), bottom)
-        )
+        left = _first_change(before, after, starts, width, pixel_bytes)
+        right = _last_change(before, after, [start + pitch for start in starts], width, pixel_bytes)
+        windows.append(Window(left, top, right, bottom))
     return windows
 
 
@@ -82,17 +70,46 @@ def _differ(before: bytes, after: bytes, start: int, length: int) -> bool:
     return before[start : start + length] != after[start : start + length]
 
 
-def _longest(holds: Callable[[int], bool], most: int) -> int:
-    """The largest n in 0..most for which `holds(n)` is true, `holds` being true up to
-    some n and false beyond (holds(0) is always true)."""
-    low, high = 0, most
-    while low < high:
-        middle = (low + high + 1) // 2
-        if holds(middle):
-            low = middle
-        else:
-            high = middle - 1
-    return low
+def _first_change(before: bytes, after: bytes, starts: list[int], width: int, size: int) -> int:
+    """The leftmost pixel that differs in any of the rows starting at `starts`. Each row
+    costs one comparison of the part left of the best so far, and a search only when it
+    changes there: a few hundred comparisons a band, not a search in every row."""
+    best = width
+    for start in starts:
+        if not _differ(before, after, start, best * size):
+            continue
+        low, high = 0, best - 1  # the row differs left of `best`: find where
+        while low < high:
+            middle = (low + high) // 2
+            if _differ(before, after, start, (middle + 1) * size):
+                high = middle
+            else:
+                low = middle + 1
+        best = low
+        if best == 0:
+            break
+    return best
+
+
+def _last_change(before: bytes, after: bytes, ends: list[int], width: int, size: int) -> int:
+    """The rightmost pixel that differs in any of the rows ending at `ends`, the same way."""
+    best = -1  # rightmost changed column so far
+    for end in ends:
+        tail = (width - 1 - best) * size  # the part right of `best`
+        if not _differ(before, after, end - tail, tail):
+            continue
+        low, high = best + 1, width - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            length = (width - middle) * size
+            if _differ(before, after, end - length, length):
+                low = middle
+            else:
+                high = middle - 1
+        best = low
+        if best == width - 1:
+            break
+    return best
 
 
 def window_bytes(frame: bytes, width: int, window: Window, pixel_bytes: int = 2) -> bytes:

@@ -1,0 +1,69 @@
+"""Runs inside the arm64 userland under qemu (benchmarks/pi_cost.py): the Display HAT Mini
+build as `nsdevice run --hardware display-hat-mini` opens it (the real `st7789` library and
+`spidev` over a fake device, gpiozero's mock pins), then taps NEXT through the pins.
+
+    python presses.py STATE_DIR SEED WARM_UP PRESSES
+
+The first WARM_UP taps bring the game to its turns; each of the next PRESSES is a NEXT
+that reveals a card. Around each measured tap it calls getppid(), which the counting
+plugin marks; the tap goes through GpioButtons, the tracker and `Loop.handle` (press,
+frame, save) as in the box. Prints the screens it saw, one per tap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from nsdevice import runner
+from nsdevice.inputs.events import Button, ButtonTracker, Edge
+from nsdevice.loop import Loop
+from nsdevice.session import Session, Settings
+from nsdevice.store import Store
+
+PIN = {Button.NEXT: 16}  # the Display HAT Mini's NEXT (profiles/display-hat-mini.toml)
+
+
+def main() -> int:
+    state_dir, seed, warm_up, presses = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:5])
+    parser = argparse.ArgumentParser()
+    runner.add_run_arguments(parser)
+    chosen = runner.plan(parser.parse_args(["--hardware", "display-hat-mini"]))
+    display, inbox, inputs = runner.open_hardware(chosen)
+    store = Store.open(Path(state_dir)).store
+    session = Session(Settings(language="en"), records=store, seed_source=lambda: seed)
+    session.deal_new_game()
+    # a clock that stands still: no hold and no page turn can fall due while qemu is slow
+    loop = Loop(session, display, inbox, ButtonTracker(), save=store.save, clock=lambda: 0.0)
+    loop.draw()
+    from gpiozero import Device
+
+    pin = Device.pin_factory.pin(PIN[Button.NEXT])
+    screens = []
+    for tap in range(warm_up + presses):
+        measured = tap >= warm_up
+        if measured:
+            os.getppid()  # the plugin's mark: this tap starts
+        pin.drive_low()
+        pin.drive_high()
+        for item in inbox.get(0):
+            assert isinstance(item, Edge)
+            # the pins' own times would make a quick tap bounce: a 50 ms finger instead
+            edge = Edge(item.button, item.down, tap + (0.0 if item.down else 0.05))
+            for press in loop.tracker.feed(edge):
+                loop.handle(press)
+        if measured:
+            os.getppid()  # and ends
+        screens.append(session.view().screen)
+    print(" ".join(screens))
+    for device in inputs:
+        device.close()
+    display.close()
+    store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
