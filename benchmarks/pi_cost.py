@@ -182,7 +182,13 @@ def mounted(root: Path) -> Iterator[None]:
 
 
 def chroot(root: Path, *command: str, env: dict[str, str] | None = None, **options: Any) -> Any:
-    clean = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
+    clean = {
+        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "HOME": "/root",
+        "LANG": "C.UTF-8",
+        # pip's own certificate bundle does not know a network's inspecting authority
+        "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
+    }
     return run(
         [
             "chroot",

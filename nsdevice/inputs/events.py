@@ -158,7 +158,9 @@ class ButtonTracker:
 
     Pure: no threads, no sleeping, no clock of its own. Time is the `at` of the
     edges fed and the `now` given to `due`; a time earlier than one already seen
-    is taken as that latest time, so time never runs backwards.
+    is taken as that latest time, so time never runs backwards (debounce alone
+    compares a contact's edges by their own times, so a press and release that
+    waited in the inbox together are not taken for bounce).
 
     Debounce is leading-edge: an edge on a contact that has been quiet for
     `debounce` seconds is taken at once, with no added latency. An edge sooner
@@ -221,10 +223,13 @@ class ButtonTracker:
         contact = self._contacts[edge.button]
         if edge.down == contact.raw:
             return presses  # redundant: no change of level
-        quiet = edge.debounced or at >= contact.quiet_until
-        contact.raw, contact.raw_at = edge.down, at
+        # Bounce is judged on the contact's own edges at their own times: edges that
+        # waited in the inbox while the loop drew and saved are no closer together for it.
+        edge_at = max(edge.at, contact.raw_at)
+        quiet = edge.debounced or edge_at >= contact.quiet_until
+        contact.raw, contact.raw_at = edge.down, edge_at
         # A source that debounced already gets no second wait: that would merge quick taps.
-        contact.quiet_until = at if edge.debounced else at + self.debounce
+        contact.quiet_until = edge_at if edge.debounced else edge_at + self.debounce
         if quiet:
             presses += self._take_level(edge.button, at)
         return presses
