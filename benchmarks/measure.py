@@ -421,8 +421,8 @@ def panel_frames(frames: int = 200, *, seed: int = 2) -> dict:
     display = St7789Display(panel=panel)
     paint = _Timer(display._painter.paint)
     display._painter.paint = paint  # type: ignore[method-assign]
-    convert = _Timer(display.frame)
-    display.frame = convert  # type: ignore[method-assign]
+    convert = _Timer(display._native_frame)  # turned and converted (bytes swapped per window)
+    display._native_frame = convert  # type: ignore[method-assign]
     from nsdevice.displays import st7789_display
 
     window = _Timer(st7789_display.changed_windows)

@@ -2,12 +2,14 @@
 build as `nsdevice run --hardware display-hat-mini` opens it (the real `st7789` library and
 `spidev` over a fake device, gpiozero's mock pins), then taps NEXT through the pins.
 
-    python presses.py STATE_DIR SEED WARM_UP PRESSES
+    python presses.py STATE_DIR SEED WARM_UP PRESSES [phases]
 
 The first WARM_UP taps bring the game to its turns; each of the next PRESSES is a NEXT
 that reveals a card. Around each measured tap it calls getppid(), which the counting
 plugin marks; the tap goes through GpioButtons, the tracker and `Loop.handle` (press,
-frame, save) as in the box. Prints the screens it saw, one per tap.
+frame, save) as in the box. Prints the screens it saw, one per tap. With `phases`, the
+parts of a tap are marked too, each with a system call of its own (PHASES), so the
+plugin's marks tell what each part cost.
 """
 
 from __future__ import annotations
@@ -24,10 +26,40 @@ from nsdevice.session import Session, Settings
 from nsdevice.store import Store
 
 PIN = {Button.NEXT: 16}  # the Display HAT Mini's NEXT (profiles/display-hat-mini.toml)
+# part of a tap: (owner, attribute, the call that marks its start and end)
+PHASES = {
+    "press": ("nsdevice.session:Session", "press", os.getuid),  # aarch64 call 174
+    "paint": ("nsdevice.displays.painter:Painter", "paint", os.geteuid),  # 175
+    "frame": ("nsdevice.displays.st7789_display:St7789Display", "frame", os.getgid),  # 176
+    "windows": ("nsdevice.displays.st7789_display", "changed_windows", os.getegid),  # 177
+    "save": ("nsdevice.store:Store", "save", os.sched_yield),  # 124
+}
+
+
+def mark_phases() -> None:
+    import importlib
+
+    for module_name, attribute, mark in PHASES.values():
+        module_name, _, class_name = module_name.partition(":")
+        owner = importlib.import_module(module_name)
+        if class_name:
+            owner = getattr(owner, class_name)
+        original = getattr(owner, attribute)
+
+        def marked(*args, _original=original, _mark=mark, **kwargs):  # type: ignore[no-untyped-def]
+            _mark()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                _mark()
+
+        setattr(owner, attribute, marked)
 
 
 def main() -> int:
     state_dir, seed, warm_up, presses = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:5])
+    if sys.argv[5:] == ["phases"]:
+        mark_phases()
     parser = argparse.ArgumentParser()
     runner.add_run_arguments(parser)
     chosen = runner.plan(parser.parse_args(["--hardware", "display-hat-mini"]))

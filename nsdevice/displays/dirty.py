@@ -13,6 +13,9 @@ from dataclasses import dataclass
 # second window for: a window costs 11 tiny SPI transfers (CASET, RASET, RAMWR and their
 # bytes), each a system call, worth a few kilobytes of pixels on the bus.
 MERGED_GAP = 8
+# Rows compared at once when looking for the changed ones; at most MERGED_GAP, so that the
+# rows of one block always fall in one band.
+BLOCK = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,18 +53,9 @@ def changed_windows(
     if before == after:
         return []
     pitch = width * pixel_bytes
-    bands: list[list[int]] = []  # [first row, last row]
-    for row in range(height):
-        if _differ(before, after, row * pitch, pitch):
-            if bands and row - bands[-1][1] <= gap:
-                bands[-1][1] = row
-            else:
-                bands.append([row, row])
     windows = []
-    for top, bottom in bands:
-        starts = [row * pitch for row in range(top, bottom + 1)]
-        left = _first_change(before, after, starts, width, pixel_bytes)
-        right = _last_change(before, after, [start + pitch for start in starts], width, pixel_bytes)
+    for top, bottom in _bands(before, after, height, pitch, gap):
+        left, right = _columns(before, after, top, bottom, width, pixel_bytes)
         windows.append(Window(left, top, right, bottom))
     return windows
 
@@ -70,46 +64,73 @@ def _differ(before: bytes, after: bytes, start: int, length: int) -> bool:
     return before[start : start + length] != after[start : start + length]
 
 
-def _first_change(before: bytes, after: bytes, starts: list[int], width: int, size: int) -> int:
-    """The leftmost pixel that differs in any of the rows starting at `starts`. Each row
-    costs one comparison of the part left of the best so far, and a search only when it
-    changes there: a few hundred comparisons a band, not a search in every row."""
-    best = width
-    for start in starts:
-        if not _differ(before, after, start, best * size):
+def _bands(before: bytes, after: bytes, height: int, pitch: int, gap: int) -> list[list[int]]:
+    """[first row, last row] of each band of changed rows. Rows are compared BLOCK at a
+    time, and row by row only at the ends of a changed block: within a block the rows are
+    closer than `gap`, so they are one band whatever lies between."""
+    bands: list[list[int]] = []
+    for first in range(0, height, BLOCK):
+        last = min(first + BLOCK, height) - 1
+        if not _differ(before, after, first * pitch, (last - first + 1) * pitch):
             continue
-        low, high = 0, best - 1  # the row differs left of `best`: find where
-        while low < high:
-            middle = (low + high) // 2
-            if _differ(before, after, start, (middle + 1) * size):
-                high = middle
-            else:
-                low = middle + 1
-        best = low
-        if best == 0:
-            break
-    return best
+        top = first
+        while not _differ(before, after, top * pitch, pitch):
+            top += 1
+        bottom = last
+        while not _differ(before, after, bottom * pitch, pitch):
+            bottom -= 1
+        if bands and top - bands[-1][1] <= gap:
+            bands[-1][1] = bottom
+        else:
+            bands.append([top, bottom])
+    return bands
 
 
-def _last_change(before: bytes, after: bytes, ends: list[int], width: int, size: int) -> int:
-    """The rightmost pixel that differs in any of the rows ending at `ends`, the same way."""
-    best = -1  # rightmost changed column so far
-    for end in ends:
-        tail = (width - 1 - best) * size  # the part right of `best`
-        if not _differ(before, after, end - tail, tail):
+def _columns(
+    before: bytes, after: bytes, top: int, bottom: int, width: int, size: int
+) -> tuple[int, int]:
+    """The leftmost and rightmost pixel that differ in rows `top`..`bottom`. One comparison
+    a row: the end of a row and the start of the next lie side by side in the frame, so
+    the part right of the rightmost change so far and the part left of the leftmost are
+    compared together; only where that differs is each side looked at on its own."""
+    pitch = width * size
+    left, right = width, -1  # no change seen yet: everything is "outside" the window
+    for row in range(top, bottom + 2):
+        start = row * pitch
+        tail = (width - 1 - right) * size if row > top else 0  # the row above's right part
+        head = left * size if row <= bottom else 0
+        if not _differ(before, after, start - tail, tail + head):
             continue
-        low, high = best + 1, width - 1
-        while low < high:
-            middle = (low + high + 1) // 2
-            length = (width - middle) * size
-            if _differ(before, after, end - length, length):
-                low = middle
-            else:
-                high = middle - 1
-        best = low
-        if best == width - 1:
-            break
-    return best
+        if tail and _differ(before, after, start - tail, tail):
+            right = _rightmost(before, after, start, right, width, size)
+        if head and _differ(before, after, start, head):
+            left = _leftmost(before, after, start, left, size)
+    return left, right
+
+
+def _leftmost(before: bytes, after: bytes, start: int, left: int, size: int) -> int:
+    """The first changed pixel of the row at `start`, known to be left of `left`."""
+    low, high = 0, left - 1
+    while low < high:
+        middle = (low + high) // 2
+        if _differ(before, after, start, (middle + 1) * size):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def _rightmost(before: bytes, after: bytes, end: int, right: int, width: int, size: int) -> int:
+    """The last changed pixel of the row ending at `end`, known to be right of `right`."""
+    low, high = right + 1, width - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        length = (width - middle) * size
+        if _differ(before, after, end - length, length):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def window_bytes(frame: bytes, width: int, window: Window, pixel_bytes: int = 2) -> bytes:

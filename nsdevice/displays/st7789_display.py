@@ -92,7 +92,8 @@ class St7789Display(PaintedDisplay):
         # 90 and 270 turn the picture a quarter: we paint upright, the panel is sideways
         self.size = (height, width) if rotation in (90, 270) else (width, height)
         self._canvas = pygame.Surface(self.size)
-        self._frame = pygame.Surface((width, height), 0, 16)  # SDL's 16 bit is RGB565
+        self._upright = pygame.Surface(self.size, 0, 16)  # SDL's 16 bit is RGB565
+        self._panel_size = (width, height)
         self._painter = Painter(diagonal_inches=diagonal_inches)
         self._level = BRIGHTNESS_LEVELS
         self._sent: bytes | None = None  # the panel's picture: what we last sent it
@@ -112,38 +113,41 @@ class St7789Display(PaintedDisplay):
 
     def frame(self) -> bytes:
         """The current picture in the panel's format: RGB565, big-endian, row by row."""
+        return _big_endian(self._native_frame())
+
+    def _native_frame(self) -> bytes:
+        """The picture as the panel is turned, RGB565 in this machine's byte order: what
+        the changed windows are found in (only their bytes are then put in the panel's
+        order)."""
         picture = self._canvas
         factor = DIMMING[self._level]
         if factor < 1.0:
             picture = picture.copy()
             shade = round(255 * factor)
             picture.fill((shade, shade, shade), special_flags=pygame.BLEND_MULT)
+        self._upright.blit(picture, (0, 0))  # to 16 bits first: half the bytes to turn
+        frame = self._upright
         if self._rotation:
             # the library turns images with numpy.rot90 (anticlockwise); pygame's
             # rotate turns anticlockwise too, so the picture lands the same way up
-            picture = pygame.transform.rotate(picture, self._rotation)
-        self._frame.blit(picture, (0, 0))
-        width, height = self._frame.get_size()
-        raw = self._frame.get_buffer().raw
-        pitch = self._frame.get_pitch()
+            frame = pygame.transform.rotate(frame, self._rotation)
+        width, height = frame.get_size()
+        raw = frame.get_buffer().raw
+        pitch = frame.get_pitch()
         if pitch != width * 2:  # rows padded in memory: keep only the pixels
             raw = b"".join(raw[row * pitch : row * pitch + width * 2] for row in range(height))
-        pixels = array("H")
-        pixels.frombytes(raw)
-        if sys.byteorder == "little":  # the panel reads the high byte first
-            pixels.byteswap()
-        return pixels.tobytes()
+        return raw
 
     def _push(self) -> None:
-        frame = self.frame()
-        width, height = self._frame.get_size()
+        frame = self._native_frame()
+        width, height = self._panel_size
         windows = changed_windows(self._sent, frame, width, height)
         if not windows:
             return
         # forgotten first: if a transfer fails half-way, the next frame goes out whole
         self._sent = None
         for window in windows:
-            self._send(window, window_bytes(frame, width, window))
+            self._send(window, _big_endian(window_bytes(frame, width, window)))
         self._sent = frame
 
     def inbox(self) -> Inbox | None:
@@ -163,6 +167,16 @@ class St7789Display(PaintedDisplay):
 
     def close(self) -> None:
         self._panel.set_backlight(False)  # "unplug when the screen goes dark"
+
+
+def _big_endian(pixels: bytes) -> bytes:
+    """RGB565 words in the panel's byte order (high byte first) from this machine's."""
+    if sys.byteorder == "big":
+        return pixels
+    words = array("H")
+    words.frombytes(pixels)
+    words.byteswap()
+    return words.tobytes()
 
 
 def _window_sender(panel: Panel) -> Callable[[Window, bytes], None]:
