@@ -102,7 +102,6 @@ class Painter:
         surface.fill(self.theme.palette.background)
         drawn_here = isinstance(view, views.TurnView | views.RoundStartView)
         text = None if drawn_here else words.page(view)
-        title = words.title(view) if text is None else text.title
         margin = canvas.margin()
         if isinstance(view, views.TurnView) and is_small(canvas):
             turn_view: views.TurnView = view
@@ -117,6 +116,7 @@ class Painter:
             small_turn(canvas, turn_view, words, body, page_index % PAGES)
             return canvas.drawing(bands)
 
+        title = words.title(view) if text is None else text.title  # not on the small turn
         body = header(canvas, title, view)
         bands = self._legend(canvas, view, words, body[1] - margin)
         body = clear_of(body, bands, margin)
