@@ -28,11 +28,13 @@ from nsdevice.store import Store
 PIN = {Button.NEXT: 16}  # the Display HAT Mini's NEXT (profiles/display-hat-mini.toml)
 # part of a tap: (owner, attribute, the call that marks its start and end)
 PHASES = {
-    "press": ("nsdevice.session:Session", "press", os.getuid),  # aarch64 call 174
+    "press": ("nsdevice.session:Session", "press", os.getuid),  # aarch64 call 174 (156: getsid)
     "paint": ("nsdevice.displays.painter:Painter", "paint", os.geteuid),  # 175
-    "frame": ("nsdevice.displays.st7789_display:St7789Display", "_native_frame", os.getgid),
+    "frame": ("nsdevice.displays.st7789_display:St7789Display", "_native_frame", os.getgid),  # 176
     "windows": ("nsdevice.displays.st7789_display", "changed_windows", os.getegid),  # 177
     "save": ("nsdevice.store:Store", "save", os.sched_yield),  # 124
+    "view": ("nsdevice.session:Session", "view", os.getpgrp),  # 155
+    "push": ("nsdevice.displays.st7789_display:St7789Display", "_push", lambda: os.getsid(0)),
 }
 
 

@@ -69,15 +69,19 @@ def _bands(before: bytes, after: bytes, height: int, pitch: int, gap: int) -> li
     time, and row by row only at the ends of a changed block: within a block the rows are
     closer than `gap`, so they are one band whatever lies between."""
     bands: list[list[int]] = []
-    for first in range(0, height, BLOCK):
-        last = min(first + BLOCK, height) - 1
-        if not _differ(before, after, first * pitch, (last - first + 1) * pitch):
+    block = BLOCK * pitch
+    for start in range(0, height * pitch, block):  # comparisons written out: the hot loop
+        if before[start : start + block] == after[start : start + block]:
             continue
+        first = start // pitch
         top = first
-        while not _differ(before, after, top * pitch, pitch):
+        while before[top * pitch : (top + 1) * pitch] == after[top * pitch : (top + 1) * pitch]:
             top += 1
-        bottom = last
-        while not _differ(before, after, bottom * pitch, pitch):
+        bottom = min(first + BLOCK, height) - 1
+        while (
+            before[bottom * pitch : (bottom + 1) * pitch]
+            == after[bottom * pitch : (bottom + 1) * pitch]
+        ):
             bottom -= 1
         if bands and top - bands[-1][1] <= gap:
             bands[-1][1] = bottom
@@ -99,7 +103,7 @@ def _columns(
         start = row * pitch
         tail = (width - 1 - right) * size if row > top else 0  # the row above's right part
         head = left * size if row <= bottom else 0
-        if not _differ(before, after, start - tail, tail + head):
+        if before[start - tail : start + head] == after[start - tail : start + head]:
             continue
         if tail and _differ(before, after, start - tail, tail):
             right = _rightmost(before, after, start, right, width, size)
