@@ -27,7 +27,7 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
 static uint64_t executed;  /* not atomic: threads running at once may lose a few counts */
 static FILE *out;
-static int64_t marks[8];
+static int64_t marks[16];
 static int mark_count;
 
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
@@ -57,7 +57,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(
         if (strncmp(argv[i], "out=", 4) == 0) {
             path = argv[i] + 4;
         } else if (strncmp(argv[i], "mark=", 5) == 0) {
-            if (mark_count < 8) marks[mark_count++] = strtoll(argv[i] + 5, NULL, 10);
+            if (mark_count < 16) marks[mark_count++] = strtoll(argv[i] + 5, NULL, 10);
         }
     }
     out = path ? fopen(path, "w") : stderr;

@@ -34,6 +34,8 @@ PHASES = {
     "windows": ("nsdevice.displays.st7789_display", "changed_windows", os.getegid),  # 177
     "save": ("nsdevice.store:Store", "save", os.sched_yield),  # 124
     "view": ("nsdevice.session:Session", "view", os.getpgrp),  # 155
+    "card": ("nsdevice.displays.figures", "card", lambda: os.getpriority(os.PRIO_PROCESS, 0)),
+    "text": ("nsdevice.displays.text_fit:FontBook", "draw", os.getgroups),  # 158 (card: 141)
     "push": ("nsdevice.displays.st7789_display:St7789Display", "_push", lambda: os.getsid(0)),
 }
 
