@@ -117,3 +117,34 @@ def test_score_entry_benchmark_prints_seconds_for_every_total():
     for total in (0, 7, 99, 156, 300):
         line = rf"^\s+{total}: +\d+ presses +\d+\.\d\d s$"
         assert len(re.findall(line, result.stdout, re.M)) == 3  # one per modelled player
+
+
+def test_pi_cost_reads_the_plugins_counts_and_works_out_its_figures():
+    """benchmarks/pi_cost.py itself needs root and an arm64 userland (not in CI): its pure
+    parts only."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import pi_cost
+
+    counts = pi_cost.parse_counts("mark 173 100\nmark 203 150\nmark 173 400\nmark 173 500\n"
+                                  "mark 173 900\nexit 1000\n")  # fmt: skip
+    assert counts.at_exit == 1000 and counts.at(203) == [150]
+    assert pi_cost.spans(counts, 173) == [300, 400]  # start, end, start, end
+    assert pi_cost.per_step(1_000, 1_600, 3) == 200
+    with pytest.raises(ValueError):
+        pi_cost.per_step(1_000, 1_600, 0)
+    # 7 M instructions at IPC 0.7 on 1 GHz, and 60,000 bytes at 60 MHz: 10 ms + 8 ms
+    assert pi_cost.press_ms(7e6, 0.7, 60_000, 60_000_000) == pytest.approx(18.0)
+    args = pi_cost.parse_args(["--presses", "2", "--more", "5"])
+    assert (args.presses, args.more) == (2, 5)
+    for wrong in (["--more", "0"], ["--presses", "5", "--more", "5"], ["--rounds", "3"]):
+        with pytest.raises(SystemExit):
+            pi_cost.parse_args(wrong)
+
+
+def test_pi_cost_says_in_one_line_that_it_needs_root(monkeypatch, capsys):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import pi_cost
+
+    monkeypatch.setattr(pi_cost.os, "geteuid", lambda: 1000)
+    assert pi_cost.main([]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
