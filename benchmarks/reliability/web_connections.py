@@ -29,6 +29,13 @@ ANSWER_SECONDS = 2.0
 CLOSED_WITHIN = 15.0  # the box's 10 s for a whole request, and some slack
 
 
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
 def web_connections(
     streams: int = 500, half_sent: int = 100, folder: Path | None = None
 ) -> Report:
@@ -66,6 +73,7 @@ def web_connections(
             if crowd.refused:
                 report.fail(f"{crowd.refused} of {streams} event streams were refused")
             report.counts["first_tables_received"] = crowd.events
+            report.counts["box_peak_rss_mb"] = peak_rss_mb(box.process.pid)
             # a press still reaches every reading stream
             before = crowd.events
             menu = box.screens[-1]

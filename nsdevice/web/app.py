@@ -120,14 +120,50 @@ class Watchers:
         self.total -= 1
 
 
+class Relay:
+    """A stream written through ASGI `send` (any server): the latest table only, one
+    send at a time, so a slow phone skips tables and never queues them."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self._latest: bytes | None = None
+        self._sending: asyncio.Future[None] | None = None
+
+    def push(self, data: bytes) -> None:
+        self._latest = data
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        while self._latest is not None:
+            data, self._latest = self._latest, None
+            await self._send({"type": "http.response.body", "body": data, "more_body": True})
+
+
+class Direct:
+    """A stream written straight to its connection (`web.doorman`'s protocol): one
+    write a table, no task woken per phone; HTTP/1.1's chunk framing added here."""
+
+    def __init__(self, connection: Any, chunked: bool) -> None:
+        self._connection, self._chunked = connection, chunked
+
+    def push(self, data: bytes) -> None:
+        self._connection.push(b"%x\r\n%b\r\n" % (len(data), data) if self._chunked else data)
+
+
 class Events:
-    """`GET /events`: the table as Server-Sent Events. A raw ASGI app, so a stream also
-    waits for its phone's going and ends the moment the phone goes, not at the next
-    table (Starlette's streaming response notices only when it next writes)."""
+    """`GET /events`: the table as Server-Sent Events. One broadcaster writes each new
+    table to every stream in turn (500 streams cost one loop, not 500 task wake-ups);
+    each stream's own task only waits for its phone's going, and ends the moment the
+    phone goes, not at the next table (Starlette's streaming response notices only when
+    it next writes). A raw ASGI app."""
 
     def __init__(self, stage: Stage, event: Callable[[int, TableView, str], bytes]) -> None:
         self.stage, self.event = stage, event
         self.watchers = Watchers()
+        self._streams: dict[Relay | Direct, list[Any]] = {}  # → [language, number sent]
+        self._broadcasting: asyncio.Future[None] | None = None
+        self._closed: asyncio.Event | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         address = _client(scope)
@@ -141,6 +177,20 @@ class Events:
         finally:
             self.watchers.leave(address)
 
+    async def _broadcast(self) -> None:
+        seen = -1
+        while True:
+            newer = await self.stage.next_after(seen)
+            if newer is None:  # the box is closing: every stream ends
+                break
+            seen, table = newer
+            for sink, said in list(self._streams.items()):
+                if said[1] < seen:
+                    said[1] = seen
+                    sink.push(self.event(seen, table, said[0]))
+        assert self._closed is not None
+        self._closed.set()
+
     async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
         language = language_of(Request(scope).query_params.get("lang"))
         headers = {**HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
@@ -151,32 +201,30 @@ class Events:
                 "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
             }
         )
-        me = asyncio.current_task()
-        assert me is not None
+        if self._broadcasting is None:
+            self._closed = asyncio.Event()
+            self._broadcasting = asyncio.ensure_future(self._broadcast())
+        assert self._closed is not None
+        connection = scope.get("extensions", {}).get("nsdevice.connection")
+        chunked = scope.get("http_version") == "1.1"
+        sink = Direct(connection, chunked) if connection is not None else Relay(send)
+        number, table = self.stage.latest()  # a reconnecting phone starts from the latest
+        self._streams[sink] = [language, number]
+        if table is not None:
+            sink.push(self.event(number, table, language))
 
         async def gone() -> None:
             message: Message = {"type": ""}
             while message["type"] != "http.disconnect":
                 message = await receive()
-            me.cancel()
 
-        watching = asyncio.ensure_future(gone())
-        seen = -1
+        waits = {asyncio.ensure_future(gone()), asyncio.ensure_future(self._closed.wait())}
         try:
-            while True:  # a reconnecting phone starts again from the latest table
-                newer = await self.stage.next_after(seen)
-                if newer is None:  # the box is closing
-                    break
-                seen, table = newer
-                await send({"type": "http.response.body", "body": self.event(seen, table, language),
-                            "more_body": True})  # fmt: skip
-        except asyncio.CancelledError:
-            if not watching.done() or watching.cancelled():
-                raise  # the server's own cancelling, not the phone's going
-            me.uncancel()
-            return
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            watching.cancel()
+            for wait in waits:
+                wait.cancel()
+            del self._streams[sink]
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 

@@ -96,6 +96,7 @@ def guarded(doorman: Doorman) -> type[H11Protocol]:
         _address = ""
         _counted = False
         _deadline: asyncio.TimerHandle | None = None
+        _behind: bytes | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -117,7 +118,27 @@ def guarded(doorman: Doorman) -> type[H11Protocol]:
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
+            scope: Any = self.scope
+            if self.cycle is not None and scope is not None:  # the app has not run yet
+                scope.setdefault("extensions", {})["nsdevice.connection"] = self
             self._watch()
+
+        def push(self, frame: bytes) -> None:
+            """An event stream's bytes, written straight to the phone (app.Direct). A
+            phone whose buffer is full is sent the latest once it drains, no more."""
+            if self.transport.is_closing():
+                return
+            if self.flow.write_paused:
+                self._behind = frame
+                return
+            self._behind = None
+            self.transport.write(frame)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            behind, self._behind = self._behind, None
+            if behind is not None and not self.transport.is_closing():
+                self.transport.write(behind)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
