@@ -142,13 +142,18 @@ class Relay:
 
 class Direct:
     """A stream written straight to its connection (`web.doorman`'s protocol): one
-    write a table, no task woken per phone; HTTP/1.1's chunk framing added here."""
+    write a table, no task woken per phone. Its bytes come framed as HTTP/1.1 chunks
+    when `chunked` (see `framed`)."""
 
     def __init__(self, connection: Any, chunked: bool) -> None:
-        self._connection, self._chunked = connection, chunked
+        self._connection, self.chunked = connection, chunked
 
     def push(self, data: bytes) -> None:
-        self._connection.push(b"%x\r\n%b\r\n" % (len(data), data) if self._chunked else data)
+        self._connection.push(data)
+
+
+def framed(data: bytes, chunked: bool) -> bytes:
+    return b"%x\r\n" % len(data) + data + b"\r\n" if chunked else data
 
 
 class Events:
@@ -161,7 +166,8 @@ class Events:
     def __init__(self, stage: Stage, event: Callable[[int, TableView, str], bytes]) -> None:
         self.stage, self.event = stage, event
         self.watchers = Watchers()
-        self._streams: dict[Relay | Direct, list[Any]] = {}  # → [language, number sent]
+        # each stream → [its language, the number it was sent last, its framing's key]
+        self._streams: dict[Relay | Direct, list[Any]] = {}
         self._broadcasting: asyncio.Future[None] | None = None
         self._closed: asyncio.Event | None = None
 
@@ -184,10 +190,17 @@ class Events:
             if newer is None:  # the box is closing: every stream ends
                 break
             seen, table = newer
-            for sink, said in list(self._streams.items()):
+            # one encoding per language and framing, however many streams: a table then
+            # allocates nothing per phone (and wakes no collector for 500 of them)
+            frames: dict[str, bytes] = {}
+            for sink, said in self._streams.items():  # no push adds or drops a stream
                 if said[1] < seen:
                     said[1] = seen
-                    sink.push(self.event(seen, table, said[0]))
+                    frame = frames.get(said[2])
+                    if frame is None:
+                        frame = framed(self.event(seen, table, said[0]), said[2].endswith("+"))
+                        frames[said[2]] = frame
+                    sink.push(frame)
         assert self._closed is not None
         self._closed.set()
 
@@ -208,10 +221,11 @@ class Events:
         connection = scope.get("extensions", {}).get("nsdevice.connection")
         chunked = scope.get("http_version") == "1.1"
         sink = Direct(connection, chunked) if connection is not None else Relay(send)
+        chunked = isinstance(sink, Direct) and chunked
         number, table = self.stage.latest()  # a reconnecting phone starts from the latest
-        self._streams[sink] = [language, number]
+        self._streams[sink] = [language, number, language + ("+" if chunked else "")]
         if table is not None:
-            sink.push(self.event(number, table, language))
+            sink.push(framed(self.event(number, table, language), chunked))
 
         async def gone() -> None:
             message: Message = {"type": ""}
