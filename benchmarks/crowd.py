@@ -88,6 +88,69 @@ def frames(presses: int, streams: int, state_dir: Path | None = None) -> dict[st
     return figures
 
 
+def interleaved(presses: int, streams: int, block: int,
+                state_dir: Path | None = None) -> dict[str, Any]:  # fmt: skip
+    """One run with `streams` open throughout, the tables published to them in every
+    other block of `block` taps and held back in the others, so the machine's load falls
+    on both sides alike. A stream that is sent nothing costs nothing (it waits in the
+    kernel), so the held-back blocks are the box with no stream to feed. A table fans out
+    after its frame, so it weighs on the next tap: the first tap of each block (its
+    predecessor was of the other kind) is left out of both sides."""
+    from benchmarks.measure import summary
+    from nsdevice.inputs.events import QueueInbox
+    from nsdevice.runner import _open_web
+
+    port = free_port()
+    web = _open_web(("127.0.0.1", port), QueueInbox())
+    child: subprocess.Popen[str] | None = None
+    current = [0]
+
+    def connect() -> None:
+        nonlocal child
+        if not web.started.wait(30):
+            raise RuntimeError("the page did not start")
+        command = [sys.executable, __file__, "--hold-streams", str(port), str(streams)]
+        child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 text=True)  # fmt: skip
+        assert child.stdout is not None
+        ready = child.stdout.readline().split()
+        if ready[:1] != ["ready"] or ready[1] != "0":
+            raise RuntimeError(f"the streams did not all open: {ready}")
+
+    def before_tap(tap: int) -> None:
+        current[0] = tap
+
+    def publish(table: Any) -> None:
+        if current[0] // block % 2 == 0:
+            web.publish(table)
+
+    samples: dict[str, list[float]] = {}
+    web.start()
+    said = ""
+    try:
+        press_to_frame(presses, publish=publish, before_presses=connect,
+                                 before_tap=before_tap, samples=samples,
+                                 state_dir=state_dir)  # fmt: skip
+    finally:
+        if child is not None:
+            said, _ = child.communicate("", timeout=30)
+        web.close()
+    frames = samples["frame_ms"]
+    if len(frames) != presses:
+        raise RuntimeError(f"{presses - len(frames)} taps had no frame")
+    sides: dict[str, list[float]] = {"fed": [], "held_back": []}
+    for tap, took in enumerate(frames):
+        if tap % block:
+            sides["fed" if tap // block % 2 == 0 else "held_back"].append(took)
+    return {
+        "streams": streams,
+        "block": block,
+        "presses": presses,
+        "stream_events_read": int(said.split()[1]) if said else 0,
+        **{f"from_release_ms_{side}": summary(values, 1, 3) for side, values in sides.items()},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=300, help="per run")
@@ -97,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--state-dir", type=Path, help="the store's folder (e.g. /dev/shm: no disk noise)"
     )
+    parser.add_argument("--block", type=int, default=10, help="taps a side, interleaved")
+    parser.add_argument("--interleaved-presses", type=int, default=2000)
     parser.add_argument("--hold-streams", nargs=2, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.hold_streams:
@@ -108,13 +173,20 @@ def main(argv: list[str] | None = None) -> int:
             figures["runs"].append(run)
             print(f"streams {streams:4}: p99 from press {run['from_press_ms']['p99']} ms,"
                   f" from release {run['from_release_ms']['p99']} ms", flush=True)  # fmt: skip
-    for streams in (args.streams, 0):
+    for streams in (args.streams, 0) if args.rounds else ():
         for edge in ("from_press_ms", "from_release_ms"):
             p99 = [r[edge]["p99"] for r in figures["runs"] if r["streams"] == streams]
             figures[f"p99_{edge}_{streams}_streams"] = {"runs": p99, "low": min(p99),
                                                          "high": max(p99)}  # fmt: skip
             print(f"{streams:4} streams: p99 {edge} {min(p99)} to {max(p99)} ms,"
                   f" {len(p99)} runs")  # fmt: skip
+    if args.interleaved_presses:
+        mixed = interleaved(args.interleaved_presses, args.streams, args.block, args.state_dir)
+        figures["interleaved"] = mixed
+        for side in ("fed", "held_back"):
+            took = mixed[f"from_release_ms_{side}"]
+            print(f"interleaved, {side:9}: median {took['median']} ms, p99 {took['p99']} ms,"
+                  f" {took['count']} taps")  # fmt: skip
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(figures, indent=2) + "\n")
     print(f"wrote {args.json}")
