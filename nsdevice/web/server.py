@@ -7,7 +7,6 @@ cold start does not pay for them. `publish` is the loop's output; `close` stops 
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -20,7 +19,6 @@ from nsdevice.web.stage import Stage
 DEFAULT_PORT = 8414
 FIRST_FRAME_WAIT = 30.0  # seconds: a box that never draws never serves
 SETTLE = 0.2  # seconds after the first frame before the page loads its server
-WEB_NICE = 10  # the page's thread, below the box's loop (0)
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -32,15 +30,6 @@ def parse_address(text: str) -> tuple[str, int]:
     if not port.isdigit() or not 1 <= int(port) <= 65535:
         raise ValueError(f"--web wants [HOST:]PORT with a port from 1 to 65535, not {text!r}")
     return host, int(port)
-
-
-def _yield_to_the_box() -> None:
-    """Lower this thread's priority below the loop's: on a busy machine, writing a table
-    to hundreds of phones then waits for the box's frame instead of delaying it (the
-    interleaved run of benchmarks/crowd.py; docs/PERFORMANCE.md). Linux nices threads
-    one by one; elsewhere, or where the sandbox forbids it, the page runs as it is."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WEB_NICE)
 
 
 class WebSide:
@@ -73,7 +62,6 @@ class WebSide:
         self._thread.start()
 
     def _serve(self) -> None:
-        _yield_to_the_box()
         if not self.stage.wait_first(FIRST_FRAME_WAIT):
             return
         # The first table comes with the first frame, just before the loop tells systemd
