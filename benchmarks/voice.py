@@ -143,7 +143,7 @@ def reveals_child(reveals: int, heard: Path) -> dict[str, Any]:
     watcher.stop()
     speaker.close()
     display.close()
-    steps = sorted({b - a for (_, a), (_, b) in zip(watcher.flushes, watcher.flushes[1:])})
+    steps = sorted({b - a for (_, a), (_, b) in zip(watcher.flushes[:-1], watcher.flushes[1:], strict=True)})
     return {
         "reveals": len(visible),
         "press_to_first_sample_written_ms": _summary(written),
