@@ -10,9 +10,10 @@ Usage: python benchmarks/voice.py [--reveals 40] [--presses 400] [--json PATH]
    polls the file SDL writes (every 0.2 ms) for the first non-zero sample past the press.
    SDL writes the file through stdio, which makes bytes visible 4 KB at a time: so two
    figures. "visible" is when the first sample could be read from the file (an upper
-   bound); "written" places the sample on the driver's real-time clock from the flush that
-   showed it: a flush happens while SDL writes the buffer after a full 4 KB, so at that
-   moment SDL had produced `flushed + buffer` bytes at 2 bytes a sample, 22,050 a second.
+   bound); "written" is when SDL mixed and wrote the 512-sample buffer holding it, placed
+   on the driver's clock from the flush that showed it: the driver mixes and writes one
+   buffer, then sleeps 23 ms (whole milliseconds), and stdio passes four buffers on at the
+   write of the fourth (seen with strace: write(4096) every fourth 23 ms sleep).
 2. Press → frame: `measure.press_to_frame` (mock GPIO taps, the real loop, SQLite, paint,
    flip), without and with the speaker among the loop's outputs, alternated twice.
 
@@ -38,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 RATE = 22050
 SAMPLE_BYTES = 2  # signed 16 bit, mono: the speaker's mixer format
 BUFFER_BYTES = 512 * SAMPLE_BYTES  # nsdevice.speaker.BUFFER samples
+PERIOD = (512 * 1000 // RATE) / 1000  # seconds: the disk driver sleeps whole milliseconds
 QUIET = 0.25  # seconds of silence before each press
 
 
@@ -136,9 +138,14 @@ def reveals_child(reveals: int, heard: Path) -> dict[str, Any]:
             offset = first_sound(heard, mark)
         if offset is None:
             raise RuntimeError("no sound within 2 s of a press")
+        while watcher.size() <= offset:  # the watcher has yet to see the flush we read
+            time.sleep(0.001)
         flushed_at, flushed = next((t, size) for t, size in watcher.flushes if size > offset)
         visible.append((flushed_at - pressed) * 1000)
-        produced_at = flushed_at - (flushed + BUFFER_BYTES - offset) / (RATE * SAMPLE_BYTES)
+        # SDL mixes a buffer, writes it, then sleeps one period; stdio passes the writes on
+        # when four have filled its 4 KB, i.e. at the write of the newest buffer
+        buffer_end = (offset // BUFFER_BYTES + 1) * BUFFER_BYTES
+        produced_at = flushed_at - (flushed - buffer_end) / BUFFER_BYTES * PERIOD
         written.append((produced_at - pressed) * 1000)
     watcher.stop()
     speaker.close()
