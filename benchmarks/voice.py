@@ -166,15 +166,19 @@ def press_to_frame_pairs(presses: int) -> dict[str, Any]:
     from nsdevice.speaker import Speaker
 
     runs: dict[str, list[float]] = {"off": [], "on": []}
+    medians: dict[str, list[float]] = {"off": [], "on": []}
     for _ in range(2):
         for mode in ("off", "on"):
             outputs = (Speaker(lambda: (True, 1.0)),) if mode == "on" else ()
             samples: dict[str, list[float]] = {}
             press_to_frame(presses, samples=samples, outputs=outputs)
             runs[mode].append(_percentile(samples["frame_ms"], 0.99))
+            medians[mode].append(statistics.median(samples["frame_ms"]))
     return {
         "press_to_frame_p99_ms_voice_off": [round(v, 2) for v in runs["off"]],
         "press_to_frame_p99_ms_voice_on": [round(v, 2) for v in runs["on"]],
+        "press_to_frame_median_ms_voice_off": [round(v, 2) for v in medians["off"]],
+        "press_to_frame_median_ms_voice_on": [round(v, 2) for v in medians["on"]],
     }
 
 
