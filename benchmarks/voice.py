@@ -23,6 +23,7 @@ Speed is measured here, never asserted in tests (DESIGN.md).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -150,7 +151,7 @@ def reveals_child(reveals: int, heard: Path) -> dict[str, Any]:
     watcher.stop()
     speaker.close()
     display.close()
-    steps = sorted({b - a for (_, a), (_, b) in zip(watcher.flushes[:-1], watcher.flushes[1:], strict=True)})
+    steps = sorted({b - a for (_, a), (_, b) in itertools.pairwise(watcher.flushes)})
     return {
         "reveals": len(visible),
         "press_to_first_sample_written_ms": _summary(written),
