@@ -103,3 +103,28 @@ def check_said_and_heard(language: str, out: str, recording: bytes) -> None:
         found = recording.find(first_samples(language, ids[0]), position)
         assert found >= 0, f"{language}: {screen['screen']} not heard: {ids}"
         position = found + 1
+
+
+def test_voice_and_language_from_the_command_line_are_kept_as_settings(tmp_path: Path):
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANG": "C"}
+
+    def first_screen(*extra: str) -> dict:
+        command = [sys.executable, "-m", "nsdevice", "run", "--input", "script", "--keys",
+                   "", "--display", "json", "--state-dir", str(tmp_path), *extra]  # fmt: skip
+        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout.splitlines()[0])
+
+    fresh = first_screen("--voice", "--language", "de")  # a fresh box: no game saved yet
+    assert fresh["language"] == "de"
+    again = first_screen()  # the next start remembers both
+    assert again["language"] == "de"
+    menu = [line for line in subprocess.run(
+        [sys.executable, "-m", "nsdevice", "run", "--input", "script", "--keys", "next,menu",
+         "--display", "json", "--state-dir", str(tmp_path)],
+        capture_output=True, text=True, env=env, timeout=60,
+    ).stdout.splitlines() if '"screen": "menu"' in line]  # fmt: skip
+    rows = {row["key"]: row["value"] for row in json.loads(menu[-1])["rows"]}
+    assert rows["voice"] == "on" and rows["volume"] == "5/5"
+    switched = first_screen("--language", "it")  # a saved game takes the new language
+    assert switched["language"] == "it"
