@@ -57,7 +57,7 @@ class Page:
     def __init__(self, port: int, reading: bool = True) -> None:
         self.events = 0
         self.socket = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.socket.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: box\r\n\r\n")
+        self.socket.sendall(b"GET /events?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         if reading:
             threading.Thread(target=self._read, daemon=True).start()
 

@@ -94,6 +94,21 @@ def test_phones_benchmark_runs_with_tiny_counts_and_writes_every_figure(tmp_path
     assert memory["phones"] == 4 and all(n > 1 for n in memory["events_per_phone"])
 
 
+def test_crowd_benchmark_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
+    """benchmarks/crowd.py: press → frame with a room of event streams, and without."""
+    out = tmp_path / "crowd.json"
+    command = [sys.executable, str(ROOT / "benchmarks" / "crowd.py"), "--presses", "4",
+               "--rounds", "1", "--streams", "20", "--interleaved-presses", "8",
+               "--block", "2", "--json", str(out)]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    figures = json.loads(out.read_text())
+    assert [run["streams"] for run in figures["runs"]] == [20, 0]
+    assert figures["runs"][0]["stream_events_read"] >= 20  # every stream had tables
+    mixed = figures["interleaved"]
+    assert mixed["from_release_ms_fed"]["count"] == mixed["from_release_ms_held_back"]["count"]
+
+
 def test_history_benchmark_runs_with_tiny_counts(tmp_path):
     """benchmarks/history.py: the history page's read over a filled store."""
     command = [sys.executable, str(ROOT / "benchmarks" / "history.py"), "--games", "120",
