@@ -1,8 +1,8 @@
 """One realistic example of every screen, for screenshots and the layout tests.
 
-Every screen the session shows is built by the session's own builders
-(`nsdevice.session.screens`), so a screenshot cannot show what the box never does; this
-module only picks the situations and values. The game screens come from real deals
+Every screen the session shows is built by the session's own builders (each screen's
+slice in `nsdevice.session.screens`), so a screenshot cannot show what the box never
+does; this module only picks the situations and values. The game screens come from real deals
 (`deal_game`), so the cards, pencils and pairings are ones the box can actually show.
 Seeds are found by a fixed search, so the gallery is the same on every run. No pygame
 here: views are plain data.
@@ -26,27 +26,32 @@ from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
 from nsdevice.session import MODULES, Capabilities, Settings
 from nsdevice.session.hardware_test import hardware_test_view
-from nsdevice.session.screens import (
-    about_view,
-    confirm_view,
+from nsdevice.session.screens.common import row_index
+from nsdevice.session.screens.game import (
     game_end_view,
-    history_view,
-    menu_view,
-    notice_view,
-    pencil_order_view,
     pencil_pass_view,
-    phones_view,
-    result_view,
     round_end_view,
     round_start_view,
-    score_entry_view,
-    seed_entry_view,
-    setup_view,
-    sheet_counts,
-    sheet_view,
-    shutdown_view,
     summary_view,
     turn_view,
+)
+from nsdevice.session.screens.history import history_view
+from nsdevice.session.screens.menu import (
+    about_view,
+    confirm_view,
+    menu_rows,
+    menu_view,
+    shutdown_view,
+)
+from nsdevice.session.screens.notice import notice_view
+from nsdevice.session.screens.phones import phones_view
+from nsdevice.session.screens.score_sheet import sheet_counts, sheet_view
+from nsdevice.session.screens.scores import result_view, score_entry_view
+from nsdevice.session.screens.setup import (
+    pencil_order_view,
+    seed_entry_view,
+    setup_rows,
+    setup_view,
 )
 from nsdevice.session.settings import History
 
@@ -206,13 +211,19 @@ def example_views(
     plain_solo = _deal(city, 1, (), "SOLO2")
     chosen = partial(Settings, city=city, language=language)
 
+    def setup_on(key: str, settings: Settings, today: bool = False) -> views.SetupView:
+        """The setup with its cursor on the row `key` (rows are named, never counted)."""
+        cursor = row_index(setup_rows(settings, None, today), key)
+        return setup_view(settings, None, cursor, today)
+
+    mixed, own = chosen(players=1, modules=MODULES), chosen(players=1, pencil_order="own")
+    menu_settings = chosen(sound=True, brightness=4)
+    full_menu = Capabilities(brightness=True, shutdown=True)
     examples: list[tuple[str, views.View]] = [
-        ("setup", setup_view(chosen(players=3, modules=("objectives",)), None, cursor=0)),
-        ("setup-mix-warning", setup_view(chosen(players=1, modules=MODULES), None, cursor=6)),
-        (
-            "setup-solo-own-order-today",  # C-8 solo's own row; D-2 the day's deal
-            setup_view(chosen(players=1, pencil_order="own"), None, cursor=8, today=True),
-        ),
+        ("setup", setup_on("start", chosen(players=3, modules=("objectives",)))),
+        ("setup-mix-warning", setup_on("city_gates", mixed)),
+        # C-8 solo's own row; D-2 the day's deal
+        ("setup-solo-own-order-today", setup_on("seed", own, today=True)),
         ("seed-entry", seed_entry_view(("K", "7", "P", "2", "X", ""), 3, language)),
         ("pencil-order", pencil_order_view(city, city_data(city).colours[2:3], 3, language)),
         ("summary", summary_view(two, language)),
@@ -233,10 +244,10 @@ def example_views(
         (
             "menu",
             menu_view(
-                chosen(sound=True, brightness=4),
-                Capabilities(brightness=True, shutdown=True),
+                menu_settings,
+                full_menu,
                 in_round=True,  # over a turn, so that the round can be restarted
-                cursor=7,
+                cursor=row_index(menu_rows(menu_settings, full_menu, True), "shutdown"),
             ),
         ),
     ]

@@ -1,4 +1,4 @@
-"""The table of screens is complete: every `Screen` has a press handler, a view builder
+"""The table of screens is complete: every `ScreenName` has a press handler, a view builder
 and a kind (`session.machine.SCREENS`), is reachable by presses, and has a title and a
 page in every language (docs/ARCHITECTURE.md, "Adding a screen")."""
 
@@ -11,10 +11,12 @@ import pytest
 from nsdevice import views
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.locale import LANGUAGES
-from nsdevice.session import Capabilities, Screen, Session, Settings
-from nsdevice.session.machine import SCREENS, Entry
-from nsdevice.session.screen import Kind
-from nsdevice.texts import Line, Page, Words, words
+from nsdevice.session import Capabilities, ScreenName, Session, Settings
+from nsdevice.session.context import ScreenEntry
+from nsdevice.session.names import Kind
+from nsdevice.session.screens import SCREENS
+from nsdevice.texts import Line, Page, words
+from nsdevice.texts.pages.base import Pages
 
 NEXT, BACK, MENU = Press(Button.NEXT), Press(Button.BACK), Press(Button.MENU)
 
@@ -29,7 +31,7 @@ def _choose(session: Session, key: str) -> None:
     session.press(MENU)
 
 
-def every_screen() -> dict[Screen, views.View]:
+def every_screen() -> dict[ScreenName, views.View]:
     """One walk through a whole game that stops on every screen: each screen's first view."""
     session = Session(
         Settings(city="paris", players=2, modules=("objectives",)),
@@ -38,7 +40,7 @@ def every_screen() -> dict[Screen, views.View]:
         ),
         seed_source=lambda: "TABLE",
     )
-    seen: dict[Screen, views.View] = {}
+    seen: dict[ScreenName, views.View] = {}
 
     def press(press: Press) -> None:
         session.press(press)
@@ -56,7 +58,7 @@ def every_screen() -> dict[Screen, views.View]:
     _choose(session, "show_setup")
     seen.setdefault(session.screen, session.view())
     press(BACK)  # the recall returns to the round start
-    while session.screen is not Screen.GAME_END:
+    while session.screen is not ScreenName.GAME_END:
         press(NEXT)
     press(MENU)
     _choose(session, "about")
@@ -75,7 +77,7 @@ def every_screen() -> dict[Screen, views.View]:
     press(NEXT)
     press(Press(Button.MENU, Gesture.HOLD))  # seat 1's score sheet
     press(Press(Button.MENU, Gesture.HOLD))  # skipped: back to the total
-    while session.screen is not Screen.RESULT:
+    while session.screen is not ScreenName.RESULT:
         press(MENU)
     press(MENU)
     _choose(session, "shutdown")
@@ -87,20 +89,20 @@ def every_screen() -> dict[Screen, views.View]:
 
 
 @pytest.fixture(scope="module")
-def shown() -> dict[Screen, views.View]:
+def shown() -> dict[ScreenName, views.View]:
     return every_screen()
 
 
 def test_every_screen_has_one_entry_with_handler_view_and_kind():
-    assert set(SCREENS) == set(Screen)
+    assert set(SCREENS) == set(ScreenName)
     for screen, entry in SCREENS.items():
-        assert isinstance(entry, Entry), screen
+        assert isinstance(entry, ScreenEntry), screen
         assert isinstance(entry.kind, Kind), screen
         assert callable(entry.press) and callable(entry.view), screen
 
 
 def test_every_screen_is_reached_by_presses(shown):
-    assert set(shown) == set(Screen), set(Screen) - set(shown)
+    assert set(shown) == set(ScreenName), set(ScreenName) - set(shown)
 
 
 def test_the_table_builds_each_screens_view(shown):
@@ -112,12 +114,13 @@ def test_the_table_builds_each_screens_view(shown):
 def test_the_kinds_say_where_a_screen_stands(shown):
     game = {s for s, e in SCREENS.items() if e.kind is Kind.GAME}
     overlays = {s for s, e in SCREENS.items() if e.kind is Kind.OVERLAY}
-    assert {Screen.SUMMARY, Screen.TURN, Screen.RESULT} <= game
+    assert {ScreenName.SUMMARY, ScreenName.TURN, ScreenName.RESULT} <= game
     assert overlays == {
-        Screen.MENU, Screen.CONFIRM, Screen.ABOUT, Screen.RECALL, Screen.PHONES, Screen.HISTORY
+        ScreenName.MENU, ScreenName.CONFIRM, ScreenName.ABOUT, ScreenName.RECALL,
+        ScreenName.PHONES, ScreenName.HISTORY,
     }
-    assert SCREENS[Screen.SETUP].kind is Kind.SETUP
-    assert SCREENS[Screen.SHUTDOWN].kind is Kind.MESSAGE
+    assert SCREENS[ScreenName.SETUP].kind is Kind.SETUP
+    assert SCREENS[ScreenName.SHUTDOWN].kind is Kind.MESSAGE
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -131,7 +134,7 @@ def test_every_screen_has_a_title_and_a_page_in_every_language(shown, language):
 
 
 def test_every_view_type_has_its_own_page():
-    dispatcher = Words.__dict__["page"].dispatcher
+    dispatcher = Pages.__dict__["page"].dispatcher
     fallback = dispatcher.dispatch(views.View)
     missing = [kind.__name__ for kind in views.ALL_VIEWS if dispatcher.dispatch(kind) is fallback]
     assert missing == []

@@ -14,7 +14,7 @@ from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.deal import Setup, deal_game
 from nsdevice.session import Capabilities, FinishedGame, Session, Settings
 from nsdevice.session.digits import presses_for
-from nsdevice.session.screens import TOTAL_FIELD
+from nsdevice.session.screens.fields import TOTAL_FIELD
 from nsdevice.session.settings import History, daily_streak
 from nsdevice.views import BestScore, PlayedGame
 
