@@ -41,7 +41,7 @@ def summary_view(deal: Deal, language: str, recall: bool = False) -> views.Summa
     )
 
 
-def show_summary(session: Context) -> views.View:
+def show_summary(session: Context) -> views.SummaryView:
     return summary_view(session.current_deal(), session.language)
 
 
@@ -55,7 +55,7 @@ def on_summary(session: Context, press: Press) -> None:
         state.setup = None
 
 
-def show_recall(session: Context) -> views.View:
+def show_recall(session: Context) -> views.SummaryView:
     return summary_view(session.current_deal(), session.language, recall=True)
 
 
@@ -79,7 +79,7 @@ def round_start_view(deal: Deal, round_number: int, language: str) -> views.Roun
     )
 
 
-def show_round_start(session: Context) -> views.View:
+def show_round_start(session: Context) -> views.RoundStartView:
     return round_start_view(session.current_deal(), session.state.progress.round, session.language)
 
 
@@ -124,7 +124,7 @@ def turn_view(deal: Deal, progress: Progress, language: str) -> views.TurnView:
     )
 
 
-def show_turn(session: Context) -> views.View:
+def show_turn(session: Context) -> views.TurnView:
     return turn_view(session.current_deal(), session.state.progress, session.language)
 
 
@@ -165,7 +165,7 @@ def round_end_view(deal: Deal, round_number: int, language: str) -> views.RoundE
     )
 
 
-def show_round_end(session: Context) -> views.View:
+def show_round_end(session: Context) -> views.RoundEndView:
     return round_end_view(session.current_deal(), session.state.progress.round, session.language)
 
 
@@ -201,7 +201,7 @@ def pencil_pass_view(deal: Deal, next_round: int, language: str) -> views.Pencil
     )
 
 
-def show_pencil_pass(session: Context) -> views.View:
+def show_pencil_pass(session: Context) -> views.PencilPassView:
     return pencil_pass_view(
         session.current_deal(), session.state.progress.round + 1, session.language
     )
@@ -230,7 +230,7 @@ def game_end_view(setup: Setup, language: str) -> views.GameEndView:
     )
 
 
-def show_game_end(session: Context) -> views.View:
+def show_game_end(session: Context) -> views.GameEndView:
     return game_end_view(session.current_setup(), session.language)
 
 

@@ -64,7 +64,7 @@ def _history(session: Context) -> History:
     return session.read_history
 
 
-def show_history(session: Context) -> views.View:
+def show_history(session: Context) -> views.HistoryView:
     return history_view(_history(session), session.today(), session.state.cursor, session.language)
 
 

@@ -68,7 +68,7 @@ def session_menu_rows(session: Context) -> tuple[views.Row, ...]:
     return menu_rows(session.state.settings, session.capabilities, session.round_under_way())
 
 
-def show_menu(session: Context) -> views.View:
+def show_menu(session: Context) -> views.MenuView:
     state = session.state
     return menu_view(state.settings, session.capabilities, session.round_under_way(), state.cursor)
 
@@ -114,7 +114,7 @@ def confirm_view(question: str, progress: Progress, language: str) -> views.Conf
     )
 
 
-def show_confirm(session: Context) -> views.View:
+def show_confirm(session: Context) -> views.ConfirmView:
     return confirm_view(session.state.question, session.state.progress, session.language)
 
 
@@ -160,7 +160,7 @@ def about_view(city_name: str, language: str, seed: str | None = None) -> views.
     )
 
 
-def show_about(session: Context) -> views.View:
+def show_about(session: Context) -> views.AboutView:
     state = session.state
     seed = state.setup.seed if state.setup is not None and session.game_over() else None
     return about_view(state.settings.city, session.language, seed)
@@ -175,7 +175,7 @@ def shutdown_view(language: str) -> views.ShutdownView:
     return views.ShutdownView(language=language)
 
 
-def show_shutdown(session: Context) -> views.View:
+def show_shutdown(session: Context) -> views.ShutdownView:
     return shutdown_view(session.language)
 
 

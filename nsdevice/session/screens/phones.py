@@ -21,7 +21,7 @@ def phones_view(addresses: tuple[str, ...], code: str, language: str) -> views.P
     )
 
 
-def show_phones(session: Context) -> views.View:
+def show_phones(session: Context) -> views.PhonesView:
     return phones_view(session.capabilities.phones, session.join_code, session.language)
 
 

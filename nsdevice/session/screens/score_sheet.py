@@ -94,7 +94,7 @@ def sheet_view(
     )
 
 
-def show_score_sheet(session: Context) -> views.View:
+def show_score_sheet(session: Context) -> views.SheetView:
     state = session.state
     return sheet_view(
         session.current_setup(),

@@ -70,7 +70,7 @@ def score_entry_view(
     )
 
 
-def show_score_entry(session: Context) -> views.View:
+def show_score_entry(session: Context) -> views.ScoreEntryView:
     state = session.state
     return score_entry_view(
         session.current_setup(), state.scores, state.entry, session.language,

@@ -64,7 +64,7 @@ def session_setup_rows(session: Context) -> tuple[views.Row, ...]:
     return setup_rows(state.settings, state.seed_code, state.today)
 
 
-def show_setup(session: Context) -> views.View:
+def show_setup(session: Context) -> views.SetupView:
     state = session.state
     return setup_view(state.settings, state.seed_code, state.cursor, state.today)
 
@@ -145,7 +145,7 @@ def seed_entry_view(characters: Sequence[str], cursor: int, language: str) -> vi
     )
 
 
-def show_seed_entry(session: Context) -> views.View:
+def show_seed_entry(session: Context) -> views.SeedEntryView:
     state = session.state
     return seed_entry_view(state.seed_characters, state.cursor, session.language)
 
@@ -196,7 +196,7 @@ def pencil_order_view(
     )
 
 
-def show_pencil_order(session: Context) -> views.View:
+def show_pencil_order(session: Context) -> views.PencilOrderView:
     state = session.state
     return pencil_order_view(
         state.settings.city, state.pencil_choice, state.cursor, session.language
