@@ -68,6 +68,7 @@ class ScorePages(Pages):
             return _("Seat {seat}: total").format(seat=view.seat)
         return _("Seat {seat}: best line").format(seat=view.seat)
 
+    @register_title
     def _score_sheet_title(self, view: views.SheetView) -> str:
         if view.solo:
             return self._(TITLES[views.SheetView])
