@@ -107,7 +107,7 @@ class Pages(Vocabulary):
     def row(self, row: views.Row) -> str:
         label = self._(ROWS[row.key])
         value = self.row_value(row)
-        return f"{label}: {value}" if value else label
+        return self.labelled(label, value) if value else label
 
     def row_value(self, row: views.Row) -> str:
         value = row.value

@@ -58,10 +58,12 @@ class GamePages(Pages):
             lines += items([f"  {self.objective(view.city, o)}" for o in view.objectives])
         if view.city_gates:
             lines.append(Line(_("City gates:"), Role.HEADING))
-            lines += items([f"  {self.corner(c)}: {self.bonus(b)}" for c, b in view.city_gates])
+            gates = view.city_gates
+            lines += items(["  " + self.labelled(self.corner(c), self.bonus(b)) for c, b in gates])
         if view.pencil_powers:
             lines.append(Line(_("Pencil powers:"), Role.HEADING))
-            lines += items([f"  {self.colour(c)}: {self.power(p)}" for c, p in view.pencil_powers])
+            powers = view.pencil_powers
+            lines += items(["  " + self.labelled(self.colour(c), self.power(p)) for c, p in powers])
         if view.solo_order:
             lines.append(Line(_("Pencils, in order:"), Role.HEADING))
             lines.append(Line("  " + ", ".join(self.colour(c) for c in view.solo_order)))
@@ -125,8 +127,11 @@ class GamePages(Pages):
         lines = [Line(_("Every pencil moves one place left."), Role.NOTE)]
         lines += items(
             [
-                f"{self.colour(m.colour)}: {self.slot(m.from_slot, view.players)} → "
-                f"{self.slot(m.to_slot, view.players)}"
+                self.labelled(
+                    self.colour(m.colour),
+                    f"{self.slot(m.from_slot, view.players)} → "
+                    f"{self.slot(m.to_slot, view.players)}",
+                )
                 for m in view.moves
             ],
             Role.PENCIL,

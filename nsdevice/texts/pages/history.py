@@ -33,7 +33,10 @@ class HistoryPages(Pages):
             if view.bests:
                 lines.append(Line(_("Best daily score"), Role.HEADING))
                 lines += items(
-                    [f"{self.city(b.city)}: {b.adjusted} · {b.played_on}" for b in view.bests]
+                    [
+                        self.labelled(self.city(b.city), f"{b.adjusted} · {b.played_on}")
+                        for b in view.bests
+                    ]
                 )
         else:
             lines = [Line(_("No finished games yet."))]
@@ -65,4 +68,4 @@ class HistoryPages(Pages):
     def best(self, best: views.BestScore) -> str:
         """A solo best: the city, the module set it was played with, the score."""
         modules = " + ".join(self.module(m) for m in best.modules) or self._("no modules")
-        return f"{self.city(best.city)} · {modules}: {best.adjusted}"
+        return self.labelled(f"{self.city(best.city)} · {modules}", best.adjusted)
