@@ -31,6 +31,7 @@ from nsdevice.session.screens.game import (
     game_end_view,
     pencil_pass_view,
     round_end_view,
+    round_so_far_view,
     round_start_view,
     summary_view,
     turn_view,
@@ -140,6 +141,14 @@ def _game_turns(city: str, language: str) -> Iterator[tuple[str, views.View]]:
         yield name, revealed(deal, _first(deal, SITUATIONS[situation]))
 
 
+def _round_so_far(city: str, language: str) -> Iterator[tuple[str, views.View]]:
+    """The round's cards from the menu: a long round at its last card, and one not begun."""
+    many = (city, 3, MODULES)
+    deal = _deal(*many, _seed_for(*many, "last") or "A")
+    yield "round-so-far", round_so_far_view(deal, _first(deal, SITUATIONS["last"]), language)
+    yield "round-so-far-none", round_so_far_view(deal, Progress(round=2), language)
+
+
 def _sheets(language: str, solo: Deal, table: Deal) -> Iterator[tuple[str, views.View]]:
     """The score sheet walk-through (S-T-END, S-P-END): a line's second count at a table,
     a solo game's interchanges and its last count (the objectives when played); none for
@@ -234,6 +243,7 @@ def example_views(
         ("round-start-4-players", round_start_view(four, 3, language)),
         ("round-start-solo", round_start_view(solo, 1, language)),
         *_game_turns(city, language),
+        *_round_so_far(city, language),
         ("round-end", replace(round_end_view(three, 2, language), chime="round_end")),
         ("pencil-pass-3-players", pencil_pass_view(three, 2, language)),
         ("pencil-pass-2-players", pencil_pass_view(two, 3, language)),
@@ -288,7 +298,9 @@ def _history(city: str, language: str) -> list[tuple[str, views.View]]:
     the daily deals, and a box that has finished no game yet."""
     bounds = city_data(city).tier_upper_bounds
 
-    def solo(on: str, adjusted: int, modules: tuple[str, ...] = (), daily: bool = False):
+    def solo(
+        on: str, adjusted: int, modules: tuple[str, ...] = (), daily: bool = False
+    ) -> views.PlayedGame:
         tier = scoring.solo_tier(city_data(city), adjusted)
         total = adjusted + scoring.MODULE_PENALTY * len(modules)
         return views.PlayedGame(on, city, 1, modules, (total,), (), adjusted, tier,
