@@ -30,6 +30,7 @@ class ScreenName(StrEnum):
     SHUTDOWN = "shutdown"
     PHONES = "phones"  # the page's address and join code, from the menu
     HISTORY = "history"  # the finished games and the bests, from the menu
+    ROUND_SO_FAR = "round_so_far"  # this round's cards so far, from the menu
 
 
 class Kind(Enum):

@@ -1,6 +1,6 @@
 """The game itself, step by step through the fixed deal (D-1): the summary (and its recall
-from the menu), each round's start, the turns, the round's end, the pencils passed on,
-and the game's end."""
+from the menu), each round's start, the turns (and the round so far, from the menu), the
+round's end, the pencils passed on, and the game's end."""
 
 from __future__ import annotations
 
@@ -152,6 +152,31 @@ def on_turn(session: Context, press: Press) -> None:
         open_menu(session)
 
 
+# --- the round so far, from the menu ----------------------------------------------------------
+def round_so_far_view(deal: Deal, progress: Progress, language: str) -> views.RoundSoFarView:
+    """Every card revealed in `progress`'s round, turn by turn (C-3), for a player who
+    missed one; any button goes back to the game."""
+    shown = progress.visible(deal)
+    return views.RoundSoFarView(
+        city=deal.setup.city.value,
+        round=progress.round,
+        turns=tuple(
+            views.PlayedTurn(t.number, t.cards, t.switch_effect, t.paired_effect) for t in shown
+        ),
+        underground_seen=shown[-1].underground_seen if shown else 0,
+        hints=hints(next="back", back="back", menu="back"),
+        language=language,
+    )
+
+
+def show_round_so_far(session: Context) -> views.RoundSoFarView:
+    return round_so_far_view(session.current_deal(), session.state.progress, session.language)
+
+
+def on_round_so_far(session: Context, press: Press) -> None:
+    session.state.screen = session.under()
+
+
 # --- a round's end and the pencils passed on --------------------------------------------------
 def round_end_view(deal: Deal, round_number: int, language: str) -> views.RoundEndView:
     return views.RoundEndView(
@@ -254,4 +279,5 @@ SLICE = {
     ScreenName.PENCIL_PASS: ScreenEntry(Kind.GAME, on_pencil_pass, show_pencil_pass),
     ScreenName.GAME_END: ScreenEntry(Kind.GAME, on_game_end, show_game_end, over=True),
     ScreenName.RECALL: ScreenEntry(Kind.OVERLAY, on_recall, show_recall),
+    ScreenName.ROUND_SO_FAR: ScreenEntry(Kind.OVERLAY, on_round_so_far, show_round_so_far),
 }

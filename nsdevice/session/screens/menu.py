@@ -23,6 +23,7 @@ from nsdevice.session.settings import BRIGHTNESS_LEVELS, Capabilities, Settings
 # The menu's rows that open a screen over the game, by the row's key.
 OPENS = {
     "show_setup": ScreenName.RECALL,
+    "round_so_far": ScreenName.ROUND_SO_FAR,
     "about": ScreenName.ABOUT,
     "phones": ScreenName.PHONES,
     "history": ScreenName.HISTORY,
@@ -33,11 +34,12 @@ OPENS = {
 def menu_rows(
     settings: Settings, capabilities: Capabilities, in_round: bool
 ) -> tuple[views.Row, ...]:
-    """`in_round`: the menu was opened over a round under way, which it may restart."""
+    """`in_round`: the menu was opened over a round under way: it may show the round's
+    cards so far, or restart it."""
     return (
         views.Row("resume"),
         views.Row("show_setup"),
-        *((views.Row("restart_round"),) if in_round else ()),
+        *((views.Row("round_so_far"), views.Row("restart_round")) if in_round else ()),
         views.Row("new_game"),
         views.Row("language", settings.language),
         views.Row("sound", "on" if settings.sound else "off"),

@@ -108,6 +108,23 @@ class GamePages(Pages):
             lines.append(self._("Before: {cards}").format(cards=faces))
         return Page(self.title(view), tuple(items(lines)))
 
+    @register_title
+    def _round_so_far_title(self, view: views.RoundSoFarView) -> str:
+        return self._("Round {number} so far").format(number=view.round)
+
+    @register_page
+    def _round_so_far(self, view: views.RoundSoFarView) -> Page:
+        _ = self._
+        if not view.turns:
+            line = Line(_("No card revealed yet this round."))
+            return Page(self.title(view), (line,), form=Form.MESSAGE)
+        seen = self.underground(view.underground_seen, view.underground_total, view.city)
+        lines = [Line(seen, Role.NOTE)]
+        for turn in view.turns:
+            cards = " + ".join(f"{self.kind(c.kind, view.city)} {self.face(c)}" for c in turn.cards)
+            lines.append(Line(_("Turn {turn}: {cards}").format(turn=turn.number, cards=cards)))
+        return Page(self.title(view), tuple(lines), form=Form.COLUMNS)
+
     @register_page
     def _round_end(self, view: views.RoundEndView) -> Page:
         _ = self._
