@@ -7,6 +7,7 @@ its press handler and view side by side, one module per family, and the table
 games. Import the view builders from their slice, e.g. `nsdevice.session.screens.game`.
 """
 
+from nsdevice.session.holds import held_buttons
 from nsdevice.session.machine import Session
 from nsdevice.session.names import ScreenName
 from nsdevice.session.screens import GAME_SCREENS
@@ -30,5 +31,6 @@ __all__ = [
     "ScreenName",
     "Session",
     "Settings",
+    "held_buttons",
     "random_seed",
 ]
