@@ -226,7 +226,7 @@ def example_views(
         return setup_view(settings, None, cursor, today)
 
     mixed, own = chosen(players=1, modules=MODULES), chosen(players=1, pencil_order="own")
-    menu_settings = chosen(sound=True, brightness=4)
+    menu_settings = chosen(sound=True, voice=True, volume=3, brightness=4)
     full_menu = Capabilities(brightness=True, shutdown=True)
     examples: list[tuple[str, views.View]] = [
         ("setup", setup_on("start", chosen(players=3, modules=("objectives",)))),

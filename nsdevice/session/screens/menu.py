@@ -18,7 +18,7 @@ from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import chosen, cycle, hints
 from nsdevice.session.screens.setup import start_game
-from nsdevice.session.settings import BRIGHTNESS_LEVELS, Capabilities, Settings
+from nsdevice.session.settings import BRIGHTNESS_LEVELS, VOLUME_LEVELS, Capabilities, Settings
 
 # The menu's rows that open a screen over the game, by the row's key.
 OPENS = {
@@ -43,6 +43,8 @@ def menu_rows(
         views.Row("new_game"),
         views.Row("language", settings.language),
         views.Row("sound", "on" if settings.sound else "off"),
+        views.Row("voice", "on" if settings.voice else "off"),
+        *((views.Row("volume", f"{settings.volume}/{VOLUME_LEVELS}"),) if settings.voice else ()),
         *(
             (views.Row("brightness", f"{settings.brightness}/{BRIGHTNESS_LEVELS}"),)
             if capabilities.brightness
@@ -94,6 +96,10 @@ def on_menu(session: Context, press: Press) -> None:
         state.settings = replace(s, language=cycle(LANGUAGES, s.language))
     elif key == "sound":
         state.settings = replace(s, sound=not s.sound)
+    elif key == "voice":
+        state.settings = replace(s, voice=not s.voice)
+    elif key == "volume":
+        state.settings = replace(s, volume=s.volume % VOLUME_LEVELS + 1)
     elif key == "brightness":
         state.settings = replace(s, brightness=s.brightness % BRIGHTNESS_LEVELS + 1)
     elif key == "history":
