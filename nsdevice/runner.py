@@ -354,14 +354,15 @@ def run(args: argparse.Namespace) -> int:
     from nsdevice.notify import Notifier
     from nsdevice.saving import Saver, open_game
     from nsdevice.session import Capabilities, Session, Settings
-    from nsdevice.store import state_directory
+    from nsdevice.store import hold_folder, state_directory
 
     chosen = plan(args)
     web_address = _web_address(args)
     today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
+    directory = Path(args.state_dir) if args.state_dir else state_directory()
+    folder = hold_folder(directory)  # one box per state folder, else exit 2 naming the other
     display, inbox, inputs = open_hardware(chosen)
 
-    directory = Path(args.state_dir) if args.state_dir else state_directory()
     # Under the service the box may not power off itself: it exits with an agreed status
     # and the unit's root-side ExecStopPost powers off (systemd/nsdevice.service).
     power_off_status = os.environ.get("NSDEVICE_POWER_OFF_EXIT_STATUS", "")
@@ -419,6 +420,7 @@ def run(args: argparse.Namespace) -> int:
         outputs=_led_output(chosen, inputs),
         on_request=on_request,
         publish=web.publish if web is not None else None,
+        retry=saver.retry,
     )
     if web is not None:
         web.start()  # it serves once the loop has drawn its first frame
@@ -432,7 +434,8 @@ def run(args: argparse.Namespace) -> int:
             with contextlib.suppress(Exception):
                 device.close()
         display.close()
-        saver.store.close()
+        saver.close(session.snapshot())
+        folder.release()
 
 
 TODAY_VARIABLE = "NSDEVICE_TODAY"  # a test hook: YYYY-MM-DD fixes the clock of the day's deal

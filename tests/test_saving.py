@@ -63,8 +63,13 @@ def test_a_file_that_breaks_mid_game_is_set_aside_and_the_game_saved_in_a_fresh_
     flaky.once = True  # the fresh file is sound
     assert saver({"step": 2})
     assert any(".damaged-" in p.name for p in tmp_path.iterdir())
-    assert Store.open(tmp_path).store.load() == {"step": 2}
-    assert saver.notices == []  # the game in memory was never in danger
+    again = Store.open(tmp_path)
+    assert again.store.load() == {"step": 2}
+    # the game in memory was never in danger, but the finished games stay in the file set
+    # aside: said, and kept in the fresh file until a press has shown it
+    (aside,) = [p.name for p in tmp_path.iterdir() if p.suffix.startswith(".damaged-")]
+    assert saver.notices == [("store_damaged", aside)]
+    assert again.notices == (("store_damaged", aside),)
 
 
 def test_a_finished_game_waits_in_memory_until_it_can_be_written(tmp_path):

@@ -251,3 +251,46 @@ def test_the_history_keeps_the_last_games_per_city_and_daily_ones_apart(tmp_path
     assert [(g.city, g.totals) for g in store.history(limit=1).games] == [
         ("tokyo", (99, 99, 80)), ("london", (100,)), ("paris", (120, 125))
     ]
+
+
+def test_close_commits_the_finished_games_still_waiting(tmp_path):
+    """The last press's save may have failed: close() keeps the games it left waiting."""
+    store = Store.open(tmp_path).store
+    store.save({"step": 1})
+    store.record(FinishedGame("paris", 2, (), "P", (90, 80), None, None))
+    store.close()
+    assert [g["seed"] for g in Store.open(tmp_path).store.finished_games()] == ["P"]
+
+
+def test_close_with_the_last_step_commits_the_games_with_it(tmp_path):
+    """A game committed without the step that recorded it would be recorded again after a
+    restart (the step before still shows the game's end): close() saves both at once."""
+    store = Store.open(tmp_path).store
+    store.save({"step": 1})
+    store.record(FinishedGame("tokyo", 1, (), "T", (80,), 80, 2))
+    store.close({"step": 2, "recorded": True})
+    again = Store.open(tmp_path).store
+    assert again.load() == {"step": 2, "recorded": True}
+    assert [g["seed"] for g in again.finished_games()] == ["T"]
+    again.close({"step": 2, "recorded": True})  # nothing new: nothing written twice
+    assert len(Store.open(tmp_path).store.finished_games()) == 1
+
+
+def test_two_set_asides_in_the_same_second_keep_both_files(tmp_path, monkeypatch):
+    from nsdevice.store import copy_aside, damage, set_aside
+
+    monkeypatch.setattr(damage.time, "strftime", lambda pattern: "20261124-031500")
+    path = tmp_path / FILE_NAME
+    kept = []
+    for number, keep in enumerate((set_aside, copy_aside, set_aside, set_aside)):
+        path.write_bytes(b"damaged %d" % number)
+        Path(f"{path}-wal").write_bytes(b"log %d" % number)
+        kept.append(keep(path))
+    assert len(set(kept)) == 4
+    for number, aside in enumerate(kept):
+        assert aside.read_bytes() == b"damaged %d" % number
+        assert Path(f"{aside}-wal").read_bytes() == b"log %d" % number
+    # a name taken only by an earlier file's log is not taken again either
+    path.write_bytes(b"last")
+    Path(f"{kept[0]}").unlink()
+    assert set_aside(path) not in kept
