@@ -294,3 +294,119 @@ def test_two_set_asides_in_the_same_second_keep_both_files(tmp_path, monkeypatch
     path.write_bytes(b"last")
     Path(f"{kept[0]}").unlink()
     assert set_aside(path) not in kept
+
+
+def _renamed_steps_column(path: Path) -> None:
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+        db.execute("PRAGMA writable_schema = ON")
+        db.execute("UPDATE sqlite_master SET sql = replace(sql, 'snapshot TEXT', 'snapshoT2 TEXT')"
+                   " WHERE name = 'steps'")  # fmt: skip
+
+
+def test_a_schema_sqlite_cannot_read_is_damage_set_aside_said_and_saving_goes_on(tmp_path):
+    """'no such column: snapshot' is the file, not the card: the card takes writes."""
+    store = Store.open(tmp_path).store
+    store.save({"step": 1})
+    store.close()
+    _renamed_steps_column(tmp_path / FILE_NAME)
+    opened = Store.open(tmp_path)
+    assert opened.notice is not None and opened.notice[0] == "store_damaged" and opened.saving
+    assert (tmp_path / opened.notice[1]).exists()  # kept aside for a person
+    assert opened.store.save({"step": 2})
+    again = Store.open(tmp_path)
+    assert again.store.load() == {"step": 2}
+    assert again.notices == (opened.notice,)  # not shown by a press yet: still said
+
+
+def test_every_bit_flipped_in_the_steps_schema_text_is_damage_or_harmless(tmp_path):
+    from nsdevice.store import trouble
+
+    original = tmp_path / "original"
+    store = Store.open(original).store
+    for step in range(1, 4):
+        store.save({"step": step})
+    store.close()
+    data = (original / FILE_NAME).read_bytes()
+    at = data.index(b"CREATE TABLE steps (")
+    outcomes: dict[str, int] = {}
+    for bit in range(len(b"CREATE TABLE steps (") * 8):
+        folder = tmp_path / f"flip-{bit}"
+        folder.mkdir()
+        flipped = bytearray(data)
+        flipped[at + bit // 8] ^= 1 << (bit % 8)
+        (folder / FILE_NAME).write_bytes(bytes(flipped))
+        opened = Store.open(folder)
+        if opened.notice is None:
+            assert opened.restored == {"step": 3}, bit  # a harmless flip: the game as saved
+            outcome = "held"
+        else:
+            assert opened.notice[0] == "store_damaged", (bit, opened.notice)
+            outcome = "damaged"
+        assert opened.saving
+        assert opened.store.save({"step": 4}), bit
+        opened.store.close()
+        assert Store.open(folder).store.load() == {"step": 4}, bit
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    assert outcomes["damaged"] > 100 and outcomes.get("held", 0) > 0
+    assert trouble(sqlite3.OperationalError("no such column: snapshot"), tmp_path / "x") is None
+
+
+def test_trouble_is_told_by_code_and_by_trying_never_by_message(tmp_path):
+    from nsdevice.store import StoreBusy, trouble
+
+    def error(name: str, text: str = "whatever the message says") -> sqlite3.Error:
+        failure = sqlite3.OperationalError(text)
+        failure.sqlite_errorname = name  # type: ignore[attr-defined]
+        return failure
+
+    path = tmp_path / FILE_NAME
+    assert trouble(error("SQLITE_CORRUPT", "disk is full"), path) is None
+    assert trouble(error("SQLITE_NOTADB"), path) is None
+    assert trouble(error("SQLITE_ERROR", "database or disk is full"), path) is None
+    assert isinstance(trouble(error("SQLITE_BUSY"), path), StoreBusy)
+    full = trouble(error("SQLITE_FULL", "malformed"), path)
+    assert full is not None and full.notice == "store_full"
+    assert trouble(error("SQLITE_READONLY", "malformed"), path) is not None
+    # the card refuses a write beside the store (here: no folder there): cannot save now
+    missing = trouble(error("SQLITE_ERROR"), tmp_path / "gone" / FILE_NAME)
+    assert missing is not None and missing.notice == "store_unwritable"
+    assert trouble(OSError(5, "Input/output error"), path) is not None
+    assert trouble(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad"), path) is None
+    assert list(tmp_path.iterdir()) == []  # the trial write leaves nothing behind
+
+
+def test_a_damage_notice_is_kept_in_the_file_until_a_press_has_shown_it(tmp_path):
+    (tmp_path / FILE_NAME).write_bytes(os.urandom(4096))
+    first = Store.open(tmp_path)
+    assert first.notice is not None and first.notice[0] == "store_damaged"
+    first.store.save({"step": 1})
+    # killed before a press: the next start says it again, with what was saved
+    second = Store.open(tmp_path)
+    assert second.notices == (first.notice,) and second.restored == {"step": 1}
+    second.store.shown([first.notice])  # a press showed it; the next save takes it out
+    assert Store.open(tmp_path).notices == (first.notice,)  # not before that save
+    assert second.store.save({"step": 1})  # nothing else changed: still written
+    third = Store.open(tmp_path)
+    assert third.notices == () and third.restored == {"step": 1}
+    assert third.store.save({"step": 1}) is False  # and then nothing to write
+
+
+def test_a_save_on_a_locked_store_fails_at_once_and_saves_once_let_go(tmp_path):
+    import time
+
+    from nsdevice.store import StoreBusy
+
+    store = Store.open(tmp_path).store
+    store.save({"step": 1})
+    holder = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    started = time.monotonic()
+    try:
+        store.save({"step": 2})
+        raise AssertionError("saved through another connection's lock")
+    except StoreBusy:
+        pass
+    assert time.monotonic() - started < 0.5  # never the 2 s a start waits
+    holder.execute("ROLLBACK")
+    assert store.save({"step": 2})
+    assert Store.open(tmp_path).store.load() == {"step": 2}
