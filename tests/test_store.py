@@ -318,7 +318,7 @@ def test_a_schema_sqlite_cannot_read_is_damage_set_aside_said_and_saving_goes_on
     assert again.notices == (opened.notice,)  # not shown by a press yet: still said
 
 
-def test_every_bit_flipped_in_the_steps_schema_text_is_damage_or_harmless(tmp_path):
+def test_a_bit_flipped_in_each_byte_of_the_steps_schema_text_is_damage_or_harmless(tmp_path):
     from nsdevice.store import trouble
 
     original = tmp_path / "original"
@@ -329,7 +329,8 @@ def test_every_bit_flipped_in_the_steps_schema_text_is_damage_or_harmless(tmp_pa
     data = (original / FILE_NAME).read_bytes()
     at = data.index(b"CREATE TABLE steps (")
     outcomes: dict[str, int] = {}
-    for bit in range(len(b"CREATE TABLE steps (") * 8):
+    # a bit of every byte (benchmarks/reliability/schema_flips.py --long tries all 160)
+    for bit in [8 * at + (at * 3) % 8 for at in range(20)]:
         folder = tmp_path / f"flip-{bit}"
         folder.mkdir()
         flipped = bytearray(data)
@@ -347,7 +348,7 @@ def test_every_bit_flipped_in_the_steps_schema_text_is_damage_or_harmless(tmp_pa
         opened.store.close()
         assert Store.open(folder).store.load() == {"step": 4}, bit
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
-    assert outcomes["damaged"] > 100 and outcomes.get("held", 0) > 0
+    assert outcomes["damaged"] > 10 and outcomes.get("held", 0) > 0
     assert trouble(sqlite3.OperationalError("no such column: snapshot"), tmp_path / "x") is None
 
 
@@ -410,3 +411,52 @@ def test_a_save_on_a_locked_store_fails_at_once_and_saves_once_let_go(tmp_path):
     holder.execute("ROLLBACK")
     assert store.save({"step": 2})
     assert Store.open(tmp_path).store.load() == {"step": 2}
+
+
+def test_the_finished_games_list_each_saved_then_each_waiting_game_whole(tmp_path):
+    store = Store.open(tmp_path).store
+    store.record(FinishedGame("london", 1, ("city_gates", "objectives"), "L", (130,), 120, 4))
+    store.save({"step": 1})
+    store.record(FinishedGame("paris", 3, (), "P", (90, 80, 95), None, None, winners=(3,)))
+    assert store.finished_games() == [
+        {"city": "london", "players": 1, "modules": "objectives,city_gates", "seed": "L",
+         "totals": "[130]", "adjusted": 120, "tier": 4},
+        {"city": "paris", "players": 3, "modules": "", "seed": "P",
+         "totals": "[90, 80, 95]", "adjusted": None, "tier": None},
+    ]  # fmt: skip
+    store.save({"step": 2})
+    assert store.finished_games() == Store.open(tmp_path).store.finished_games()
+    assert store.integrity() == "ok"
+
+
+def test_the_state_folder_falls_back_to_the_xdg_state_home_then_the_home(monkeypatch):
+    assert state_directory({"STATE_DIRECTORY": "", "XDG_STATE_HOME": "/s"}) == Path(
+        "/s/nsdevice"
+    )
+    assert state_directory({}) == Path.home() / ".local" / "state" / "nsdevice"
+    monkeypatch.setenv("STATE_DIRECTORY", "/run/state")
+    assert state_directory() == Path("/run/state")  # the process's own environment
+
+
+def test_a_store_kept_in_memory_saves_and_reads_but_writes_no_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    store = Store.in_memory()
+    assert store.path is None and store.save({"step": 1}) and store.load() == {"step": 1}
+    assert store.replace_damaged() == ""  # nothing to set aside: a fresh memory
+    assert store.load() is None and store.save({"step": 2})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_store_that_breaks_while_running_is_set_aside_and_saving_goes_on(tmp_path):
+    store = Store.open(tmp_path).store
+    store.save({"step": 1})
+    store.record(FinishedGame("tokyo", 1, (), "T", (80,), 80, 2))
+    old_id = store.store_id
+    aside = store.replace_damaged()
+    assert (tmp_path / aside).exists() and aside.startswith(f"{FILE_NAME}.damaged-")
+    assert store.store_id != old_id and store.serial == 0
+    assert store.kept == [("store_damaged", aside)]
+    assert store.save({"step": 1})  # the same step is written again, in the fresh file
+    again = Store.open(tmp_path)
+    assert again.restored == {"step": 1} and again.notices == (("store_damaged", aside),)
+    assert [g["seed"] for g in again.store.finished_games()] == ["T"]

@@ -23,7 +23,6 @@ from nsdevice.store.damage import (
     StoreBusy,
     cannot_save,
     copy_aside,
-    is_damage,
     set_aside,
     trouble,
 )
@@ -70,7 +69,6 @@ __all__ = [
     "checksum",
     "copy_aside",
     "hold_folder",
-    "is_damage",
     "module_set",
     "set_aside",
     "state_directory",

@@ -88,11 +88,6 @@ def try_writing(path: Path | None) -> OSError | None:
     return None
 
 
-def is_damage(error: BaseException, path: Path | None = None) -> bool:
-    """True when the file itself is bad; False for 'cannot write now' (see `trouble`)."""
-    return trouble(error, path) is None
-
-
 def cannot_save(error: BaseException, directory: Path | None) -> CannotSave:
     """Name what keeps the store from being written, from the error and the file system."""
     name = getattr(error, "sqlite_errorname", None) or ""
