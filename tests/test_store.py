@@ -279,21 +279,26 @@ def test_close_with_the_last_step_commits_the_games_with_it(tmp_path):
 def test_two_set_asides_in_the_same_second_keep_both_files(tmp_path, monkeypatch):
     from nsdevice.store import copy_aside, damage, set_aside
 
-    monkeypatch.setattr(damage.time, "strftime", lambda pattern: "20261124-031500")
+    # the time to the second, as a person reads it: the same for all four set-asides
+    monkeypatch.setattr(damage.time, "strftime", {"%Y%m%d-%H%M%S": "20261124-031500"}.get)
     path = tmp_path / FILE_NAME
     kept = []
     for number, keep in enumerate((set_aside, copy_aside, set_aside, set_aside)):
         path.write_bytes(b"damaged %d" % number)
         Path(f"{path}-wal").write_bytes(b"log %d" % number)
         kept.append(keep(path))
-    assert len(set(kept)) == 4
+    stamp = f"{FILE_NAME}.damaged-20261124-031500"
+    assert [aside.name for aside in kept] == [stamp, f"{stamp}-1", f"{stamp}-2", f"{stamp}-3"]
     for number, aside in enumerate(kept):
         assert aside.read_bytes() == b"damaged %d" % number
         assert Path(f"{aside}-wal").read_bytes() == b"log %d" % number
-    # a name taken only by an earlier file's log is not taken again either
+    # a name taken only by an earlier file's log (or shared memory) is not taken again
     path.write_bytes(b"last")
     Path(f"{kept[0]}").unlink()
-    assert set_aside(path) not in kept
+    Path(f"{kept[1]}").unlink()
+    Path(f"{kept[1]}-wal").unlink()
+    Path(f"{kept[1]}-shm").write_bytes(b"")
+    assert set_aside(path).name == f"{stamp}-4"
 
 
 def _renamed_steps_column(path: Path) -> None:
@@ -460,3 +465,114 @@ def test_a_store_that_breaks_while_running_is_set_aside_and_saving_goes_on(tmp_p
     again = Store.open(tmp_path)
     assert again.restored == {"step": 1} and again.notices == (("store_damaged", aside),)
     assert [g["seed"] for g in again.store.finished_games()] == ["T"]
+
+
+def test_an_upgrade_killed_midway_leaves_the_old_store_which_the_next_start_upgrades(tmp_path):
+    """SIGKILL inside the upgrade's transaction, after its first ALTER TABLE: the file is
+    the version 2 store it was, and the next start brings it up with every game."""
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / FILE_NAME
+    shutil.copyfile(Path(__file__).parent / "data" / "store-v2.sqlite3", path)
+    before = _raw_games(path)
+    killer = (
+        "import os, signal, sys\n"
+        "from pathlib import Path\n"
+        "from nsdevice.store import schema, Store\n"
+        "real = schema._upgrade_from_2\n"
+        "def killed(connection):\n"
+        "    connection.execute('ALTER TABLE finished_games ADD COLUMN daily TEXT')\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "schema._upgrade_from_2 = killed\n"
+        "Store.open(Path(sys.argv[1]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", killer, str(tmp_path)], check=False)
+    assert done.returncode == -signal.SIGKILL
+    assert _schema_version(path) == "2"  # the transaction never committed
+    opened = Store.open(tmp_path)
+    assert opened.notice is None
+    opened.store.close()
+    assert _schema_version(path) == "3" and _raw_games(path) == before
+
+
+def test_a_store_keeps_its_id_across_starts_and_two_stores_differ(tmp_path):
+    first = Store.open(tmp_path / "one").store
+    assert len(first.store_id) == 16 and int(first.store_id, 16) >= 0
+    first.close()
+    assert Store.open(tmp_path / "one").store.store_id == first.store_id
+    assert Store.open(tmp_path / "two").store.store_id != first.store_id
+
+
+def test_a_meta_table_without_a_schema_version_is_damage(tmp_path):
+    with contextlib.closing(sqlite3.connect(tmp_path / FILE_NAME)) as connection:
+        connection.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        connection.commit()
+    opened = Store.open(tmp_path)
+    assert opened.notice is not None and opened.notice[0] == "store_damaged"
+
+
+def test_a_version_1_store_with_no_game_saved_is_upgraded_empty(tmp_path):
+    with contextlib.closing(sqlite3.connect(tmp_path / FILE_NAME)) as connection:
+        connection.executescript(
+            """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE session (id INTEGER PRIMARY KEY CHECK (id = 1),
+                snapshot TEXT NOT NULL, saved_at REAL NOT NULL);
+            INSERT INTO meta VALUES ('schema_version', '1');
+            """
+        )
+    opened = Store.open(tmp_path)
+    assert opened.notice is None and opened.restored is None
+    assert _schema_version(tmp_path / FILE_NAME) == "3"
+
+
+def test_the_canonical_text_of_a_step_sorts_its_keys_and_has_no_spaces():
+    from nsdevice.store import canonical
+
+    assert canonical({"b": 1, "a": [1, {"d": 2, "c": 3}]}) == '{"a":[1,{"c":3,"d":2}],"b":1}'
+
+
+def test_a_lock_held_a_moment_at_the_end_is_waited_for_by_close(tmp_path):
+    import threading
+    import time
+
+    store = Store.open(tmp_path).store
+    store.save({"step": 1})
+    holder = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN EXCLUSIVE")
+    threading.Timer(0.3, lambda: holder.execute("ROLLBACK")).start()
+    started = time.monotonic()
+    store.close({"step": 2})  # waits for the lock as a start does, not a press
+    assert time.monotonic() - started >= 0.2
+    holder.close()
+    assert Store.open(tmp_path).store.load() == {"step": 2}
+
+
+def test_a_damaged_file_that_cannot_be_set_aside_plays_in_memory_and_says_why(
+    tmp_path, monkeypatch
+):
+    import errno
+
+    from nsdevice.store import database
+
+    def read_only(path):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    (tmp_path / FILE_NAME).write_bytes(b"not a store" * 500)
+    monkeypatch.setattr(database, "set_aside", read_only)
+    opened = Store.open(tmp_path)
+    assert opened.notice == ("store_read_only", str(tmp_path)) and not opened.saving
+    assert opened.store.path is None
+
+
+def test_a_notice_shown_leaves_the_file_and_the_others_stay(tmp_path):
+    store = Store.open(tmp_path).store
+    store.announce(("store_damaged", "a"))
+    store.announce(("store_rewound", "b"))
+    store.announce(("store_damaged", "a"))  # said once, however often announced
+    assert store.kept == [("store_damaged", "a"), ("store_rewound", "b")]
+    store.shown([("store_damaged", "a")])
+    store.save({"step": 1})
+    assert Store.open(tmp_path).notices == (("store_rewound", "b"),)

@@ -138,3 +138,47 @@ def test_a_set_aside_store_takes_its_logs_with_it_and_a_copy_leaves_them(tmp_pat
         b"db", b"log", b"shared"
     ]
     assert not any(Path(f"{path}{s}").exists() for s in ("", "-wal", "-shm"))
+
+
+def test_the_copy_read_counts_the_step_mark_of_its_own_store(tmp_path):
+    from nsdevice.store import Mark, StepMark
+
+    saved(tmp_path, {"step": 1}, {"step": 2})
+    store_id = Store.open(tmp_path).store.store_id
+    mark = StepMark(tmp_path / MARK_NAME)
+    mark.write(Mark(store_id, 9))  # the mark says step 9 was saved: steps were lost
+    choice = damage.read_copy(tmp_path / FILE_NAME, lambda data: data)
+    assert choice is not None and choice.newest_claimed == 9 and choice.restored == {"step": 2}
+    mark.write(Mark("another store", 9))  # another store's mark is no witness here
+    choice = damage.read_copy(tmp_path / FILE_NAME, lambda data: data)
+    assert choice is not None and choice.newest_claimed == 2
+
+
+def test_trouble_reads_the_folder_the_store_is_in(tmp_path, monkeypatch):
+    from nsdevice.store import StoreBusy, trouble
+
+    class Full:
+        f_bavail, f_flag = 0, 0
+
+    seen: list[Path] = []
+    monkeypatch.setattr(damage.os, "statvfs", lambda path: seen.append(Path(path)) or Full())
+    problem = trouble(OSError(errno.EIO, "I/O error"), tmp_path / FILE_NAME)
+    assert problem is not None and problem.notice == "store_full" and seen == [tmp_path]
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorname = "SQLITE_BUSY"  # type: ignore[attr-defined]
+    refused = trouble(busy, tmp_path / FILE_NAME)
+    assert isinstance(refused, StoreBusy) and str(refused) == "database is locked"
+
+
+def test_a_card_that_refuses_the_trial_write_names_why(tmp_path, monkeypatch):
+    from nsdevice.store import trouble
+
+    def full(descriptor, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(damage.os, "write", full)
+    schema_error = sqlite3.OperationalError("no such column: snapshot")
+    schema_error.sqlite_errorname = "SQLITE_ERROR"  # type: ignore[attr-defined]
+    problem = trouble(schema_error, tmp_path / FILE_NAME)
+    assert problem is not None and problem.notice == "store_full"
+    assert list(tmp_path.iterdir()) == []  # the trial file is gone even so

@@ -80,3 +80,71 @@ def test_a_sound_history_reads_every_field(tmp_path):
     )
     store._db.execute("UPDATE finished_games SET winners = NULL")  # as a version 2 store kept it
     assert store.history().games[0].winners == (2, 3)
+
+
+def test_the_edges_of_a_sound_game_are_read(tmp_path):
+    """Four players, every module, a tie of every seat, the top tier: all within bounds."""
+    from nsdevice.session import MODULES
+
+    store = Store.open(tmp_path).store
+    store.record(FinishedGame("paris", 4, tuple(MODULES), "E", (90, 90, 90, 90), None, None,
+                              winners=(1, 2, 3, 4)))  # fmt: skip
+    store.record(FinishedGame("tokyo", 1, (), "S", (200,), 190, 6))
+    store.save({"step": 1})
+    games = store.history().games
+    assert [(g.players, g.winners, g.tier) for g in games] == [(1, (), 6), (4, (1, 2, 3, 4), None)]
+    assert games[1].modules == tuple(MODULES)
+
+
+@pytest.mark.parametrize("winners", ["[0]", "[3]", "[1, 1, 5]"])
+def test_winners_that_are_not_seats_of_the_game_hide_the_row(tmp_path, winners):
+    store = Store.open(tmp_path).store
+    store.record(FinishedGame("paris", 2, (), "P", (90, 80), None, None, winners=(1,)))
+    store.save({"step": 1})
+    assert store.history().games[0].winners == (1,)
+    store._db.execute("UPDATE finished_games SET winners = ?", (winners,))
+    assert store.history().games == ()
+
+
+def test_games_saved_without_winners_read_them_from_the_totals(tmp_path):
+    store = Store.open(tmp_path).store
+    store.record(FinishedGame("tokyo", 1, (), "S", (80,), 80, 2))
+    store.record(FinishedGame("paris", 3, (), "P", (90, 95, 95), None, None))
+    waiting = store.history()  # not yet committed: read as they will be
+    store.save({"step": 1})
+    store._db.execute("UPDATE finished_games SET winners = NULL")
+    for history in (waiting, store.history()):
+        assert {g.city: g.winners for g in history.games} == {"tokyo": (), "paris": (2, 3)}
+
+
+def test_waiting_games_show_their_modules_in_the_boxs_order(tmp_path):
+    store = Store.open(tmp_path).store
+    store.record(FinishedGame("london", 1, ("city_gates", "objectives"), "L", (99,), 90, 3))
+    (game,) = store.history().games
+    assert game.modules == ("objectives", "city_gates")
+
+
+def test_the_best_daily_game_is_per_city(tmp_path):
+    store = Store.open(tmp_path).store
+    games = (("tokyo", "A", 80, "2026-11-01"), ("tokyo", "B", 85, "2026-11-02"),
+             ("paris", "C", 70, "2026-11-03"))  # fmt: skip
+    for city, seed, score, day in games:
+        store.record(FinishedGame(city, 1, (), seed, (score,), score, 2, daily=day))
+        store.save({"seed": seed})
+    best = sorted((b.city, b.adjusted) for b in store.history().best_daily)
+    assert best == [("paris", 70), ("tokyo", 85)]
+
+
+def test_kept_notices_read_only_what_a_box_writes(tmp_path):
+    import json
+
+    from nsdevice.store.notices import read_kept
+
+    store = Store.open(tmp_path).store
+    junk = [["store_damaged", "a"], ["x"], "text", ["store_rewound", 1], 5, ["a", "b", "c"]]
+    store._db.execute("INSERT INTO meta VALUES ('notices', ?)", (json.dumps(junk),))
+    assert read_kept(store._db) == [("store_damaged", "a")]
+    store._db.execute("UPDATE meta SET value = '{\"a\": 1}' WHERE key = 'notices'")
+    assert read_kept(store._db) == []
+    store._db.execute("UPDATE meta SET value = 'not json' WHERE key = 'notices'")
+    assert read_kept(store._db) == []

@@ -14,9 +14,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.reliability.harness import BOX, ENV
+from benchmarks.reliability.harness import BOX, ENV, plain
 
 KEYS = {"next": "n", "back": "b", "menu": "m"}
+__all__ = ["KEYS", "LiveBox", "plain"]
 
 
 class LiveBox:
@@ -74,7 +75,3 @@ class LiveBox:
                 self.kill()
         return self.process.returncode
 
-
-def plain(screen: dict[str, Any]) -> dict[str, Any]:
-    """A screen without its sound cue: a restored session has no chime to play."""
-    return {**screen, "chime": None}
