@@ -77,7 +77,7 @@ def test_a_bit_flipped_in_the_schema_text_is_damage_said_and_the_next_press_save
     report = run_check("schema_flips")
     _held(report)
     assert report.counts["cases"] == 5  # the renamed column and four flipped bits
-    assert report.counts.get("misread", 0) == 0
+    assert report.counts["damage_announced"] >= 1 and report.counts["held"] >= 1
 
 
 def test_a_damage_notice_survives_kills_until_a_press_shows_it():
