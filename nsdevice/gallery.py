@@ -233,10 +233,10 @@ def example_views(
         (
             "menu",
             menu_view(
-                chosen(sound=True, brightness=4),
+                chosen(sound=True, voice=True, volume=3, brightness=4),
                 Capabilities(brightness=True, shutdown=True),
                 in_round=True,  # over a turn, so that the round can be restarted
-                cursor=7,
+                cursor=9,  # on "Shut down"
             ),
         ),
     ]
@@ -249,7 +249,7 @@ def example_views(
         name = f"confirm-{question.replace('_', '-')}"
         examples.append((name, confirm_view(question, progress, language)))
     examples.append(("about", about_view(city, language)))
-    examples.append(("phones", phones_view(PHONE_ADDRESSES, "406215", language)))
+    examples.append(("phones", phones_view(PHONE_ADDRESSES, "40621538", language)))
     examples.append(("about-game-over", about_view(city, language, three.setup.seed)))
     for notice, detail in (
         ("store_damaged", "/var/lib/nsdevice/state.db.damaged-20250101-101500"),

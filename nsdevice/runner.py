@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from nsdevice import backends
 from nsdevice.errors import UsageError
+from nsdevice.locale import LANGUAGES
 
 if TYPE_CHECKING:  # the classes themselves are imported late, when opened
     from nsdevice.displays import Display
@@ -72,6 +73,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-web", action="store_true", help="no phones' page, whatever --web says"
+    )
+    parser.add_argument(
+        "--voice", action="store_true", help="say each card aloud (kept as the menu's Voice)"
+    )
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default=None, help="the box's language (kept)"
     )
 
 
@@ -354,6 +361,8 @@ def run(args: argparse.Namespace) -> int:
     from nsdevice.notify import Notifier
     from nsdevice.saving import Saver, open_game
     from nsdevice.session import Capabilities, Session, Settings
+    from nsdevice.session.settings import VOLUME_LEVELS
+    from nsdevice.speaker import Speaker
     from nsdevice.store import hold_folder, state_directory
 
     chosen = plan(args)
@@ -372,11 +381,13 @@ def run(args: argparse.Namespace) -> int:
         panel=panel(chosen, inputs),
         phones=_phone_addresses(*web_address) if web_address else (),
     )
+    chosen_settings = _chosen_settings(args)
+
     def fresh(records: Saver) -> Session:
         # No game under way: deal one of the remembered setup, so that NEXT goes forward
         # from the first screen; saved at once, so a restart keeps the same deal.
         session = Session(
-            Settings(language=system_language()),
+            Settings.from_dict({"language": system_language(), **chosen_settings}),
             capabilities=capabilities,
             records=records,
             today=today,
@@ -389,7 +400,10 @@ def run(args: argparse.Namespace) -> int:
         directory,
         fresh=fresh,
         restore=lambda data, records: Session.restore(
-            data, capabilities=capabilities, records=records, today=today
+            _with_settings(data, chosen_settings),
+            capabilities=capabilities,
+            records=records,
+            today=today,
         ),
         log=notice,
     )
@@ -410,6 +424,8 @@ def run(args: argparse.Namespace) -> int:
 
     buttons = bool(getattr(args, "phone_buttons", False))
     web = _open_web(web_address, inbox, buttons) if web_address else None
+    # the voice follows the menu's setting; pygame's mixer opens after the first frame
+    speaker = Speaker(lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS))
     loop = Loop(
         session=session,
         display=display,
@@ -417,7 +433,7 @@ def run(args: argparse.Namespace) -> int:
         tracker=ButtonTracker(**_tracker_options(chosen)),
         save=saver,
         notifier=Notifier(),
-        outputs=_led_output(chosen, inputs),
+        outputs=[*_led_output(chosen, inputs), speaker],
         on_request=on_request,
         publish=web.publish if web is not None else None,
         retry=saver.retry,
@@ -433,9 +449,29 @@ def run(args: argparse.Namespace) -> int:
         for device in inputs:
             with contextlib.suppress(Exception):
                 device.close()
+        speaker.close()
         display.close()
         saver.close(session.snapshot())
         folder.release()
+
+
+def _chosen_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """What the command line sets of the remembered settings: `--language`, `--voice`."""
+    chosen: dict[str, Any] = {}
+    if getattr(args, "language", None):
+        chosen["language"] = args.language
+    if getattr(args, "voice", False):
+        chosen["voice"] = True
+    return chosen
+
+
+def _with_settings(data: dict[str, Any], chosen: dict[str, Any]) -> dict[str, Any]:
+    """A saved snapshot with the command line's settings in force (a damaged one is left
+    for `Session.restore` to refuse)."""
+    settings = data.get("settings") if isinstance(data, dict) else None
+    if not chosen or not isinstance(settings, dict):
+        return data
+    return {**data, "settings": {**settings, **chosen}}
 
 
 TODAY_VARIABLE = "NSDEVICE_TODAY"  # a test hook: YYYY-MM-DD fixes the clock of the day's deal

@@ -105,14 +105,14 @@ def test_a_run_serves_the_table_live_and_the_menu_offers_phones(tmp_path):
         assert [t["screen"] for t in tables[-2:]] == ["turn", "turn"]
         assert tables[-1]["city"] and tables[-1]["players"] >= 1
         # the menu, down to the phones row, opened; then the end of input ends the run
-        out, err = box.communicate(b"m" + b"n" * 6 + b"m", timeout=60)
+        out, err = box.communicate(b"m" + b"n" * 7 + b"m", timeout=60)  # past Voice
     finally:
         box.kill()
     assert box.returncode == 0, err
     screens = [json.loads(line) for line in out.decode().splitlines()]
     phones = [s for s in screens if s["screen"] == "phones"]
     assert phones and phones[0]["addresses"] == [f"http://127.0.0.1:{port}/"]
-    assert len(phones[0]["code"]) == 6 and phones[0]["code"].isdigit()
+    assert len(phones[0]["code"]) == 8 and phones[0]["code"].isdigit()
 
 
 def test_the_web_side_waits_for_the_first_frame_before_loading_its_server():

@@ -23,6 +23,9 @@ from benchmarks.reliability.locked_store import locked_store
 from benchmarks.reliability.schema_flips import schema_flips
 from benchmarks.reliability.serial_line import serial_line
 from benchmarks.reliability.two_boxes import two_boxes
+from benchmarks.reliability.web_acting import web_acting
+from benchmarks.reliability.web_connections import web_connections
+from benchmarks.reliability.web_guessing import web_guessing
 
 # name → (function, short-mode arguments, long-mode arguments)
 CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] = {
@@ -39,6 +42,9 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
     "damage_notice": (damage_notice, {"kills": 2}, {"kills": 10}),
     "two_boxes": (two_boxes, {"tries": 2}, {"tries": 5}),
     "locked_store": (locked_store, {"hold": 4.0}, {"hold": 30.0}),
+    "web_connections": (web_connections, {}, {}),
+    "web_guessing": (web_guessing, {"seconds": 15.0}, {"seconds": 60.0}),
+    "web_acting": (web_acting, {}, {}),
 }
 
 

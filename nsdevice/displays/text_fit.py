@@ -8,6 +8,7 @@ lacks (`DRAWN_GLYPHS`) are drawn here too, so that measuring and drawing always 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import pygame
@@ -33,6 +34,7 @@ class FontBook:
         self._path = path
         self._fonts: dict[int, pygame.font.Font] = {}
         self._glyphs: dict[str, bool] = {}
+        self._for_cap: dict[float, int] = {}
         probe = pygame.font.Font(path, 100)
         self._scale = probe.get_height() / 100
 
@@ -52,10 +54,14 @@ class FontBook:
         return metrics[3] if metrics else px
 
     def size_for_cap(self, cap: float) -> int:
-        """The smallest size whose capitals are at least `cap` pixels tall."""
-        px = max(1, math.ceil(cap))
-        while self.cap(px) < cap:
-            px += 1
+        """The smallest size whose capitals are at least `cap` pixels tall (found once per
+        height: every paint asks for the same few)."""
+        px = self._for_cap.get(cap)
+        if px is None:
+            px = max(1, math.ceil(cap))
+            while self.cap(px) < cap:
+                px += 1
+            self._for_cap[cap] = px
         return px
 
     def advance(self, px: int) -> int:
@@ -211,7 +217,8 @@ def _wrap(
         indent = first * 2 if lines else first
         return fonts.width(indent + line, px) <= width
 
-    for word in text.split():
+    # split at spaces but never at a no-break space (French keeps a colon with its word)
+    for word in re.split(r"[^\S\u00a0]+", text.strip()):
         if fits(f"{current} {word}" if current else word):
             current = f"{current} {word}" if current else word
             continue

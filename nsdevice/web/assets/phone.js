@@ -5,7 +5,8 @@
   const store = window.localStorage;
   const said = { lang: store.getItem("nsdevice.lang") || (navigator.language || "en").slice(0, 2),
                  seat: Number(store.getItem("nsdevice.seat")) || 0,
-                 code: window.sessionStorage.getItem("nsdevice.code") || "",
+                 token: window.sessionStorage.getItem("nsdevice.token") || "",
+                 tokenSeat: Number(window.sessionStorage.getItem("nsdevice.tokenSeat")) || 0,
                  joinedGame: Number(window.sessionStorage.getItem("nsdevice.game")) || 0,
                  data: null, sheetFor: "", stream: null };
   window.nsdeviceSeen = [];  // what this page showed and when: read by the browser tests
@@ -15,6 +16,11 @@
     for (const [key, value] of Object.entries(attributes || {})) node.setAttribute(key, value);
     if (text !== undefined) node.textContent = text;
     return node;
+  }
+
+  // "label: value" in the page's language (French spaces its colon).
+  function labelled(words, label, value) {
+    return words.labelled.replace("{label}", label).replace("{value}", value);
   }
 
   function card(item, small) {
@@ -44,6 +50,7 @@
     renderButtons(data);
     renderJoin(data);
     renderSheet(data);
+    window.nsdeviceVoice.say(data.say);  // voice.js: says it once sound is on
     window.nsdeviceSeen.push({ number: data.number, at: Date.now(), screen: data.screen,
                                cards: data.cards.map((item) => item.symbol),
                                pencil: $("pencil").hidden ? "" : $("pencil").dataset.colour,
@@ -67,14 +74,14 @@
     $("pencil").hidden = !pencil;
     if (pencil) {
       $("pencil-swatch").style.background = pencil.hex;
-      $("pencil-text").textContent = `${words.your_pencil}: ${pencil.line}`;
+      $("pencil-text").textContent = labelled(words, words.your_pencil, pencil.line);
       $("pencil").dataset.colour = pencil.colour;
     }
     const next = data.passes[String(said.seat)];
     $("pass").hidden = !next;
     if (next) {
       $("pass-swatch").style.background = next.hex;
-      $("pass-text").textContent = `${words.next_pencil}: ${next.name}`;
+      $("pass-text").textContent = labelled(words, words.next_pencil, next.name);
       $("pass").dataset.colour = next.colour;
     }
   }
@@ -90,12 +97,15 @@
   async function press(button) {
     await fetch("/press", {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Join-Code": said.code },
+      headers: { "Content-Type": "application/json", "X-Seat-Token": said.token },
       body: JSON.stringify({ seat: said.seat, button }),
     });
   }
 
-  function joined(data) { return said.code && said.joinedGame === data.game; }
+  // Joining binds this phone to one seat: the token acts for that seat only, this game only.
+  function joined(data) {
+    return said.token && said.joinedGame === data.game && said.tokenSeat === said.seat;
+  }
 
   function renderJoin(data) {
     const words = data.words;
@@ -103,17 +113,23 @@
     $("join-button").textContent = words.join;
     $("join").hidden = !data.players;
     if (joined(data)) $("join-said").textContent = words.joined;
+    else if ($("join-said").textContent === words.joined) $("join-said").textContent = "";
   }
 
   async function join() {
     const code = $("code").value.trim();
-    const answer = await fetch("/join", { method: "POST", headers: { "X-Join-Code": code } });
     const words = said.data.words;
+    if (!said.seat) { $("join-said").textContent = words.choose_seat; return; }
+    const answer = await fetch("/join", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Join-Code": code },
+      body: JSON.stringify({ seat: said.seat }),
+    });
     if (answer.ok) {
       const body = await answer.json();
-      said.code = code;
-      said.joinedGame = body.game;
-      window.sessionStorage.setItem("nsdevice.code", code);
+      Object.assign(said, { token: body.token, tokenSeat: body.seat, joinedGame: body.game });
+      window.sessionStorage.setItem("nsdevice.token", body.token);
+      window.sessionStorage.setItem("nsdevice.tokenSeat", body.seat);
       window.sessionStorage.setItem("nsdevice.game", body.game);
       $("join-said").textContent = words.joined;
       render(said.data);
@@ -146,7 +162,7 @@
       fields.push(number("total", words.total), number("best_line", words.best_line));
     } else {
       for (let line = 1; line <= 4; line++) {
-        parts.forEach((part, index) => fields.push(number(`line-${line}-${index}`, `${words.line} ${line}: ${part}`)));
+        parts.forEach((part, index) => fields.push(number(`line-${line}-${index}`, labelled(words, `${words.line} ${line}`, part))));
       }
       const extra = data.line_scoring === "districts"
         ? [["stamps", words.stamps], ["ring_unconnected", words.ring_unconnected]]
@@ -187,7 +203,7 @@
     const data = said.data;
     const answer = await fetch("/score", {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Join-Code": said.code },
+      headers: { "Content-Type": "application/json", "X-Seat-Token": said.token },
       body: JSON.stringify({ seat: said.seat, sheet: sheet(data) }),
     });
     const body = await answer.json();
