@@ -363,14 +363,15 @@ def run(args: argparse.Namespace) -> int:
     from nsdevice.session import Capabilities, Session, Settings
     from nsdevice.session.settings import VOLUME_LEVELS
     from nsdevice.speaker import Speaker
-    from nsdevice.store import state_directory
+    from nsdevice.store import hold_folder, state_directory
 
     chosen = plan(args)
     web_address = _web_address(args)
     today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
+    directory = Path(args.state_dir) if args.state_dir else state_directory()
+    folder = hold_folder(directory)  # one box per state folder, else exit 2 naming the other
     display, inbox, inputs = open_hardware(chosen)
 
-    directory = Path(args.state_dir) if args.state_dir else state_directory()
     # Under the service the box may not power off itself: it exits with an agreed status
     # and the unit's root-side ExecStopPost powers off (systemd/nsdevice.service).
     power_off_status = os.environ.get("NSDEVICE_POWER_OFF_EXIT_STATUS", "")
@@ -435,6 +436,7 @@ def run(args: argparse.Namespace) -> int:
         outputs=[*_led_output(chosen, inputs), speaker],
         on_request=on_request,
         publish=web.publish if web is not None else None,
+        retry=saver.retry,
     )
     if web is not None:
         web.start()  # it serves once the loop has drawn its first frame
@@ -449,7 +451,8 @@ def run(args: argparse.Namespace) -> int:
                 device.close()
         speaker.close()
         display.close()
-        saver.store.close()
+        saver.close(session.snapshot())
+        folder.release()
 
 
 def _chosen_settings(args: argparse.Namespace) -> dict[str, Any]:
