@@ -277,7 +277,9 @@ def _history(city: str, language: str) -> list[tuple[str, views.View]]:
     the daily deals, and a box that has finished no game yet."""
     bounds = city_data(city).tier_upper_bounds
 
-    def solo(on: str, adjusted: int, modules: tuple[str, ...] = (), daily: bool = False):
+    def solo(
+        on: str, adjusted: int, modules: tuple[str, ...] = (), daily: bool = False
+    ) -> views.PlayedGame:
         tier = scoring.solo_tier(city_data(city), adjusted)
         total = adjusted + scoring.MODULE_PENALTY * len(modules)
         return views.PlayedGame(on, city, 1, modules, (total,), (), adjusted, tier,

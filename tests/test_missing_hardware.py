@@ -7,11 +7,11 @@ factory, with a pin another program already holds.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero import DigitalInputDevice
@@ -20,16 +20,16 @@ from gpiozero.pins.mock import MockFactory
 from nsdevice.errors import UsageError
 from nsdevice.inputs.events import QueueInbox
 from nsdevice.missing_hardware import HardwareMissing, required_parts
-from nsdevice.runner import open_display, open_hardware, open_inputs, plan
+from nsdevice.options import RunOptions
+from nsdevice.runner.opening import open_display, open_hardware, open_inputs
+from nsdevice.runner.planning import plan
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 PROFILES = REPOSITORY / "nsdevice" / "profiles"
 
 
-def args(**overrides: object) -> argparse.Namespace:
-    base = {"display": "auto", "input": "auto", "keys": None, "size": None, "hardware": None,
-            "port": None}  # fmt: skip
-    return argparse.Namespace(**{**base, **overrides})
+def args(**overrides: Any) -> RunOptions:
+    return RunOptions(**overrides)
 
 
 def panel_on_a_missing_bus(folder: Path) -> Path:
@@ -170,15 +170,15 @@ def test_buttons_missing_close_the_display_that_did_open(busy_pin):
             closed.append(True)
 
     chosen = plan(args(hardware="arcade-gpio", display="json"), {})
-    import nsdevice.runner as runner
+    import nsdevice.runner.opening as opening
 
-    original = runner.open_display
-    runner.open_display = lambda plan: (Panel(), None)
+    original = opening.open_display
+    opening.open_display = lambda plan: (Panel(), None)
     try:
         with pytest.raises(HardwareMissing):
             open_hardware(chosen)
     finally:
-        runner.open_display = original
+        opening.open_display = original
     assert closed == [True]
 
 

@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-import argparse
-
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from nsdevice.errors import UsageError
 from nsdevice.inputs.events import QueueInbox
-from nsdevice.runner import choose_inbox, open_display, open_inputs, open_lights, parse_size, plan
+from nsdevice.options import RunOptions, parse_size
+from nsdevice.runner.opening import choose_inbox, open_display, open_inputs, open_lights
+from nsdevice.runner.planning import plan
 
 
-def args(**overrides) -> argparse.Namespace:
-    base = {"display": "auto", "input": "auto", "keys": None, "size": None, "hardware": None,
-            "port": None}  # fmt: skip
-    return argparse.Namespace(**{**base, **overrides})
+def args(**overrides) -> RunOptions:
+    return RunOptions(**overrides)
 
 
 def test_auto_picks_a_window_on_a_desktop_and_the_terminal_without_a_screen(monkeypatch):
     assert plan(args(), {"DISPLAY": ":0"}).display == "window"
-    monkeypatch.setattr("nsdevice.runner.Path.glob", lambda self, pattern: iter(()))
+    monkeypatch.setattr("nsdevice.runner.planning.Path.glob", lambda self, pattern: iter(()))
     chosen = plan(args(), {})
     assert chosen.display == "text" and chosen.notice.startswith("no screen found")
 

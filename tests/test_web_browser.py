@@ -44,7 +44,7 @@ class Box:
     its display records when each frame was drawn and which table went with it."""
 
     def __init__(self, port: int) -> None:
-        from nsdevice.runner import _open_web  # the runner's own wiring of the page
+        from nsdevice.runner.web import open_web as _open_web  # the runner's own wiring of the page
 
         self.session = Session(
             Settings(city="tokyo", players=SEATS),

@@ -59,7 +59,7 @@ SAMPLE_RATE = 22050
 
 def tone_samples(
     notes: tuple[tuple[float, float], ...], rate: int, channels: int = 1, volume: float = 0.3
-) -> array:
+) -> array[int]:
     """Signed 16-bit samples of `notes`, each faded in and out over 5 ms so it does not click."""
     samples = array("h")
     peak = 32767 * volume

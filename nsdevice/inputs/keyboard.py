@@ -16,7 +16,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import MappingProxyType
-from typing import TextIO
+from typing import Any, TextIO
 
 from nsdevice.inputs.device import InputDevice
 from nsdevice.inputs.events import Button, Gesture, Inbox, Press, Stop, Typed
@@ -79,7 +79,7 @@ class TerminalKeys(InputDevice):
     def __init__(self, inbox: Inbox, stream: TextIO = sys.stdin) -> None:
         self._inbox = inbox
         self._stream = stream
-        self._saved_mode: list | None = None
+        self._saved_mode: list[Any] | None = None  # termios.tcgetattr's attributes
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._read, name="terminal-keys", daemon=True)
 

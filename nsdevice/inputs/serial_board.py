@@ -199,9 +199,10 @@ def open_serial(port: str) -> Link:
 
     # The baud rate means nothing to USB CDC; it matters only for a UART adapter.
     # Exclusive: a second nsdevice or a stray mpremote must not share the board.
-    return serial.serial_for_url(
+    link: Link = serial.serial_for_url(
         port, baudrate=115200, timeout=READ_TIMEOUT, write_timeout=WRITE_TIMEOUT, exclusive=True
     )
+    return link
 
 
 class SerialBoard(InputDevice):
