@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any, TextIO
 
 from nsdevice.inputs.device import InputDevice
-from nsdevice.inputs.events import Button, Gesture, Inbox, Press, Stop, Typed
+from nsdevice.inputs.events import Button, Gesture, Inbox, Item, Press, Stop, Typed
 
 log = logging.getLogger(__name__)
 UNREADABLE = "\ufffd"  # what a byte that is not text decodes to
@@ -122,11 +122,15 @@ class TerminalKeys(InputDevice):
             escape = ""
             item = KEYS.get(key)
             if item is not None:
-                self._inbox.put(item)
+                self._deliver(item)
             if isinstance(item, Stop):
                 return
-        if not self._closed.is_set():
-            self._inbox.put(Stop("end of keyboard input"))
+        self._deliver(Stop("end of keyboard input"))
+
+    def _deliver(self, item: Item) -> None:
+        """Put `item`, waiting while the inbox is full (a key is never dropped), until closed."""
+        while not self._closed.is_set() and not self._inbox.put(item, wait=0.5):
+            pass
 
     def _characters(self) -> Iterator[str]:
         """The stream's characters until its end. Bytes are decoded here, one at a time, so

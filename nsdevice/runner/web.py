@@ -10,7 +10,7 @@ from nsdevice.options import RunOptions
 from nsdevice.runner.planning import notice, usage
 
 if TYPE_CHECKING:
-    from nsdevice.inputs.events import Inbox
+    from nsdevice.inputs.events import Inbox, Press, Scored
     from nsdevice.web.server import WebSide
 
 
@@ -52,5 +52,8 @@ def open_web(address: tuple[str, int], inbox: Inbox, buttons: bool = False) -> W
 
         return Artwork(drawn.symbol_pngs(), drawn.card_colours(), drawn.pencil_colours())
 
+    def put(item: Scored | Press) -> None:
+        inbox.put(item)  # never waits: the page's event loop must not stall on a full inbox
+
     host, port = address
-    return WebSide(host, port, inbox.put, artwork, on_error=notice, buttons=buttons)
+    return WebSide(host, port, put, artwork, on_error=notice, buttons=buttons)
