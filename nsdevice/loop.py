@@ -75,8 +75,9 @@ class Loop:
         if scored.game == self.session.game and self.session.enter_score(
             scored.seat, scored.total, scored.best_line
         ):
+            self.draw()  # picture first, as for a press: the frame never waits for the disk
             self.save(self.session.snapshot())
-            self.draw()
+            self.draw()  # a notice the save gave the session shows now
 
     def typed(self, typed: Typed) -> None:
         if self.session.type_digit(typed.character):

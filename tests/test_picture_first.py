@@ -104,6 +104,32 @@ def test_the_save_of_each_press_ends_before_the_next_press_is_handled():
     assert order == ["draw"] + ["draw", "save"] * 3
 
 
+def test_a_phones_score_is_drawn_before_it_is_saved():
+    """A score from a phone changes the screen like a press: its frame first, then the
+    save (DESIGN: the frame never waits for the disk)."""
+    from nsdevice.inputs.events import Scored
+    from tests.test_web import to_game_end, tokyo
+
+    order: list[str] = []
+
+    class Recorder(Display):
+        def show(self, view) -> None:
+            order.append(f"draw {view.screen}")
+
+    session = tokyo(players=2)
+    to_game_end(session)
+    loop = Loop(session, Recorder(), QueueInbox(), ButtonTracker(),
+                save=lambda snapshot: order.append("save"),
+                publish=lambda table: order.append(f"publish {table.seats_in}"))  # fmt: skip
+    loop.draw()
+    order.clear()
+    loop.score(Scored(1, 50, 20, session.game))  # the box's screen stays; the table changes
+    assert order == ["publish (1,)", "save"]
+    order.clear()
+    loop.score(Scored(2, 60, 25, session.game))  # the last seat: the result goes up
+    assert order[:3] == ["draw result", "publish (1, 2)", "save"]
+
+
 def test_a_notice_the_save_raises_reaches_the_screen():
     """A saver that fails tells the session; that notice must not wait for the next press."""
     shown: list[str] = []
