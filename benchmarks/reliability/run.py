@@ -18,6 +18,7 @@ from benchmarks.reliability.harness import (
     Report,
 )
 from benchmarks.reliability.kill_storm import kill_storm
+from benchmarks.reliability.serial_flood import serial_flood
 from benchmarks.reliability.serial_line import serial_line
 
 # name → (function, short-mode arguments, long-mode arguments)
@@ -31,6 +32,7 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
         {"actions": 400, "unplug_every": 20},
     ),
     "bad_command_line": (bad_command_line, {}, {}),
+    "serial_flood": (serial_flood, {"seconds": 20.0}, {"seconds": 60.0}),
 }
 
 
