@@ -26,6 +26,24 @@ def _fits_file_system(path: str) -> bool:
     return bool(data) and len(data) < 4096 and all(len(part) <= 255 for part in data.split(b"/"))
 
 
+def _size(
+    display: str, asked: tuple[int, int] | None, profile: Profile | None
+) -> tuple[int, int]:
+    """The picture's size: a panel's own (from the profile that names it, else the back
+    end's), never a window's; for anything else --size, the profile's, or 480x320."""
+    panel = backends.DISPLAYS[display].size
+    if profile is not None and profile.display.kind == display:
+        panel = profile.display.size() if panel is not None else None
+    if panel is not None:
+        if asked is not None and asked != panel:
+            width, height = asked
+            raise usage(f"--size {width}x{height}: the {display} panel is {panel[0]}x{panel[1]}")
+        return panel
+    if asked is not None:
+        return asked
+    return profile.display.size() if profile is not None else (480, 320)
+
+
 def usage(message: str) -> UsageError:
     return UsageError(f"nsdevice run: {message}")
 
@@ -82,8 +100,7 @@ def plan(options: RunOptions, environ: Mapping[str, str] | None = None) -> Plan:
         else:
             display = "text"
             fallback = "no screen found; showing the game in this terminal"
-    if size is None:
-        size = profile.display.size() if profile is not None else (480, 320)
+    size = _size(display, size, profile)
     chosen_input = options.input
     if chosen_input == AUTO:
         chosen_input = profile.input.kind if profile is not None else "keyboard"
