@@ -18,6 +18,7 @@ import shlex
 import subprocess
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from nsdevice.errors import UsageError
 from nsdevice.options import HwtestOptions, RunOptions
@@ -28,7 +29,12 @@ from nsdevice.runner.opening import (
     panel,
     tracker_options,
 )
-from nsdevice.runner.planning import notice, plan, usage
+from nsdevice.runner.planning import Plan, notice, plan, usage
+
+if TYPE_CHECKING:
+    from nsdevice.displays import Display
+    from nsdevice.inputs.device import InputDevice
+    from nsdevice.inputs.events import Inbox
 from nsdevice.runner.web import open_web, phone_addresses, web_address
 
 
@@ -44,7 +50,7 @@ def run(options: RunOptions) -> int:
     chosen = plan(options)
     address = web_address(options)
     today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
-    display, inbox, inputs = open_hardware(chosen)
+    display, inbox, inputs = open_hardware_saying_why(chosen)
 
     directory = Path(options.state_dir) if options.state_dir else state_directory()
     # Under the service the box may not power off itself: it exits with an agreed status
@@ -120,6 +126,20 @@ def run(options: RunOptions) -> int:
         saver.store.close()
 
 
+def open_hardware_saying_why(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:
+    """`open_hardware`; when the profile's hardware is missing, its one line (cause; fix)
+    also goes to systemd as the service's status, so `systemctl status nsdevice` shows it
+    even after the restart limit has pushed it out of the journal lines it shows."""
+    from nsdevice.missing_hardware import HardwareMissing
+    from nsdevice.notify import Notifier
+
+    try:
+        return open_hardware(chosen)
+    except HardwareMissing as missing:
+        Notifier().status(str(missing))
+        raise
+
+
 TODAY_VARIABLE = "NSDEVICE_TODAY"  # a test hook: YYYY-MM-DD fixes the clock of the day's deal
 
 
@@ -144,7 +164,7 @@ def check_hardware(options: HwtestOptions) -> int:
         chosen = plan(RunOptions(hardware=options.hardware))
     except UsageError as error:  # plan speaks as `run`; this is hwtest's own option
         raise UsageError(str(error).replace("nsdevice run:", "nsdevice hwtest:", 1)) from None
-    display, inbox, inputs = open_hardware(chosen)
+    display, inbox, inputs = open_hardware_saying_why(chosen)
     leds = open_lights(chosen, inputs)
     try:
         return check(display, inbox, leds=leds, timeout=options.timeout)
