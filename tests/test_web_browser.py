@@ -98,9 +98,10 @@ class _Holding:
     def __init__(self, inbox: QueueInbox) -> None:
         self._inbox = inbox
 
-    def put(self, item) -> None:
-        if not isinstance(item, Stop):
-            self._inbox.put(item)
+    def put(self, item, wait: float = 0.0) -> bool:
+        if isinstance(item, Stop):
+            return True  # taken, and kept back
+        return self._inbox.put(item, wait)
 
     def get(self, timeout):
         return self._inbox.get(timeout)
