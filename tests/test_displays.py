@@ -25,6 +25,7 @@ from nsdevice.inputs.events import Button, Edge, Gesture, Press, Stop
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import city as city_data
 from nsdevice.texts import Words
+from nsdevice.voice import say
 
 CITIES = ("tokyo", "paris", "london")
 SIZES = ((320, 240), (480, 320))
@@ -54,6 +55,8 @@ def test_json_display_writes_one_parseable_line_per_view():
     for line, (_, view) in zip(lines, examples, strict=True):
         data = json.loads(line)
         assert data["screen"] == view.screen
+        said = data.pop("say")  # what the box says for it (issue 24)
+        assert said == [{"id": p.id, "text": p.text} for p in say(view)]
         assert data == json.loads(json.dumps(view.as_dict()))
     assert display.inbox() is None
 

@@ -21,12 +21,17 @@ SYSTEM_PROFILES = Path("/etc/nsdevice/profiles")
 RESOLVE = """
 import json, sys
 import nsdevice, nsdevice.hardware as hardware
+from nsdevice.voice import clips
 names = sys.argv[1:]
+spoken = [c for entries in clips.manifest().clips.values() for c in entries.values()]
 print(json.dumps({
     "package": nsdevice.__file__,
     "shipped": str(hardware.SHIPPED_PROFILES),
     "found": {name: str(hardware.find_profile(name)) for name in names},
     "loaded": {name: hardware.load_profile(name).name for name in names},
+    "voice": str(clips.folder()),
+    "clips": len(spoken),
+    "clips_present": sum((clips.folder() / c.file).is_file() for c in spoken),
 }))
 """
 
@@ -80,3 +85,7 @@ def test_a_non_editable_install_finds_every_profile_by_name(tmp_path: Path) -> N
         expected = override if override.is_file() else shipped / f"{name}.toml"
         assert Path(report["found"][name]) == expected
         assert report["loaded"][name] == name
+    # the speech ships too (issue 24): the manifest and every clip it names
+    assert Path(report["voice"]).is_relative_to(venv)
+    assert report["clips"] > 0
+    assert report["clips_present"] == report["clips"]

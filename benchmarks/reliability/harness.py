@@ -56,8 +56,9 @@ class Report:
 
 
 def plain(screen: dict) -> dict:
-    """A JSON screen without its sound cue: a restored session has no chime to play."""
-    return {**screen, "chime": None}
+    """A JSON screen without its sound cue (a restored session has no chime to play) and
+    what the JSON display says for it (derived from the rest)."""
+    return {**screen, "chime": None, "say": None}
 
 
 def read_only(database: Path) -> sqlite3.Connection:

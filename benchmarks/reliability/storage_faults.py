@@ -59,8 +59,9 @@ def run_box(directory: Path, keys: str = "next") -> tuple[list[dict], subprocess
 
 def plain(screen: dict) -> dict:
     """A screen as the game has it: without its sound cue (a restored session has not just
-    pressed anything) and its button hints (they name the keys of whichever input runs)."""
-    return {**screen, "chime": None, "hints": None}
+    pressed anything), its button hints (they name the keys of whichever input runs) and
+    what the JSON display says for it (derived from the rest)."""
+    return {**screen, "chime": None, "hints": None, "say": None}
 
 
 def view_of(snapshot: dict | None) -> dict:
