@@ -169,7 +169,7 @@ KEY_CHARACTERS = {"next": "n", "back": "b", "menu": "m"}
 
 
 def _plain(screen: dict) -> dict:
-    # the JSON line's "say" is derived from the rest of it (nsdevice.voice), as the harness does
+    # the chime and the spoken "say" are derived from the rest of the line, not saved
     return {**screen, "chime": None, "say": None}
 
 

@@ -122,7 +122,7 @@ def test_the_phone_speaks_its_own_language_not_the_boxs(table):
     german = table.client.get("/state?lang=de").json()
     english = table.client.get("/state?lang=xx").json()  # unknown: English
     assert german["language"] == "de" and english["language"] == "en"
-    assert german["words"]["seat"] == "Platz" and english["words"]["seat"] == "Seat"
+    assert german["words"]["seat"] == "Spieler" and english["words"]["seat"] == "Seat"
     assert german["title"] != english["title"]
 
 

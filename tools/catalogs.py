@@ -9,7 +9,8 @@ nsdevice/texts/) and every string under `[words]` in the city data files
   1. write it, run `python tools/catalogs.py`, then fill the new empty msgstr in
      nsdevice/locale/{es,de,it,fr}/LC_MESSAGES/nsdevice.po;
   2. run `python tools/catalogs.py` again (it compiles the .mo files), then
-     `pytest tests/test_locale.py`.
+     `python tools/glossary.py` (game terms are each edition's: glossary.toml per language)
+     and `pytest tests/test_locale.py tests/test_glossary.py`.
 
 Each run re-extracts the template nsdevice/locale/nsdevice.pot (no header and no source
 locations, so re-extraction is stable), merges it into every .po (new msgids arrive empty,

@@ -177,7 +177,7 @@ class Words(Vocabulary):
     def row(self, row: views.Row) -> str:
         label = self._(ROWS[row.key])
         value = self.row_value(row)
-        return f"{label}: {value}" if value else label
+        return self.labelled(label, value) if value else label
 
     def row_value(self, row: views.Row) -> str:
         value = row.value
@@ -295,10 +295,14 @@ class Words(Vocabulary):
             lines += _items([f"  {self.objective(view.city, o)}" for o in view.objectives])
         if view.city_gates:
             lines.append(Line(_("City gates:"), Role.HEADING))
-            lines += _items([f"  {self.corner(c)}: {self.bonus(b)}" for c, b in view.city_gates])
+            gates = view.city_gates
+            lines += _items(["  " + self.labelled(self.corner(c), self.bonus(b)) for c, b in gates])
         if view.pencil_powers:
             lines.append(Line(_("Pencil powers:"), Role.HEADING))
-            lines += _items([f"  {self.colour(c)}: {self.power(p)}" for c, p in view.pencil_powers])
+            powers = view.pencil_powers
+            lines += _items(
+                ["  " + self.labelled(self.colour(c), self.power(p)) for c, p in powers]
+            )
         if view.solo_order:
             lines.append(Line(_("Pencils, in order:"), Role.HEADING))
             lines.append(Line("  " + ", ".join(self.colour(c) for c in view.solo_order)))
@@ -362,8 +366,11 @@ class Words(Vocabulary):
         lines = [Line(_("Every pencil moves one place left."), Role.NOTE)]
         lines += _items(
             [
-                f"{self.colour(m.colour)}: {self.slot(m.from_slot, view.players)} → "
-                f"{self.slot(m.to_slot, view.players)}"
+                self.labelled(
+                    self.colour(m.colour),
+                    f"{self.slot(m.from_slot, view.players)} → "
+                    f"{self.slot(m.to_slot, view.players)}",
+                )
                 for m in view.moves
             ],
             Role.PENCIL,
@@ -555,7 +562,10 @@ class Words(Vocabulary):
             if view.bests:
                 lines.append(Line(_("Best daily score"), Role.HEADING))
                 lines += _items(
-                    [f"{self.city(b.city)}: {b.adjusted} · {b.played_on}" for b in view.bests]
+                    [
+                        self.labelled(self.city(b.city), f"{b.adjusted} · {b.played_on}")
+                        for b in view.bests
+                    ]
                 )
         else:
             lines = [Line(_("No finished games yet."))]
@@ -587,7 +597,7 @@ class Words(Vocabulary):
     def best(self, best: views.BestScore) -> str:
         """A solo best: the city, the module set it was played with, the score."""
         modules = " + ".join(self.module(m) for m in best.modules) or self._("no modules")
-        return f"{self.city(best.city)} · {modules}: {best.adjusted}"
+        return self.labelled(f"{self.city(best.city)} · {modules}", best.adjusted)
 
     @page.register
     def _notice(self, view: views.NoticeView) -> Page:

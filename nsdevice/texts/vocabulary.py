@@ -271,6 +271,10 @@ class Vocabulary:
         said = {key: self._(text) for key, text in PHONE.items()}
         return {**said, "next": self.button("next"), "back": self.button("back")}
 
+    def labelled(self, label: str, value: object) -> str:
+        """"label: value" as the language writes it (French puts a no-break space before ':')."""
+        return self._(LABELLED).format(label=label, value=value)
+
     def seed(self, code: str) -> str:
         return self._("Deal code: {code}").format(code=code)
 
@@ -280,6 +284,8 @@ class Vocabulary:
         date = self._("{day} {month}").format(day=day.day, month=self._(MONTHS[day.month - 1]))
         return self._("Today's deal · {date}").format(date=date)
 
+
+LABELLED = N_("{label}: {value}")  # a label and its value (French spaces its colon)
 
 # The phone page's own words (nsdevice.web); the game's words come from the methods above.
 PHONE = {
@@ -309,4 +315,5 @@ PHONE = {
     "send": N_("Send to the box"),
     "sent": N_("Sent: total {total}, best line {best}"),
     "earlier": N_("Earlier this round"),
+    "labelled": LABELLED,
 }

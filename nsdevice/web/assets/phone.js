@@ -17,6 +17,11 @@
     return node;
   }
 
+  // "label: value" in the page's language (French spaces its colon).
+  function labelled(words, label, value) {
+    return words.labelled.replace("{label}", label).replace("{value}", value);
+  }
+
   function card(item, small) {
     const node = element("div", { class: "card", "data-symbol": item.symbol, "data-kind": item.kind });
     const [first, second] = item.colours;
@@ -67,14 +72,14 @@
     $("pencil").hidden = !pencil;
     if (pencil) {
       $("pencil-swatch").style.background = pencil.hex;
-      $("pencil-text").textContent = `${words.your_pencil}: ${pencil.line}`;
+      $("pencil-text").textContent = labelled(words, words.your_pencil, pencil.line);
       $("pencil").dataset.colour = pencil.colour;
     }
     const next = data.passes[String(said.seat)];
     $("pass").hidden = !next;
     if (next) {
       $("pass-swatch").style.background = next.hex;
-      $("pass-text").textContent = `${words.next_pencil}: ${next.name}`;
+      $("pass-text").textContent = labelled(words, words.next_pencil, next.name);
       $("pass").dataset.colour = next.colour;
     }
   }
@@ -146,7 +151,7 @@
       fields.push(number("total", words.total), number("best_line", words.best_line));
     } else {
       for (let line = 1; line <= 4; line++) {
-        parts.forEach((part, index) => fields.push(number(`line-${line}-${index}`, `${words.line} ${line}: ${part}`)));
+        parts.forEach((part, index) => fields.push(number(`line-${line}-${index}`, labelled(words, `${words.line} ${line}`, part))));
       }
       const extra = data.line_scoring === "districts"
         ? [["stamps", words.stamps], ["ring_unconnected", words.ring_unconnected]]
