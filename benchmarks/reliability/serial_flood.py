@@ -49,7 +49,7 @@ class Board:
         self.answered = threading.Event()
         self.flooding = threading.Event()
         self.stopping = threading.Event()
-        self.flood_bytes = 0
+        self.flood_lines = 0
         self._lock = threading.Lock()
         self._threads = [
             threading.Thread(target=self._listen, name="flood-listen", daemon=True),
@@ -86,7 +86,7 @@ class Board:
         while not self.stopping.is_set():
             if self.flooding.is_set():
                 self.write(FLOOD)
-                self.flood_bytes += len(FLOOD)
+                self.flood_lines += FLOOD.count(b"\n")
             else:
                 self.write(b"BEAT 0000\r\n")
                 self.stopping.wait(0.5)
@@ -157,7 +157,7 @@ def serial_flood(seconds: float = 20.0, *, limit_mb: float = 20.0) -> Report:
             board.flooding.clear()
             flooded = time.monotonic() - started
             report.counts["flood_seconds"] = round(flooded, 1)
-            report.counts["flood_lines"] = board.flood_bytes // 8  # lines average 8 bytes
+            report.counts["flood_lines"] = board.flood_lines
             report.counts["frames_during_flood"] = frames.count
             if not frames.quiet(1.0, 60):
                 report.fail("the box kept drawing for a minute after the flood ended")
