@@ -249,7 +249,7 @@ def example_views(
         name = f"confirm-{question.replace('_', '-')}"
         examples.append((name, confirm_view(question, progress, language)))
     examples.append(("about", about_view(city, language)))
-    examples.append(("phones", phones_view(PHONE_ADDRESSES, "406215", language)))
+    examples.append(("phones", phones_view(PHONE_ADDRESSES, "40621538", language)))
     examples.append(("about-game-over", about_view(city, language, three.setup.seed)))
     for notice, detail in (
         ("store_damaged", "/var/lib/nsdevice/state.db.damaged-20250101-101500"),

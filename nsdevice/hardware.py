@@ -17,7 +17,6 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
@@ -42,7 +41,8 @@ SYSTEM_PROFILES: Final = Path("/etc/nsdevice/profiles")
 # The profiles ship inside the package (package data), so a name resolves after any
 # install, editable or not. nsdevice is always installed as files, never zipped: the
 # folder is a real path, which the messages and `Profile.source` name.
-SHIPPED_PROFILES: Final = Path(str(resources.files("nsdevice").joinpath("profiles")))
+# (importlib.resources would say the same, but brings zipfile and more into every start)
+SHIPPED_PROFILES: Final = Path(__file__).resolve().parent / "profiles"
 
 # A panel on an SPI bus also occupies the bus's clock and data-out pins and its
 # chip-select pin, though the profile never names them; counting them catches a

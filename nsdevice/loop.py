@@ -15,7 +15,8 @@ from typing import Any
 from nsdevice.displays import Display
 from nsdevice.inputs.events import ButtonTracker, Edge, Inbox, Press, Scored, Stop, Typed
 from nsdevice.notify import Notifier
-from nsdevice.session import Session
+from nsdevice.session import Session, held_buttons
+from nsdevice.session.holds import EVERY_BUTTON
 from nsdevice.views import TableView, View
 
 
@@ -39,6 +40,8 @@ class Loop:
 
     def draw(self) -> None:
         view = self.session.view()
+        # a tap shows on the press edge unless a hold of that button means more here
+        self.tracker.on_press_edge = EVERY_BUTTON - held_buttons(view.screen)
         if view == self._shown:
             self._publish()  # a phone's score may change the table and not the screen
             return

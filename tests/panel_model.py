@@ -50,6 +50,7 @@ COLMOD = 0x3A
 RAMWRC = 0x3C
 
 MY, MX, MV = 0x80, 0x40, 0x20
+SPIDEV_BUFSIZ = 4096  # the Linux spidev driver's default largest transfer
 
 # Commands that take parameters whose meaning does not reach the picture here.
 TUNING = {0xB0, 0xB2, 0xB7, 0xBB, 0xC0, 0xC2, 0xC3, 0xC4, 0xC6, 0xD0, 0xE0, 0xE1, 0x35, 0x13}
@@ -263,6 +264,13 @@ def fake_hardware() -> Iterator[Bus]:
             assert bus.data_command_pin is not None
             bus.transfers.append((bus.level(bus.data_command_pin), bytes(data)))
             return [0] * len(data)
+
+        def writebytes2(self, data: bytes) -> None:
+            # py-spidev writes a buffer in pieces of the driver's bufsiz (4096 by default)
+            assert bus.data_command_pin is not None
+            level = bus.level(bus.data_command_pin)
+            for start in range(0, len(data), SPIDEV_BUFSIZ):
+                bus.transfers.append((level, bytes(data[start : start + SPIDEV_BUFSIZ])))
 
     saved = (st7789.spidev.SpiDev, st7789.gpiodevice.get_pin, st7789.time.sleep)
     st7789.spidev.SpiDev = SpiDev

@@ -81,3 +81,24 @@ def test_the_bad_command_lines_cover_every_command(command, tmp_path):
 
 def test_every_bad_command_line_is_one_line_on_stderr_and_exit_2():
     _held(run_check("bad_command_line"))
+
+
+def test_500_idle_streams_and_100_half_sent_requests_leave_a_phone_answered_within_2_s():
+    report = run_check("web_connections")
+    _held(report)
+    assert report.counts["streams_open"] == 500 and report.counts["half_sent_open"] == 100
+    assert report.counts["half_sent_closed_by_the_box"] == 100
+
+
+def test_wrong_codes_from_thousands_of_addresses_are_checked_at_the_boxs_pace_only():
+    report = run_check("web_guessing", seconds=5.0)
+    _held(report)
+    assert report.counts["addresses"] >= 100  # many sources, not one address's limit
+    assert report.counts["checked"] <= report.counts["allowed"]
+    assert report.counts["right_code_afterwards"] == 200
+
+
+def test_a_phone_acts_for_its_own_seat_on_the_boxs_own_name_and_from_its_own_page_only():
+    report = run_check("web_acting")
+    _held(report)
+    assert report.counts["seat_1_scoring_seat_2"] == 403

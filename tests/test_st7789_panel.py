@@ -56,6 +56,11 @@ def bus(monkeypatch) -> Bus:
             bus.transfers.append((bus.level(bus.data_command_pin), bytes(data)))
             return [0] * len(data)
 
+        def writebytes2(self, data) -> None:  # py-spidev: pieces of the driver's bufsiz
+            level = bus.level(bus.data_command_pin)
+            for start in range(0, len(data), 4096):
+                bus.transfers.append((level, bytes(data[start : start + 4096])))
+
     monkeypatch.setattr(st7789.spidev, "SpiDev", SpiDev)
     monkeypatch.setattr(st7789.gpiodevice, "get_pin", get_pin)
     monkeypatch.setattr(st7789.time, "sleep", lambda seconds: None)  # resets and settling

@@ -15,7 +15,8 @@ from nsdevice import views
 from nsdevice.inputs.events import Button, Press, QueueInbox, Scored
 from nsdevice.rules import scoring
 from nsdevice.session import Capabilities, Screen, Session, Settings
-from nsdevice.web.app import MOST_BODY, TRIES, make_app
+from nsdevice.web.app import MOST_BODY, make_app
+from nsdevice.web.guard import BURST, TRIES, Budget
 from nsdevice.web.payload import Artwork
 from nsdevice.web.sheet import Sheet, SheetError, score_sheet
 from nsdevice.web.stage import Stage
@@ -67,9 +68,18 @@ class Table:
         self.session = session
         self.stage = Stage()
         self.inbox = QueueInbox()
-        self.client = TestClient(make_app(self.stage, self.inbox.put, Artwork(), buttons))
+        self.budget = Budget()
+        app = make_app(self.stage, self.inbox.put, Artwork(), buttons, self.budget)
+        self.client = TestClient(app, base_url="http://localhost:8414")
         self.client.__enter__()
         self.show()
+
+    def join(self, seat: int, code: str | None = None) -> dict[str, str]:
+        """A phone joined for `seat`: the header its acts carry."""
+        key = {"X-Join-Code": code or self.session.join_code}
+        answer = self.client.post("/join", json={"seat": seat}, headers=key)
+        assert answer.status_code == 200, answer.text
+        return {"X-Seat-Token": answer.json()["token"]}
 
     def show(self) -> None:
         self.stage.publish(self.session.table())
@@ -142,10 +152,14 @@ def test_no_action_without_the_join_code(table):
     to_game_end(table.session)
     table.show()
     body = {"seat": 1, "sheet": TOKYO_SHEET}
-    assert table.client.post("/join").status_code == 403
+    assert table.client.post("/join", json={"seat": 1}).status_code == 403
+    wrong = {"X-Join-Code": "99999999"}
+    assert table.client.post("/join", json={"seat": 1}, headers=wrong).status_code == 403
     assert table.client.post("/score", json=body).status_code == 403
-    wrong = {"X-Join-Code": "999999"}
-    assert table.client.post("/score", json=body, headers=wrong).status_code == 403
+    right = {"X-Join-Code": table.session.join_code}  # the code joins; it does not act
+    assert table.client.post("/score", json=body, headers=right).status_code == 403
+    forged = {"X-Seat-Token": "1." + "0" * 32}
+    assert table.client.post("/score", json=body, headers=forged).status_code == 403
     table.client.cookies.set("code", table.session.join_code)  # a cookie is never a key
     assert table.client.post("/score", json=body).status_code == 403
     assert table.deliver() == []
@@ -156,7 +170,7 @@ def test_old_codes_are_refused_after_a_new_game():
     table = Table(session)
     try:
         old = session.join_code
-        assert table.client.post("/join", headers={"X-Join-Code": old}).status_code == 200
+        token = table.join(1)
         to_turn(session)
         session.press(MENU)
         while session.view().cursor != [r.key for r in session.view().rows].index("new_game"):
@@ -167,9 +181,17 @@ def test_old_codes_are_refused_after_a_new_game():
             session.press(MENU)
         table.show()
         assert session.join_code != old
-        assert table.client.post("/join", headers={"X-Join-Code": old}).status_code == 403
+        old_key = {"X-Join-Code": old}
+        assert table.client.post("/join", json={"seat": 1}, headers=old_key).status_code == 403
+        to_game_end(session)
+        table.show()
+        body = {"seat": 1, "sheet": TOKYO_SHEET}
+        assert table.client.post("/score", json=body, headers=token).status_code == 403
         new = {"X-Join-Code": session.join_code}
-        assert table.client.post("/join", headers=new).json() == {"game": session.game}
+        joined = table.client.post("/join", json={"seat": 1}, headers=new).json()
+        assert joined["game"] == session.game and joined["seat"] == 1
+        again = {"X-Seat-Token": joined["token"]}
+        assert table.client.post("/score", json=body, headers=again).status_code == 200
     finally:
         table.close()
 
@@ -188,14 +210,17 @@ def test_renewing_the_code_on_the_phones_screen_refuses_the_old_one(table):
     session.press(NEXT)  # a new code
     assert session.join_code != old and session.view().code == session.join_code
     table.show()
-    assert table.client.post("/join", headers={"X-Join-Code": old}).status_code == 403
+    old_key = {"X-Join-Code": old}
+    assert table.client.post("/join", json={"seat": 1}, headers=old_key).status_code == 403
 
 
-def test_wrong_codes_are_rate_limited(table):
+def test_wrong_codes_are_rate_limited_per_address_within_the_boxs_budget(table):
     for _ in range(TRIES):
-        assert table.client.post("/join", headers={"X-Join-Code": "000000"}).status_code == 403
+        assert table.client.post("/join", headers={"X-Join-Code": "00000000"}).status_code == 403
     right = {"X-Join-Code": table.session.join_code}
-    assert table.client.post("/join", headers=right).status_code == 429  # even the right one
+    assert table.client.post("/join", json={"seat": 1}, headers=right).status_code == 429
+    other = TestClient(table.client.app, base_url="http://localhost:8414", client=("10.0.0.7", 1))
+    assert other.post("/join", json={"seat": 1}, headers=right).status_code == 200
 
 
 def test_phone_scores_make_the_boxs_ending_card_S_T_END():
@@ -204,10 +229,11 @@ def test_phone_scores_make_the_boxs_ending_card_S_T_END():
     try:
         to_game_end(session)
         table.show()
-        key = {"X-Join-Code": session.join_code}
+        tokens = {seat: table.join(seat) for seat in (1, 2, 3)}
         sheets = {1: TOKYO_SHEET, 2: {**TOKYO_SHEET, "stamps": 30}, 3: {**TOKYO_SHEET, "stamps": 5}}
         for seat, sheet in sheets.items():
-            answer = table.client.post("/score", json={"seat": seat, "sheet": sheet}, headers=key)
+            body = {"seat": seat, "sheet": sheet}
+            answer = table.client.post("/score", json=body, headers=tokens[seat])
             assert answer.status_code == 200, answer.text
             table.deliver()
             if seat < 3:
@@ -223,7 +249,9 @@ def test_phone_scores_make_the_boxs_ending_card_S_T_END():
         ]
         assert result.winners == (2,)
         # once the result is up, the page takes no more scores
-        again = table.client.post("/score", json={"seat": 1, "sheet": TOKYO_SHEET}, headers=key)
+        again = table.client.post(
+            "/score", json={"seat": 1, "sheet": TOKYO_SHEET}, headers=tokens[1]
+        )
         assert again.status_code == 409
     finally:
         table.close()
@@ -299,9 +327,9 @@ def test_bad_sheets_are_refused_with_a_reason(sheet):
         score_sheet("districts", sheet)
 
 
-def _malformed(rng: random.Random, code: str) -> tuple[str, str, dict, bytes]:
+def _malformed(rng: random.Random, token: dict) -> tuple[str, str, dict, bytes]:
     """One bad request: fuzzed JSON, a huge body, a bad seat, a path outside the page."""
-    key = {"X-Join-Code": code, "Content-Type": "application/json"}
+    key = {**token, "Content-Type": "application/json"}
     kind = rng.randrange(7)
     if kind == 0:  # bytes that are not JSON
         return "POST", "/score", key, bytes(rng.randrange(256) for _ in range(rng.randrange(80)))
@@ -353,8 +381,9 @@ def test_a_thousand_malformed_requests_get_4xx_and_change_nothing():
         table.show()
         rng = random.Random(14)
         statuses = set()
+        token = table.join(1)
         for _ in range(1000):
-            method, path, headers, body = _malformed(rng, session.join_code)
+            method, path, headers, body = _malformed(rng, token)
             answer = table.client.request(method, path, headers=headers, content=body)
             assert 400 <= answer.status_code < 500, (method, path, body[:80], answer.text)
             statuses.add(answer.status_code)
@@ -362,8 +391,7 @@ def test_a_thousand_malformed_requests_get_4xx_and_change_nothing():
         assert statuses >= {404, 405, 413, 422}
         assert table.deliver() == []  # nothing reached the box
         assert session.screen is Screen.GAME_END
-        key = {"X-Join-Code": session.join_code}
-        good = table.client.post("/score", json={"seat": 1, "sheet": TOKYO_SHEET}, headers=key)
+        good = table.client.post("/score", json={"seat": 1, "sheet": TOKYO_SHEET}, headers=token)
         assert good.status_code == 200  # and the page still works
     finally:
         table.close()
@@ -383,7 +411,7 @@ def test_a_joined_phone_cannot_flood_the_box_with_scores(table):
 
     to_game_end(table.session)
     table.show()
-    key = {"X-Join-Code": table.session.join_code}
+    key = table.join(1)
     body = {"seat": 1, "sheet": TOKYO_SHEET}
     tries = ACTIONS + 10
     answers = [
@@ -428,16 +456,19 @@ def test_next_and_back_from_the_controllers_phone_only_when_the_table_allows_it_
             table.show()
             view = session.view()
             assert isinstance(view, views.TurnView)
-            key = {"X-Join-Code": session.join_code}
+            key = table.join(view.controller)
             mine = {"seat": view.controller, "button": "next"}
             answer = table.client.post("/press", json=mine, headers=key)
             if not allowed:  # the box's own setting (`--phone-buttons`) is off
                 assert answer.status_code == 403
                 assert table.inbox.get(0) == []
                 continue
-            assert table.client.post("/press", json=mine).status_code == 403  # no code
-            other = {"seat": view.controller % 3 + 1, "button": "next"}
-            assert table.client.post("/press", json=other, headers=key).status_code == 409
+            assert table.client.post("/press", json=mine).status_code == 403  # not joined
+            other_seat = view.controller % 3 + 1
+            other = {"seat": other_seat, "button": "next"}
+            assert table.client.post("/press", json=other, headers=key).status_code == 403
+            theirs = table.join(other_seat)  # joined for a seat that is not turning cards
+            assert table.client.post("/press", json=other, headers=theirs).status_code == 409
             for bad in ({"seat": True, "button": "next"}, {"seat": 1, "button": "menu"},
                         {"seat": 1, "button": "next", "x": 1}):  # fmt: skip
                 assert table.client.post("/press", json=bad, headers=key).status_code == 422
@@ -448,3 +479,147 @@ def test_next_and_back_from_the_controllers_phone_only_when_the_table_allows_it_
             assert table.client.get("/state").json()["buttons"] is True
         finally:
             table.close()
+
+
+def test_a_phone_joined_for_seat_1_cannot_score_seat_2_and_the_boxs_buttons_can():
+    session = tokyo()
+    table = Table(session)
+    try:
+        to_game_end(session)
+        table.show()
+        mine = table.join(1)
+        theirs = {"seat": 2, "sheet": {**TOKYO_SHEET, "stamps": 0}}
+        refused = table.client.post("/score", json=theirs, headers=mine)
+        assert refused.status_code == 403 and "seat 1" in refused.json()["error"]
+        assert table.inbox.get(0) == []  # nothing reached the box
+        ok = table.client.post("/score", json={"seat": 1, "sheet": TOKYO_SHEET}, headers=mine)
+        assert ok.status_code == 200
+        assert [item.seat for item in table.deliver()] == [1]
+        # the table's own buttons still set any seat, seat 2 included
+        session.press(NEXT)  # the game's end → the score entry
+        view = session.view()
+        while not (isinstance(view, views.ScoreEntryView) and view.seat == 2):
+            session.press(MENU)  # on through the digits and fields
+            view = session.view()
+        assert view.field == "total" and view.value == 0
+        session.press(NEXT)
+        corrected = session.view()
+        assert isinstance(corrected, views.ScoreEntryView)
+        assert corrected.seat == 2 and corrected.value != 0
+    finally:
+        table.close()
+
+
+def test_a_seat_token_is_for_its_game_seat_and_code_only():
+    from nsdevice.web.guard import Seats
+
+    seats = Seats(b"k" * 32)
+    token = seats.issue(3, 1, "12345678")
+    assert seats.seat_of(token, 3, "12345678") == 1
+    assert seats.seat_of(token, 4, "12345678") is None  # a new game
+    assert seats.seat_of(token, 3, "87654321") is None  # a renewed code
+    assert seats.seat_of(token.replace("1.", "2.", 1), 3, "12345678") is None  # another seat
+    assert seats.seat_of(token, 3, "") is None
+    assert Seats(b"j" * 32).seat_of(token, 3, "12345678") is None  # another box's
+
+
+def test_wrong_codes_are_limited_for_the_whole_box_whatever_the_address():
+    clock = [0.0]
+    budget = Budget(clock=lambda: clock[0])
+    checked = 0
+    for tick in range(6000):  # a minute of 100 tries a second, each from a fresh address
+        clock[0] = tick / 100
+        address = f"127.{tick // 65536}.{tick // 256 % 256}.{tick % 256}"
+        if budget.closed(address) is None:
+            budget.missed(address)
+            checked += 1
+    assert checked <= 60 and budget.checked_wrong == checked
+    assert checked >= BURST  # it does check some: the box is not simply shut
+    clock[0] = 61.2
+    assert budget.closed("127.200.0.1") is None  # a fresh address may try again
+
+
+def test_a_flood_of_addresses_does_not_clear_an_addresss_lock():
+    clock = [0.0]
+    budget = Budget(burst=10**6, refill=1e-9, clock=lambda: clock[0])
+    for _ in range(TRIES):
+        budget.missed("10.0.0.1")
+    assert budget.closed("10.0.0.1") is not None
+    for number in range(20_000):  # not enough to forget the most recent thousands
+        budget.missed(f"10.1.{number // 256}.{number % 256}")
+        if number < 3000:
+            assert budget.closed("10.0.0.1") is not None
+
+
+def test_an_ipv6_machine_is_one_address_not_a_fresh_budget_each():
+    from nsdevice.web.guard import address_key
+
+    budget = Budget(burst=10**6, refill=1e-9)
+    for host in range(TRIES):
+        budget.missed(f"2001:db8:1:2::{host + 1:x}")
+    assert budget.closed("2001:db8:1:2:abcd::99") is not None
+    assert budget.closed("2001:db8:1:3::1") is None
+    assert address_key("::ffff:192.0.2.7") == "192.0.2.7"
+
+
+@pytest.mark.parametrize(
+    "host, answered",
+    [
+        ("localhost:8414", True),
+        ("127.0.0.1:8414", True),
+        ("[::1]:8414", True),
+        ("box.local:8414", True),
+        ("box:8414", True),
+        ("evil.example:8414", False),  # a name rebound to the box's address
+        ("box.local.evil.example", False),
+        ("", False),
+    ],
+)
+def test_only_the_boxs_own_names_are_answered(host, answered):
+    session = tokyo()
+    stage = Stage()
+    stage.publish(session.table())
+    names = frozenset({"localhost", "127.0.0.1", "::1", "box", "box.local"})
+    app = make_app(stage, QueueInbox().put, Artwork(), names=names)
+    with TestClient(app, base_url="http://localhost:8414") as client:
+        answer = client.get("/state", headers={"Host": host})
+        assert (answer.status_code == 200) is answered
+        if not answered:
+            assert answer.status_code == 421
+
+
+def test_the_address_a_connection_reached_is_an_own_name():
+    from nsdevice.web.guard import own_host
+
+    names = frozenset({"localhost"})
+    assert own_host("192.168.1.20:8414", names, "192.168.1.20")
+    assert not own_host("192.168.1.21:8414", names, "192.168.1.20")
+    assert own_host("[fe80::1]:8414", names, "fe80::1")
+
+
+def test_no_cross_site_request_acts_or_spends_the_budget(table):
+    to_game_end(table.session)
+    table.show()
+    right = {"X-Join-Code": table.session.join_code}
+    sites = [
+        {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"},
+        {"Origin": "http://evil.example"},
+        {"Origin": "http://localhost:9999"},  # the same machine, another port: another site
+        {"Sec-Fetch-Site": "same-site"},
+        {"Origin": "null"},
+    ]
+    for headers in sites:
+        for _ in range(TRIES + 2):  # more than would lock the address out
+            wrong = {**headers, "X-Join-Code": "00000000"}
+            assert table.client.post("/join", json={"seat": 1}, headers=wrong).status_code == 403
+        joined = table.client.post("/join", json={"seat": 1}, headers={**headers, **right})
+        assert joined.status_code == 403  # not even with the right code
+    assert table.budget.checked_wrong == 0  # none was checked, so nobody is locked out
+    same = {"Origin": "http://localhost:8414", "Sec-Fetch-Site": "same-origin"}
+    token = table.client.post("/join", json={"seat": 1}, headers={**same, **right}).json()
+    body = {"seat": 1, "sheet": TOKYO_SHEET}
+    forged = {"Origin": "http://evil.example", "X-Seat-Token": token["token"]}
+    assert table.client.post("/score", json=body, headers=forged).status_code == 403
+    assert table.deliver() == []
+    mine = {**same, "X-Seat-Token": token["token"]}
+    assert table.client.post("/score", json=body, headers=mine).status_code == 200

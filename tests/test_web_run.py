@@ -112,7 +112,7 @@ def test_a_run_serves_the_table_live_and_the_menu_offers_phones(tmp_path):
     screens = [json.loads(line) for line in out.decode().splitlines()]
     phones = [s for s in screens if s["screen"] == "phones"]
     assert phones and phones[0]["addresses"] == [f"http://127.0.0.1:{port}/"]
-    assert len(phones[0]["code"]) == 6 and phones[0]["code"].isdigit()
+    assert len(phones[0]["code"]) == 8 and phones[0]["code"].isdigit()
 
 
 def test_the_web_side_waits_for_the_first_frame_before_loading_its_server():

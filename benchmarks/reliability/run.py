@@ -20,6 +20,9 @@ from benchmarks.reliability.harness import (
 from benchmarks.reliability.kill_storm import kill_storm
 from benchmarks.reliability.serial_flood import serial_flood
 from benchmarks.reliability.serial_line import serial_line
+from benchmarks.reliability.web_acting import web_acting
+from benchmarks.reliability.web_connections import web_connections
+from benchmarks.reliability.web_guessing import web_guessing
 
 # name → (function, short-mode arguments, long-mode arguments)
 CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] = {
@@ -33,6 +36,9 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
     ),
     "bad_command_line": (bad_command_line, {}, {}),
     "serial_flood": (serial_flood, {"seconds": 20.0}, {"seconds": 60.0}),
+    "web_connections": (web_connections, {}, {}),
+    "web_guessing": (web_guessing, {"seconds": 15.0}, {"seconds": 60.0}),
+    "web_acting": (web_acting, {}, {}),
 }
 
 

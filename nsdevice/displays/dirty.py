@@ -7,13 +7,15 @@ rows and row prefixes/suffixes are compared, each one C-level bytes comparison, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 # Unchanged rows between two changed bands that are cheaper to send again than to start a
 # second window for: a window costs 11 tiny SPI transfers (CASET, RASET, RAMWR and their
 # bytes), each a system call, worth a few kilobytes of pixels on the bus.
 MERGED_GAP = 8
+# Rows compared at once when looking for the changed ones; at most MERGED_GAP, so that the
+# rows of one block always fall in one band.
+BLOCK = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,30 +53,10 @@ def changed_windows(
     if before == after:
         return []
     pitch = width * pixel_bytes
-    bands: list[list[int]] = []  # [first row, last row]
-    for row in range(height):
-        if _differ(before, after, row * pitch, pitch):
-            if bands and row - bands[-1][1] <= gap:
-                bands[-1][1] = row
-            else:
-                bands.append([row, row])
     windows = []
-    for top, bottom in bands:
-        starts = [row * pitch for row in range(top, bottom + 1)]
-
-        def same_start(pixels: int, starts: list[int] = starts) -> bool:
-            length = pixels * pixel_bytes
-            return not any(_differ(before, after, start, length) for start in starts)
-
-        def same_end(pixels: int, starts: list[int] = starts) -> bool:
-            length = pixels * pixel_bytes
-            return not any(
-                _differ(before, after, start + pitch - length, length) for start in starts
-            )
-
-        windows.append(
-            Window(_longest(same_start, width), top, width - 1 - _longest(same_end, width), bottom)
-        )
+    for top, bottom in _bands(before, after, height, pitch, gap):
+        left, right = _columns(before, after, top, bottom, width, pixel_bytes)
+        windows.append(Window(left, top, right, bottom))
     return windows
 
 
@@ -82,13 +64,73 @@ def _differ(before: bytes, after: bytes, start: int, length: int) -> bool:
     return before[start : start + length] != after[start : start + length]
 
 
-def _longest(holds: Callable[[int], bool], most: int) -> int:
-    """The largest n in 0..most for which `holds(n)` is true, `holds` being true up to
-    some n and false beyond (holds(0) is always true)."""
-    low, high = 0, most
+def _bands(before: bytes, after: bytes, height: int, pitch: int, gap: int) -> list[list[int]]:
+    """[first row, last row] of each band of changed rows. Rows are compared BLOCK at a
+    time, and row by row only at the ends of a changed block: within a block the rows are
+    closer than `gap`, so they are one band whatever lies between."""
+    bands: list[list[int]] = []
+    block = BLOCK * pitch
+    for start in range(0, height * pitch, block):  # comparisons written out: the hot loop
+        if before[start : start + block] == after[start : start + block]:
+            continue
+        first = start // pitch
+        top = first
+        while before[top * pitch : (top + 1) * pitch] == after[top * pitch : (top + 1) * pitch]:
+            top += 1
+        bottom = min(first + BLOCK, height) - 1
+        while (
+            before[bottom * pitch : (bottom + 1) * pitch]
+            == after[bottom * pitch : (bottom + 1) * pitch]
+        ):
+            bottom -= 1
+        if bands and top - bands[-1][1] <= gap:
+            bands[-1][1] = bottom
+        else:
+            bands.append([top, bottom])
+    return bands
+
+
+def _columns(
+    before: bytes, after: bytes, top: int, bottom: int, width: int, size: int
+) -> tuple[int, int]:
+    """The leftmost and rightmost pixel that differ in rows `top`..`bottom`. One comparison
+    a row: the end of a row and the start of the next lie side by side in the frame, so
+    the part right of the rightmost change so far and the part left of the leftmost are
+    compared together; only where that differs is each side looked at on its own."""
+    pitch = width * size
+    left, right = width, -1  # no change seen yet: everything is "outside" the window
+    for row in range(top, bottom + 2):
+        start = row * pitch
+        tail = (width - 1 - right) * size if row > top else 0  # the row above's right part
+        head = left * size if row <= bottom else 0
+        if before[start - tail : start + head] == after[start - tail : start + head]:
+            continue
+        if tail and _differ(before, after, start - tail, tail):
+            right = _rightmost(before, after, start, right, width, size)
+        if head and _differ(before, after, start, head):
+            left = _leftmost(before, after, start, left, size)
+    return left, right
+
+
+def _leftmost(before: bytes, after: bytes, start: int, left: int, size: int) -> int:
+    """The first changed pixel of the row at `start`, known to be left of `left`."""
+    low, high = 0, left - 1
+    while low < high:
+        middle = (low + high) // 2
+        if _differ(before, after, start, (middle + 1) * size):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def _rightmost(before: bytes, after: bytes, end: int, right: int, width: int, size: int) -> int:
+    """The last changed pixel of the row ending at `end`, known to be right of `right`."""
+    low, high = right + 1, width - 1
     while low < high:
         middle = (low + high + 1) // 2
-        if holds(middle):
+        length = (width - middle) * size
+        if _differ(before, after, end - length, length):
             low = middle
         else:
             high = middle - 1

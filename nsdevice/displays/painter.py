@@ -14,6 +14,7 @@ the displays and tests import.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import pygame
 
@@ -52,6 +53,19 @@ __all__ = [
 ]
 
 
+LEGENDS_KEPT = 32  # legends remembered per painter: every screen's, in a language or two
+
+
+@dataclass(frozen=True)
+class _Legend:
+    """A legend as drawn: its bands, their pixels, and what it placed there."""
+
+    bands: dict[str, Box]
+    pictures: tuple[tuple[Box, pygame.Surface], ...]
+    texts: tuple[Placed, ...]
+    figures: tuple[Figure, ...]
+
+
 DESKTOP_DPI = 96  # what a window is taken at: the size a desktop shows a 96 dpi picture
 MM_PER_INCH = 25.4
 
@@ -72,6 +86,7 @@ class Painter:
         self.diagonal_inches = diagonal_inches  # None: a desktop window at 96 dpi
         self.fonts = FontBook()
         self.symbols = SymbolBook()
+        self._legends: dict[tuple, _Legend] = {}
 
     def page_seconds(self, view: views.View, surface: pygame.Surface) -> tuple[float, ...]:
         """How long each page of `view` stays on `surface`, when it is more than one page
@@ -87,7 +102,6 @@ class Painter:
         surface.fill(self.theme.palette.background)
         drawn_here = isinstance(view, views.TurnView | views.RoundStartView)
         text = None if drawn_here else words.page(view)
-        title = words.title(view) if text is None else text.title
         margin = canvas.margin()
         if isinstance(view, views.TurnView) and is_small(canvas):
             turn_view: views.TurnView = view
@@ -95,15 +109,16 @@ class Painter:
             width, height = surface.get_size()
             if page_index % PAGES == 1:  # the notes need the whole width: labels in corners
                 turn_view = corner_hints(turn_view)
-            bands = legend(canvas, turn_view, words, 0)
+            bands = self._legend(canvas, turn_view, words, 0)
             body = clear_of(
                 (margin, margin, width - 2 * margin, height - 2 * margin), bands, margin
             )
             small_turn(canvas, turn_view, words, body, page_index % PAGES)
             return canvas.drawing(bands)
 
+        title = words.title(view) if text is None else text.title  # not on the small turn
         body = header(canvas, title, view)
-        bands = legend(canvas, view, words, body[1] - margin)
+        bands = self._legend(canvas, view, words, body[1] - margin)
         body = clear_of(body, bands, margin)
         if isinstance(view, views.TurnView):
             turn(canvas, view, words, body)
@@ -114,6 +129,31 @@ class Painter:
         elif text is not None:
             page(canvas, view, text, body)
         return canvas.drawing(bands)
+
+    def _legend(self, canvas: Canvas, view: views.View, words: Words, top: int) -> dict[str, Box]:
+        """The button legend, drawn once per size, wording and place, then copied: most
+        presses (a reveal, a cursor step) keep the legend of the screen before."""
+        surface = canvas.surface
+        key = (surface.get_size(), surface.get_bitsize(), canvas.dots_per_mm, view.hints,
+               words.language, top)  # fmt: skip
+        drawn = self._legends.get(key)
+        if drawn is None:
+            texts, figures = len(canvas.texts), len(canvas.figures)
+            bands = legend(canvas, view, words, top)
+            pictures = tuple(
+                (box, surface.subsurface(box).copy()) for box in bands.values() if box[2] and box[3]
+            )
+            if len(self._legends) >= LEGENDS_KEPT:
+                self._legends.clear()
+            self._legends[key] = _Legend(
+                bands, pictures, tuple(canvas.texts[texts:]), tuple(canvas.figures[figures:])
+            )
+            return bands
+        for box, picture in drawn.pictures:
+            surface.blit(picture, box[:2])
+        canvas.texts.extend(drawn.texts)
+        canvas.figures.extend(drawn.figures)
+        return dict(drawn.bands)
 
     def _canvas(self, surface: pygame.Surface) -> Canvas:
         density = dots_per_mm(surface, self.diagonal_inches)

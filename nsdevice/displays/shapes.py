@@ -194,6 +194,9 @@ def symbol_name(card: StationCard) -> str:
     return card.special.value
 
 
+CARD_SYMBOL = 48  # pixels: a symbol this big is a card's, not an icon in a list
+
+
 class SymbolBook:
     """Symbol images by name, size and colours, each drawn once: cards repeat."""
 
@@ -206,10 +209,21 @@ class SymbolBook:
         key = (name, size, fill, edge)
         image = self._images.get(key)
         if image is None:
-            factor = 3 if size < 240 else 2
-            big = size * factor
-            work = pygame.Surface((big, big), pygame.SRCALPHA)
-            rim = max(1.5 * factor, big * 0.075)
-            SHAPES[name](work, big, rim, fill, edge)
-            image = self._images[key] = pygame.transform.smoothscale(work, (size, size))
+            # A card's size: every symbol at once. The next cards will want them, and a
+            # reveal should not pay for drawing its card (a few million instructions on a
+            # Pi Zero 2 W); the first card at a size pays for them all.
+            shapes = SHAPES if size >= CARD_SYMBOL else (name,)
+            for shape in shapes:
+                if (shape, size, fill, edge) not in self._images:
+                    self._images[(shape, size, fill, edge)] = _drawn(shape, size, fill, edge)
+            image = self._images[key]
         return image
+
+
+def _drawn(name: str, size: int, fill: Colour, edge: Colour) -> pygame.Surface:
+    factor = 3 if size < 240 else 2
+    big = size * factor
+    work = pygame.Surface((big, big), pygame.SRCALPHA)
+    rim = max(1.5 * factor, big * 0.075)
+    SHAPES[name](work, big, rim, fill, edge)
+    return pygame.transform.smoothscale(work, (size, size))

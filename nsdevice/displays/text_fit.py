@@ -33,6 +33,7 @@ class FontBook:
         self._path = path
         self._fonts: dict[int, pygame.font.Font] = {}
         self._glyphs: dict[str, bool] = {}
+        self._for_cap: dict[float, int] = {}
         probe = pygame.font.Font(path, 100)
         self._scale = probe.get_height() / 100
 
@@ -52,10 +53,14 @@ class FontBook:
         return metrics[3] if metrics else px
 
     def size_for_cap(self, cap: float) -> int:
-        """The smallest size whose capitals are at least `cap` pixels tall."""
-        px = max(1, math.ceil(cap))
-        while self.cap(px) < cap:
-            px += 1
+        """The smallest size whose capitals are at least `cap` pixels tall (found once per
+        height: every paint asks for the same few)."""
+        px = self._for_cap.get(cap)
+        if px is None:
+            px = max(1, math.ceil(cap))
+            while self.cap(px) < cap:
+                px += 1
+            self._for_cap[cap] = px
         return px
 
     def advance(self, px: int) -> int:

@@ -171,6 +171,7 @@ class _Pressing:
     button: Button
     hold_at: float
     next_repeat: float | None = None  # set when the HOLD fires
+    tapped: bool = False  # its TAP went out on the press edge: the rest of it is silent
 
     @property
     def held(self) -> bool:
@@ -182,7 +183,9 @@ class ButtonTracker:
 
     Pure: no threads, no sleeping, no clock of its own. Time is the `at` of the
     edges fed and the `now` given to `due`; a time earlier than one already seen
-    is taken as that latest time, so time never runs backwards.
+    is taken as that latest time, so time never runs backwards (debounce alone
+    compares a contact's edges by their own times, so a press and release that
+    waited in the inbox together are not taken for bounce).
 
     Debounce is leading-edge: an edge on a contact that has been quiet for
     `debounce` seconds is taken at once, with no added latency. An edge sooner
@@ -204,6 +207,11 @@ class ButtonTracker:
     Only one press at a time: a button that goes down while another is down is
     ignored for that whole press, down and up, so mashing two buttons never
     makes a surprise action. The press already under way carries on.
+
+    The buttons in `on_press_edge` (none unless the caller says) tap as soon as
+    they go down: where a hold means nothing different (a reveal on a turn, a
+    list's cursor) the picture need not wait for the finger to lift. Such a press
+    sends nothing more: no HOLD, no REPEAT, nothing on release.
     """
 
     def __init__(
@@ -227,6 +235,7 @@ class ButtonTracker:
         self._contacts = {button: _Contact() for button in Button}
         self._pressing: _Pressing | None = None
         self._now = -math.inf
+        self.on_press_edge: frozenset[Button] = frozenset()
 
     def is_down(self, button: Button) -> bool:
         """Whether `button` is down after debounce (pressed, even if its press is ignored)."""
@@ -239,10 +248,13 @@ class ButtonTracker:
         contact = self._contacts[edge.button]
         if edge.down == contact.raw:
             return presses  # redundant: no change of level
-        quiet = edge.debounced or at >= contact.quiet_until
-        contact.raw, contact.raw_at = edge.down, at
+        # Bounce is judged on the contact's own edges at their own times: edges that
+        # waited in the inbox while the loop drew and saved are no closer together for it.
+        edge_at = max(edge.at, contact.raw_at)
+        quiet = edge.debounced or edge_at >= contact.quiet_until
+        contact.raw, contact.raw_at = edge.down, edge_at
         # A source that debounced already gets no second wait: that would merge quick taps.
-        contact.quiet_until = at if edge.debounced else at + self.debounce
+        contact.quiet_until = edge_at if edge.debounced else edge_at + self.debounce
         if quiet:
             presses += self._take_level(edge.button, at)
         return presses
@@ -266,7 +278,7 @@ class ButtonTracker:
             if not contact.settled:
                 steps.append((contact.quiet_until, self._settler(button)))
         pressing = self._pressing
-        if pressing is not None and self._contacts[pressing.button].raw:
+        if pressing is not None and not pressing.tapped and self._contacts[pressing.button].raw:
             if pressing.next_repeat is None:
                 steps.append((pressing.hold_at, self._fire_hold))
             else:
@@ -287,13 +299,15 @@ class ButtonTracker:
             others_down = any(c.level for b, c in self._contacts.items() if b is not button)
             if not others_down:
                 assert self._pressing is None, "a press under way without its button down"
-                self._pressing = _Pressing(button, hold_at=at + self.hold)
+                edge = button in self.on_press_edge
+                self._pressing = _Pressing(button, hold_at=at + self.hold, tapped=edge)
+                return [Press(button, Gesture.TAP)] if edge else []
             return []
         pressing = self._pressing
         if pressing is None or pressing.button is not button:
             return []  # the release of an ignored press
         self._pressing = None
-        return [] if pressing.held else [Press(button, Gesture.TAP)]
+        return [] if pressing.held or pressing.tapped else [Press(button, Gesture.TAP)]
 
     def _fire_hold(self, now: float) -> list[Press]:
         pressing = self._pressing

@@ -6,6 +6,7 @@ alike), and `settings` what the box remembers between games. Import the builders
 `nsdevice.session.screens` itself.
 """
 
+from nsdevice.session.holds import held_buttons
 from nsdevice.session.machine import GAME_SCREENS, Session
 from nsdevice.session.screen import Screen
 from nsdevice.session.settings import (
@@ -28,5 +29,6 @@ __all__ = [
     "Screen",
     "Session",
     "Settings",
+    "held_buttons",
     "random_seed",
 ]

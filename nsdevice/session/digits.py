@@ -10,8 +10,10 @@ The digits are kept as shown, so "−00" keeps its sign while the digits after i
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from nsdevice.inputs.events import Button, Gesture, Press
 
@@ -82,46 +84,54 @@ def untouched(digits: Sequence[str], cursor: int) -> bool:
 def presses_for(value: int, field: NumberField) -> tuple[Press, ...]:
     """The fewest presses that set a fresh field (all zeros, cursor first) to `value` and
     take it (MENU past the last digit), and of those the fewest holds (a hold is slower
-    than a tap): for scripts, tests and the benchmark. Each step is tried with `turned`
-    itself, so a number held at the field's end is planned for as it happens; a BACK is
-    never the first press, where it would leave the empty field instead of turning."""
-    target = digits_of(value, field)
-    digits = ("0",) * field.width
-    presses: list[Press] = []
-    for position in range(field.width):
-        path, digits = _shortest(digits, position, target[: position + 1], field)
-        presses += [*path, Press(Button.MENU)]
-    return tuple(presses)
+    than a tap): for scripts, tests and the benchmark. A number the field does not take
+    is planned as its nearest end. The search runs over every press the field answers,
+    a held BACK to the digit before included, each tried with `turned` itself: a digit
+    set first can hold a number at the field's end and set the others (13 on a count of
+    0-13 is a held NEXT on the tens, then MENU, MENU). A BACK on the untouched field, or
+    a held BACK on its first digit, would leave it, so neither is ever planned."""
+    return _plans(field)[max(field.low, min(field.high, value))]
 
 
-def _shortest(
-    digits: tuple[str, ...], position: int, goal: tuple[str, ...], field: NumberField
-) -> tuple[list[Press], tuple[str, ...]]:
-    """Breadth first over the digits a press at `position` can make (tap NEXT, tap BACK,
-    hold NEXT) until the digits up to it read `goal`; ties go to fewer holds."""
+@lru_cache(maxsize=16)  # one search a field, for every value; a box has only a few fields
+def _plans(field: NumberField) -> dict[int, tuple[Press, ...]]:
+    """Dijkstra over (digits, cursor) from the fresh field, by (presses, holds): the best
+    plan for every value the field takes."""
     moves = (
         (Press(Button.NEXT), 1),
         (Press(Button.BACK), -1),
         (Press(Button.NEXT, Gesture.HOLD), HOLD_STEP),
+        (Press(Button.MENU), 0),
+        (Press(Button.BACK, Gesture.HOLD), 0),
     )
-    best: dict[tuple[str, ...], tuple[int, int, list[Press]]] = {digits: (0, 0, [])}
-    frontier = [digits]
-    while frontier:
-        done = [d for d in frontier if d[: position + 1] == goal]
-        if done:
-            reached = min(done, key=lambda d: best[d][:2])
-            return best[reached][2], reached
-        following: list[tuple[str, ...]] = []
-        for at in frontier:
-            presses, holds, path = best[at]
-            for press, step in moves:
-                if press.button is Button.BACK and untouched(at, position):
+    start: tuple[tuple[str, ...], int] = (("0",) * field.width, 0)
+    paths: dict[tuple[tuple[str, ...], int], tuple[Press, ...]] = {start: ()}
+    costs = {start: (0, 0)}
+    plans: dict[int, tuple[Press, ...]] = {}
+    queue = [(0, 0, 0, start)]
+    pushed = 1  # a tie-break for the heap: the order states were first reached
+    while queue:
+        presses, holds, _, state = heapq.heappop(queue)
+        if costs[state] != (presses, holds):
+            continue  # reached again more cheaply since this entry was queued
+        digits, cursor = state
+        for press, step in moves:
+            hold = press.gesture is Gesture.HOLD
+            if press.button is Button.MENU:
+                if cursor + 1 == field.width:
+                    plans.setdefault(value_of(digits), (*paths[state], press))
                     continue
-                there = turned(at, position, step, field)
-                cost = (presses + 1, holds + (press.gesture is Gesture.HOLD))
-                if there not in best or cost < best[there][:2]:
-                    best[there] = (*cost, [*path, press])
-                    if there not in following:
-                        following.append(there)
-        frontier = following
-    raise ValueError(f"{goal} cannot be reached on {field}")
+                there = (digits, cursor + 1)
+            elif press.button is Button.BACK and (hold or untouched(digits, cursor)):
+                if cursor == 0:
+                    continue  # it would leave the field
+                there = (digits, cursor - 1)
+            else:
+                there = (turned(digits, cursor, step, field), cursor)
+            cost = (presses + 1, holds + hold)
+            if there not in costs or cost < costs[there]:
+                costs[there] = cost
+                paths[there] = (*paths[state], press)
+                heapq.heappush(queue, (*cost, pushed, there))
+                pushed += 1
+    return plans

@@ -1,37 +1,42 @@
 """The page's routes (Starlette): its own assets, the live table, joining and scores.
 
-Watching needs nothing; acting needs the current join code in the `X-Join-Code` header
-(never a cookie), compared in constant time, with failed tries limited per address.
-Every body is size-limited and every field checked; any other path is a 404.
+Watching needs nothing; joining needs the current join code in the `X-Join-Code` header,
+compared in constant time, with wrong codes limited for the whole box, and binds the
+phone to one seat: the answer's token goes back in `X-Seat-Token` with every act, and a
+phone acts only for its seat (guard.py). Only the box's own names are answered and no
+other site's page may act. Every body is size-limited and every field checked; any other
+path is a 404.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import json
-import time
-from collections import deque
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import Message, Receive, Scope, Send
 
 from nsdevice.inputs.events import Button, Press, Scored
 from nsdevice.views import TableView
+from nsdevice.web.guard import Budget, Seats, Window, own_host, own_names, same_origin
 from nsdevice.web.payload import Artwork, language_of, payload
 from nsdevice.web.sheet import SheetError, score_sheet
 from nsdevice.web.stage import Stage
 
 MOST_BODY = 2048  # bytes: a whole score sheet is a few hundred
-TRIES = 5  # wrong codes per address per window before it must wait
-ACTIONS = 120  # and actions with the right code: a joined phone cannot flood the box's store
+ACTIONS = 120  # acts per seat a minute: a joined phone cannot flood the box's store
 PRESSABLE = ("round_start", "turn")  # where the controller's phone may press NEXT and BACK
-TRY_WINDOW = 60.0  # seconds
+MOST_WATCHERS = 1000  # event streams open at once: a room of phones
+WATCHERS_PER_ADDRESS = 8  # a phone has one; a few tabs at most
+TOKEN_HEADER = "x-seat-token"
 ASSETS = {  # the page's own files, by the only paths that serve them
     "/": ("index.html", "text/html; charset=utf-8"),
     "/phone.js": ("phone.js", "text/javascript; charset=utf-8"),
@@ -43,31 +48,6 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
-
-
-class Tries:
-    """Tries per address in a sliding window: with 5 wrong codes a minute, guessing six
-    digits takes months."""
-
-    def __init__(self, most: int = TRIES, clock: Callable[[], float] = time.monotonic) -> None:
-        self._most = most
-        self._clock = clock
-        self._wrong: dict[str, deque[float]] = {}
-
-    def blocked(self, address: str) -> bool:
-        wrong = self._wrong.get(address)
-        if wrong is None:
-            return False
-        while wrong and wrong[0] < self._clock() - TRY_WINDOW:
-            wrong.popleft()
-        if not wrong:
-            del self._wrong[address]
-        return len(wrong) >= self._most
-
-    def missed(self, address: str) -> None:
-        if len(self._wrong) > 10_000:  # a flood of addresses cannot grow this forever
-            self._wrong.clear()
-        self._wrong.setdefault(address, deque()).append(self._clock())
 
 
 def _refuse(status: int, reason: str) -> JSONResponse:
@@ -90,14 +70,190 @@ async def _body(request: Request) -> Any:
         raise SheetError("the body is not JSON") from None
 
 
+
+def _client(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
+
+
+class Gate:
+    """Around the whole page: only the box's own names, and no act from another site
+    (refused before any code is checked, so it spends nothing and locks nobody out)."""
+
+    def __init__(self, app: Starlette, names: frozenset[str]) -> None:
+        self.app, self.names = app, names
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = {key.decode("latin-1"): value.decode("latin-1")
+                       for key, value in scope["headers"]}  # fmt: skip
+            host = headers.get("host", "")
+            server = scope.get("server")
+            if not own_host(host, self.names, str(server[0]) if server else None):
+                await _refuse(421, "this box answers only to its own name")(scope, receive, send)
+                return
+            if scope["method"] not in ("GET", "HEAD") and not same_origin(headers.get, host):
+                await _refuse(403, "only the box's own page may act")(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class Watchers:
+    """Event streams open, by address and in all."""
+
+    def __init__(self, most: int = MOST_WATCHERS, per_address: int = WATCHERS_PER_ADDRESS):
+        self.most, self.per_address = most, per_address
+        self.by_address: dict[str, int] = {}
+        self.total = 0
+
+    def admit(self, address: str) -> bool:
+        if self.total >= self.most or self.by_address.get(address, 0) >= self.per_address:
+            return False
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        self.total += 1
+        return True
+
+    def leave(self, address: str) -> None:
+        left = self.by_address.pop(address) - 1
+        if left:
+            self.by_address[address] = left
+        self.total -= 1
+
+
+class Relay:
+    """A stream written through ASGI `send` (any server): the latest table only, one
+    send at a time, so a slow phone skips tables and never queues them."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self._latest: bytes | None = None
+        self._sending: asyncio.Future[None] | None = None
+
+    def push(self, data: bytes) -> None:
+        self._latest = data
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        while self._latest is not None:
+            data, self._latest = self._latest, None
+            await self._send({"type": "http.response.body", "body": data, "more_body": True})
+
+
+class Direct:
+    """A stream written straight to its connection (`web.doorman`'s protocol): one
+    write a table, no task woken per phone. Its bytes come framed as HTTP/1.1 chunks
+    when `chunked` (see `framed`)."""
+
+    def __init__(self, connection: Any, chunked: bool) -> None:
+        self._connection, self.chunked = connection, chunked
+
+    def push(self, data: bytes) -> None:
+        self._connection.push(data)
+
+
+def framed(data: bytes, chunked: bool) -> bytes:
+    return b"%x\r\n" % len(data) + data + b"\r\n" if chunked else data
+
+
+class Events:
+    """`GET /events`: the table as Server-Sent Events. One broadcaster writes each new
+    table to every stream in turn (500 streams cost one loop, not 500 task wake-ups);
+    each stream's own task only waits for its phone's going, and ends the moment the
+    phone goes, not at the next table (Starlette's streaming response notices only when
+    it next writes). A raw ASGI app."""
+
+    def __init__(self, stage: Stage, event: Callable[[int, TableView, str], bytes]) -> None:
+        self.stage, self.event = stage, event
+        self.watchers = Watchers()
+        # each stream → [its language, the number it was sent last, its framing's key]
+        self._streams: dict[Relay | Direct, list[Any]] = {}
+        self._broadcasting: asyncio.Future[None] | None = None
+        self._closed: asyncio.Event | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        address = _client(scope)
+        if not self.watchers.admit(address):
+            refusal = _refuse(503, "the box has as many watchers as it takes; try later")
+            refusal.headers["Retry-After"] = "10"
+            await refusal(scope, receive, send)
+            return
+        try:
+            await self._stream(scope, receive, send)
+        finally:
+            self.watchers.leave(address)
+
+    async def _broadcast(self) -> None:
+        seen = -1
+        while True:
+            newer = await self.stage.next_after(seen)
+            if newer is None:  # the box is closing: every stream ends
+                break
+            seen, table = newer
+            # one encoding per language and framing, however many streams: a table then
+            # allocates nothing per phone (and wakes no collector for 500 of them)
+            frames: dict[str, bytes] = {}
+            for sink, said in self._streams.items():  # no push adds or drops a stream
+                if said[1] < seen:
+                    said[1] = seen
+                    frame = frames.get(said[2])
+                    if frame is None:
+                        frame = framed(self.event(seen, table, said[0]), said[2].endswith("+"))
+                        frames[said[2]] = frame
+                    sink.push(frame)
+        assert self._closed is not None
+        self._closed.set()
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
+        language = language_of(Request(scope).query_params.get("lang"))
+        headers = {**HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+            }
+        )
+        if self._broadcasting is None:
+            self._closed = asyncio.Event()
+            self._broadcasting = asyncio.ensure_future(self._broadcast())
+        assert self._closed is not None
+        connection = scope.get("extensions", {}).get("nsdevice.connection")
+        chunked = scope.get("http_version") == "1.1"
+        sink = Direct(connection, chunked) if connection is not None else Relay(send)
+        chunked = isinstance(sink, Direct) and chunked
+        number, table = self.stage.latest()  # a reconnecting phone starts from the latest
+        self._streams[sink] = [language, number, language + ("+" if chunked else "")]
+        if table is not None:
+            sink.push(framed(self.event(number, table, language), chunked))
+
+        async def gone() -> None:
+            message: Message = {"type": ""}
+            while message["type"] != "http.disconnect":
+                message = await receive()
+
+        waits = {asyncio.ensure_future(gone()), asyncio.ensure_future(self._closed.wait())}
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+            del self._streams[sink]
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
 def make_app(
     stage: Stage,
     inbox_put: Callable[[Scored | Press], None],
     art: Artwork,
     buttons: bool = False,
-) -> Starlette:
-    """`buttons`: the table lets the controller's phone press NEXT and BACK (`--phone-buttons`)."""
-    tries, actions = Tries(TRIES), Tries(ACTIONS)
+    budget: Budget | None = None,
+    names: frozenset[str] | None = None,
+) -> Gate:
+    """`buttons`: the table lets the controller's phone press NEXT and BACK (`--phone-buttons`).
+    `budget`: wrong codes for the whole box; `names`: the box's own (guard.py)."""
+    budget = budget if budget is not None else Budget()
+    seats, acts = Seats(), Window(ACTIONS)
     files = resources.files("nsdevice.web") / "assets"
     assets = {
         path: (files.joinpath(name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()
@@ -133,75 +289,87 @@ def make_app(
             encoded[key] = f"data: {data}\n\n".encode()
         return encoded[key]
 
-    async def events(request: Request) -> Response:
-        language = language_of(request.query_params.get("lang"))
+    def seat_of(request: Request, table: TableView | None) -> int | JSONResponse:
+        """The seat this phone joined for in this game, or the refusal."""
+        token = request.headers.get(TOKEN_HEADER, "")[:64]
+        seat = seats.seat_of(token, table.game, table.code) if table is not None else None
+        if seat is None:
+            return _refuse(403, "join with the code shown on the box (Menu, Phones)")
+        return seat
 
-        async def stream() -> AsyncIterator[bytes]:
-            seen = -1
-            while True:  # a reconnecting phone starts again from the latest table
-                newer = await stage.next_after(seen)
-                if newer is None:  # the box is closing
-                    return
-                seen, table = newer
-                yield event(seen, table, language)
-
-        headers = {**HEADERS, "X-Accel-Buffering": "no"}
-        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
-
-    def authorised(request: Request) -> JSONResponse | None:
-        """None when the request carries the current code; else the refusal."""
-        address = request.client.host if request.client else "?"
-        if tries.blocked(address):
-            return _refuse(429, "too many wrong codes; wait a minute")
+    async def join(request: Request) -> Response:
+        address = _client(request.scope)
+        closed = budget.closed(address)
+        if closed is not None:  # no code is checked now, not even the right one
+            refusal = _refuse(429, closed)
+            refusal.headers["Retry-After"] = "2"
+            return refusal
         _, table = stage.latest()
         given = request.headers.get("x-join-code", "")
         expected = table.code if table is not None else ""
         if not (expected and hmac.compare_digest(given.encode()[:64], expected.encode())):
-            tries.missed(address)
+            budget.missed(address)
             return _refuse(403, "join with the code shown on the box (Menu, Phones)")
+        assert table is not None
+        try:
+            data = await _body(request)
+            if not isinstance(data, dict) or set(data) != {"seat"}:
+                raise SheetError("send exactly {seat}")
+            seat = data["seat"]
+            if type(seat) is not int or not 1 <= seat <= table.players:
+                raise SheetError(f"seat must be 1 to {table.players}")
+        except OverflowError:
+            return _refuse(413, f"at most {MOST_BODY} bytes")
+        except SheetError as error:
+            return _refuse(422, str(error))
+        token = seats.issue(table.game, seat, table.code)
+        answer = {"game": table.game, "seat": seat, "token": token}
+        return JSONResponse(answer, headers=HEADERS)
+
+    def overdone(table: TableView, seat: int) -> JSONResponse | None:
+        """Each act is a save on the box: not a flood of them from one seat."""
+        key = f"{table.game}/{seat}"
+        if acts.full(key):
+            return _refuse(429, "too many at once from this seat; wait a minute")
+        acts.add(key)
         return None
 
-    async def join(request: Request) -> Response:
-        refused = authorised(request)
-        if refused is not None:
-            return refused
-        _, table = stage.latest()
-        assert table is not None
-        return JSONResponse({"game": table.game}, headers=HEADERS)
-
     async def score(request: Request) -> Response:
-        refused = authorised(request)
-        if refused is not None:
-            return refused
+        _, table = stage.latest()
+        mine = seat_of(request, table)
+        if isinstance(mine, JSONResponse):
+            return mine
+        assert table is not None
         try:
             data = await _body(request)
             if not isinstance(data, dict) or set(data) != {"seat", "sheet"}:
                 raise SheetError("send exactly {seat, sheet}")
-            _, table = stage.latest()
-            assert table is not None
             if not table.scoring:
                 return _refuse(409, "scores are taken at the game's end")
             seat = data["seat"]
             if type(seat) is not int or not 1 <= seat <= table.players:
                 raise SheetError(f"seat must be 1 to {table.players}")
+            if seat != mine:  # the box's own buttons correct any seat; a phone only its own
+                return _refuse(403, f"this phone joined for seat {mine}")
             sheet = score_sheet(table.line_scoring, data["sheet"])
         except OverflowError:
             return _refuse(413, f"at most {MOST_BODY} bytes")
         except SheetError as error:
             return _refuse(422, str(error))
-        address = request.client.host if request.client else "?"
-        if actions.blocked(address):  # each score is a save on the box: not a flood of them
-            return _refuse(429, "too many scores; wait a minute")
-        actions.missed(address)
+        refused = overdone(table, seat)
+        if refused is not None:
+            return refused
         inbox_put(Scored(seat, sheet.total, sheet.best_line, table.game))
         return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
 
     async def press(request: Request) -> Response:
         if not buttons:
             return _refuse(403, "this table keeps NEXT and BACK on the box")
-        refused = authorised(request)
-        if refused is not None:
-            return refused
+        _, table = stage.latest()
+        mine = seat_of(request, table)
+        if isinstance(mine, JSONResponse):
+            return mine
+        assert table is not None
         try:
             data = await _body(request)
             if not isinstance(data, dict) or set(data) != {"seat", "button"}:
@@ -214,17 +382,16 @@ def make_app(
             return _refuse(413, f"at most {MOST_BODY} bytes")
         except SheetError as error:
             return _refuse(422, str(error))
-        _, table = stage.latest()
-        assert table is not None
+        if data["seat"] != mine:
+            return _refuse(403, f"this phone joined for seat {mine}")
         controller = getattr(table.view, "controller", None)
         if table.view is None or table.view.screen not in PRESSABLE or controller is None:
             return _refuse(409, "NEXT and BACK from a phone work during a round only")
-        if data["seat"] != controller:
+        if mine != controller:
             return _refuse(409, f"seat {controller} turns the cards this round")
-        address = request.client.host if request.client else "?"
-        if actions.blocked(address):
-            return _refuse(429, "too many presses; wait a minute")
-        actions.missed(address)
+        refused = overdone(table, mine)
+        if refused is not None:
+            return refused
         inbox_put(Press(Button(data["button"])))
         return JSONResponse({"pressed": data["button"]}, headers=HEADERS)
 
@@ -232,7 +399,7 @@ def make_app(
         *(Route(path, asset, methods=["GET"]) for path in ASSETS),
         Route("/symbol/{name:str}.png", symbol, methods=["GET"]),
         Route("/state", state, methods=["GET"]),
-        Route("/events", events, methods=["GET"]),
+        Route("/events", Events(stage, event), methods=["GET"]),
         Route("/join", join, methods=["POST"]),
         Route("/score", score, methods=["POST"]),
         Route("/press", press, methods=["POST"]),
@@ -243,4 +410,4 @@ def make_app(
         stage.bind()  # the wake-ups go to this event loop
         yield
 
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Gate(Starlette(routes=routes, lifespan=lifespan), names or own_names())

@@ -17,7 +17,6 @@ from nsdevice.web.payload import Artwork
 from nsdevice.web.stage import Stage
 
 DEFAULT_PORT = 8414
-MOST_CONNECTIONS = 64  # a table has a few phones; more are refused (503), not served
 FIRST_FRAME_WAIT = 30.0  # seconds: a box that never draws never serves
 SETTLE = 0.2  # seconds after the first frame before the page loads its server
 
@@ -50,6 +49,7 @@ class WebSide:
         self._artwork = artwork
         self._on_error = on_error
         self._server: Any = None
+        self.doorman: Any = None  # the web thread's count of connections, once it serves
         self._stop_soon: Callable[[], object] = lambda: None
         self._stopping = threading.Event()
         self.started = threading.Event()  # set once the page answers
@@ -74,6 +74,8 @@ class WebSide:
             import uvicorn
 
             from nsdevice.web.app import make_app
+            from nsdevice.web.doorman import Doorman, guarded, raise_file_limit
+            from nsdevice.web.guard import own_names
 
             side = self
 
@@ -88,7 +90,11 @@ class WebSide:
                     if not side._stopping.is_set():
                         await stopped.wait()
 
-            app = make_app(self.stage, self._inbox_put, self._artwork(), self._buttons)
+            # Connections are counted and timed out by the doorman, not by uvicorn's
+            # limit_concurrency (which idle streams and half-sent requests exhausted).
+            self.doorman = doorman = Doorman(raise_file_limit())
+            names = own_names([self.host] if self.host not in ("0.0.0.0", "::") else [])
+            app = make_app(self.stage, self._inbox_put, self._artwork(), self._buttons, None, names)
             config = uvicorn.Config(
                 app,
                 host=self.host,
@@ -97,7 +103,7 @@ class WebSide:
                 access_log=False,
                 lifespan="on",
                 timeout_graceful_shutdown=1,
-                limit_concurrency=MOST_CONNECTIONS,
+                http=guarded(doorman),
                 date_header=False,  # it would go stale: nothing ticks to refresh it
             )
             self._server = server = Server(config)

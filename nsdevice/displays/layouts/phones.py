@@ -7,7 +7,6 @@ zone, so it is as sharp as the panel allows and scans from across the table.
 from __future__ import annotations
 
 import pygame
-import segno
 
 from nsdevice import views
 from nsdevice.displays.canvas import Canvas
@@ -21,6 +20,8 @@ QUIET = 2  # modules of white round the code (scanners need some; the panel's ed
 def phones(canvas: Canvas, view: views.PhonesView, text: Page, body: Box) -> None:
     x, y, w, h = body
     margin = canvas.margin()
+    import segno  # late: it brings urllib, http and ssl; only this screen needs it
+
     matrix = segno.make(
         view.addresses[0] if view.addresses else " ", error="m", boost_error=False
     ).matrix

@@ -5,7 +5,8 @@
   const store = window.localStorage;
   const said = { lang: store.getItem("nsdevice.lang") || (navigator.language || "en").slice(0, 2),
                  seat: Number(store.getItem("nsdevice.seat")) || 0,
-                 code: window.sessionStorage.getItem("nsdevice.code") || "",
+                 token: window.sessionStorage.getItem("nsdevice.token") || "",
+                 tokenSeat: Number(window.sessionStorage.getItem("nsdevice.tokenSeat")) || 0,
                  joinedGame: Number(window.sessionStorage.getItem("nsdevice.game")) || 0,
                  data: null, sheetFor: "", stream: null };
   window.nsdeviceSeen = [];  // what this page showed and when: read by the browser tests
@@ -95,12 +96,15 @@
   async function press(button) {
     await fetch("/press", {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Join-Code": said.code },
+      headers: { "Content-Type": "application/json", "X-Seat-Token": said.token },
       body: JSON.stringify({ seat: said.seat, button }),
     });
   }
 
-  function joined(data) { return said.code && said.joinedGame === data.game; }
+  // Joining binds this phone to one seat: the token acts for that seat only, this game only.
+  function joined(data) {
+    return said.token && said.joinedGame === data.game && said.tokenSeat === said.seat;
+  }
 
   function renderJoin(data) {
     const words = data.words;
@@ -108,17 +112,23 @@
     $("join-button").textContent = words.join;
     $("join").hidden = !data.players;
     if (joined(data)) $("join-said").textContent = words.joined;
+    else if ($("join-said").textContent === words.joined) $("join-said").textContent = "";
   }
 
   async function join() {
     const code = $("code").value.trim();
-    const answer = await fetch("/join", { method: "POST", headers: { "X-Join-Code": code } });
     const words = said.data.words;
+    if (!said.seat) { $("join-said").textContent = words.choose_seat; return; }
+    const answer = await fetch("/join", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Join-Code": code },
+      body: JSON.stringify({ seat: said.seat }),
+    });
     if (answer.ok) {
       const body = await answer.json();
-      said.code = code;
-      said.joinedGame = body.game;
-      window.sessionStorage.setItem("nsdevice.code", code);
+      Object.assign(said, { token: body.token, tokenSeat: body.seat, joinedGame: body.game });
+      window.sessionStorage.setItem("nsdevice.token", body.token);
+      window.sessionStorage.setItem("nsdevice.tokenSeat", body.seat);
       window.sessionStorage.setItem("nsdevice.game", body.game);
       $("join-said").textContent = words.joined;
       render(said.data);
@@ -192,7 +202,7 @@
     const data = said.data;
     const answer = await fetch("/score", {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Join-Code": said.code },
+      headers: { "Content-Type": "application/json", "X-Seat-Token": said.token },
       body: JSON.stringify({ seat: said.seat, sheet: sheet(data) }),
     });
     const body = await answer.json();

@@ -1,0 +1,599 @@
+"""What the box costs on a Pi Zero 2 W's own instruction set: guest instructions under qemu.
+
+    sudo python benchmarks/pi_cost.py [--userland /work/userlands/bookworm] [--json PATH]
+
+Builds (or reuses) an arm64 Debian bookworm userland with debootstrap, as
+tools/pi-userland-check does, installs this checkout into a venv there with the aarch64
+wheels (pygame-ce, numpy, st7789 with spidev and gpiod compiled in the userland), and runs
+each measured program under `qemu-aarch64 -cpu cortex-a53` (the Zero 2 W's core) with a
+small TCG plugin (pi_guest/count_instructions.c) that counts every guest instruction
+executed. A count does not depend on how busy this machine is.
+
+Figures: `python -c pass` and `import pygame`; process start → first frame (READY=1) for
+`--display json`, a 320×240 window and the Display HAT Mini build; one NEXT press on the
+HAT build through the real `st7789` library and `spidev` over a fake SPI device
+(pi_guest/fake_spidev.c), from the difference of runs with N and N+k presses; the rules'
+`simulate` per round. Then press → picture in milliseconds at 1 GHz and an IPC of 0.5, 0.7
+and 0.9, with the SPI bus time of the press's bytes at the profile's clock added.
+
+Slow (minutes; a first build of the userland takes much longer) and root-only (chroot),
+so not part of CI. docs/PERFORMANCE.md keeps the figures and explains the method.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+GUEST_FILES = Path(__file__).resolve().parent / "pi_guest"
+DEFAULT_USERLAND = Path("/work/userlands/bookworm")
+DEFAULT_JSON = ROOT / "benchmarks" / "results" / "pi_cost.json"
+MIRROR = "http://deb.debian.org/debian"
+# What the userland needs beyond a base system: Python with venv, and a compiler and
+# Python's headers for spidev and gpiod, which pip builds there.
+PACKAGES = "python3,python3-venv,python3-dev,gcc,libc6-dev,ca-certificates"
+READY_MARK = ".nsdevice-userland-ready"
+WORK = "/opt/nsdevice-cost"  # inside the userland
+# aarch64 system call numbers the plugin marks: the notifier's connect() to NOTIFY_SOCKET
+# right after the first frame, and the press harness's getppid() around each tap.
+CONNECT, GETPPID = 203, 173
+SEED = "COST"  # its first round has ten cards: the measured taps are all reveals
+WARM_UP = 3  # summary → round start → first card → second card
+CLOCK_HZ = 1_000_000_000  # the Zero 2 W's Cortex-A53 cores
+IPCS = (0.5, 0.7, 0.9)  # assumed: an in-order core running CPython's dispatch loop
+TARGETS = {"press_instructions": 8e6, "first_frame_hat_instructions": 600e6, "press_ms": 25.0}
+
+
+# ---------------------------------------------------------------------------------------
+# pure parts (tests/test_benchmarks.py)
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What the plugin wrote: (system call, count) at each mark, and the count at exit."""
+
+    marks: tuple[tuple[int, int], ...]
+    at_exit: int | None
+
+    def at(self, number: int) -> list[int]:
+        return [count for call, count in self.marks if call == number]
+
+
+def parse_counts(text: str) -> Counts:
+    marks, at_exit = [], None
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 3 and words[0] == "mark":
+            marks.append((int(words[1]), int(words[2])))
+        elif len(words) == 2 and words[0] == "exit":
+            at_exit = int(words[1])
+    return Counts(tuple(marks), at_exit)
+
+
+def spans(counts: Counts, number: int) -> list[int]:
+    """Instructions between successive pairs of marks of `number` (start, end, start, ...)."""
+    points = counts.at(number)
+    return [end - start for start, end in zip(points[0::2], points[1::2], strict=False)]
+
+
+def per_step(total: int, more_total: int, more: int) -> float:
+    """What one more step costs: the difference of a run with N steps and one with N+k."""
+    if more <= 0:
+        raise ValueError("the second run needs more steps than the first")
+    return (more_total - total) / more
+
+
+def press_ms(instructions: float, ipc: float, spi_bytes: float, spi_hz: int) -> float:
+    """Press → picture: the instructions at `ipc` on a 1 GHz core, then the bytes on the bus."""
+    return instructions / (ipc * CLOCK_HZ) * 1000 + spi_bytes * 8 / spi_hz * 1000
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--userland",
+        type=Path,
+        default=DEFAULT_USERLAND,
+        help="arm64 bookworm root, built there when missing",
+    )
+    parser.add_argument("--presses", type=int, default=2, help="N: taps in the shorter run")
+    parser.add_argument("--more", type=int, default=5, help="k: extra taps in the longer run")
+    parser.add_argument("--rounds", type=int, default=2000, help="simulated rounds (N)")
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write JSON")
+    parser.add_argument(
+        "--reinstall",
+        action="store_true",
+        help="install the checkout again even if its copy looks current",
+    )
+    args = parser.parse_args(argv)
+    if args.presses < 0 or args.more < 1 or args.presses + args.more + WARM_UP > 10:
+        parser.error("need 0 <= presses, 1 <= more and presses + more <= 7 (one round's cards)")
+    if args.rounds < 10:
+        parser.error("--rounds must be at least 10")
+    return args
+
+
+# ---------------------------------------------------------------------------------------
+# the userland
+# ---------------------------------------------------------------------------------------
+
+
+def say(message: str) -> None:
+    print(f"pi_cost: {message}", file=sys.stderr, flush=True)
+
+
+def run(command: Sequence[str], **options: Any) -> subprocess.CompletedProcess:
+    return subprocess.run(list(command), check=True, **options)
+
+
+def ensure_binfmt() -> None:
+    """qemu-user through binfmt_misc, for chroot and pip inside the userland."""
+    status = Path("/proc/sys/fs/binfmt_misc/status")
+    if not status.exists():
+        run(["mount", "-t", "binfmt_misc", "binfmt_misc", "/proc/sys/fs/binfmt_misc"])
+    if not Path("/proc/sys/fs/binfmt_misc/qemu-aarch64").exists():
+        run(["update-binfmts", "--enable", "qemu-aarch64"])
+
+
+def ensure_userland(root: Path) -> None:
+    if (root / READY_MARK).exists():
+        say(f"reusing {root}")
+        return
+    say(f"building {root} with debootstrap (slow under emulation)")
+    shutil.rmtree(root, ignore_errors=True)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{root}.log", "w") as log:
+        run(
+            ["debootstrap", "--arch=arm64", f"--include={PACKAGES}", "bookworm", str(root), MIRROR],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    (root / READY_MARK).touch()
+
+
+@contextlib.contextmanager
+def mounted(root: Path) -> Iterator[None]:
+    """/proc and /dev inside the userland while it is used (pip and qemu read them)."""
+    points = []
+    try:
+        for source, point, how in (("proc", "proc", ["-t", "proc"]), ("/dev", "dev", ["--bind"])):
+            target = root / point
+            if not os.path.ismount(target):
+                run(["mount", *how, source, str(target)])
+                points.append(target)
+        yield
+    finally:
+        for target in reversed(points):
+            subprocess.run(["umount", "-l", str(target)], check=False)
+
+
+def chroot(root: Path, *command: str, env: dict[str, str] | None = None, **options: Any) -> Any:
+    clean = {
+        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "HOME": "/root",
+        "LANG": "C.UTF-8",
+        # pip's own certificate bundle does not know a network's inspecting authority
+        "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
+    }
+    return run(
+        [
+            "chroot",
+            str(root),
+            "env",
+            "-i",
+            *(f"{k}={v}" for k, v in {**clean, **(env or {})}.items()),
+            *command,
+        ],
+        **options,
+    )
+
+
+def install(root: Path, again: bool) -> None:
+    """This checkout's files (as they are now) into a venv in the userland."""
+    work = root / WORK.lstrip("/")
+    source = work / "src"
+    files = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    shutil.rmtree(source, ignore_errors=True)
+    for name in files:
+        if name.startswith(("nsdevice/", "benchmarks/pi_guest/")) or name == "pyproject.toml":
+            target = source / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, target)
+    for name in ("README.md", "LICENSE"):
+        if (ROOT / name).exists():
+            shutil.copy2(ROOT / name, source / name)
+    shutil.copy2("/etc/resolv.conf", root / "etc/resolv.conf")
+    for certificate in Path("/usr/local/share/ca-certificates").glob("*.crt"):
+        shutil.copy2(certificate, root / "usr/local/share/ca-certificates" / certificate.name)
+    venv = work / "venv"
+    if not (venv / "bin/python").exists():
+        say("making the venv and installing the aarch64 wheels (pip builds spidev and gpiod)")
+        chroot(root, "update-ca-certificates", stdout=subprocess.DEVNULL)
+        chroot(root, "python3", "-m", "venv", f"{WORK}/venv")
+        again = True
+    if again:
+        chroot(root, f"{WORK}/venv/bin/pip", "install", "-q", f"{WORK}/src[pi]", "gpiozero")
+    else:  # the dependencies stay; only the project's own files are new
+        chroot(
+            root,
+            f"{WORK}/venv/bin/pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--force-reinstall",
+            f"{WORK}/src",
+        )
+    # byte-code compiled once, as on a box that has started before
+    chroot(
+        root,
+        f"{WORK}/venv/bin/python",
+        "-m",
+        "compileall",
+        "-q",
+        f"{WORK}/venv/lib",
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def build_tools(root: Path) -> None:
+    """The counting plugin (a host library: qemu loads it), the fake SPI device (built in
+    the userland: the guest loads it), and qemu itself with its libraries, so it can run
+    inside the chroot where the guest's paths are the real ones."""
+    work = root / WORK.lstrip("/")
+    host = work / "host"
+    host.mkdir(parents=True, exist_ok=True)
+    run(
+        [
+            "cc",
+            "-O2",
+            "-shared",
+            "-fPIC",
+            "-fvisibility=hidden",
+            "-o",
+            str(work / "libinsn.so"),
+            str(GUEST_FILES / "count_instructions.c"),
+        ]
+    )
+    shutil.copy2(GUEST_FILES / "fake_spidev.c", work / "fake_spidev.c")
+    chroot(
+        root,
+        "gcc",
+        "-O2",
+        "-shared",
+        "-fPIC",
+        "-o",
+        f"{WORK}/fake_spidev.so",
+        f"{WORK}/fake_spidev.c",
+        "-ldl",
+    )
+    qemu = shutil.which("qemu-aarch64")
+    if qemu is None:
+        raise SystemExit("pi_cost: qemu-aarch64 missing: apt-get install qemu-user")
+    if b"-plugin" not in subprocess.run([qemu, "-h"], capture_output=True).stdout:
+        raise SystemExit("pi_cost: this qemu-aarch64 takes no -plugin (Debian's qemu-user does)")
+    shutil.copy2(qemu, host / "qemu-aarch64")
+    listing = subprocess.run(["ldd", qemu], check=True, capture_output=True, text=True).stdout
+    for line in listing.splitlines():
+        path = next((word for word in line.split() if word.startswith("/")), None)
+        if path:
+            shutil.copy2(path, host / Path(path).name)
+
+
+# ---------------------------------------------------------------------------------------
+# counting
+# ---------------------------------------------------------------------------------------
+
+
+def counted(
+    root: Path,
+    command: Sequence[str],
+    *,
+    env: dict[str, str] | None = None,
+    marks: Sequence[int] = (),
+    stop_at_mark: int | None = None,
+) -> tuple[Counts, str]:
+    """Run `command` (guest paths) under qemu with the counting plugin; its counts and
+    stdout. With `stop_at_mark` the program is ended once that mark is written (a box
+    waiting for buttons never ends by itself)."""
+    out = f"{WORK}/counts.txt"
+    (root / out.lstrip("/")).unlink(missing_ok=True)
+    plugin = ",".join([f"{WORK}/libinsn.so", f"out={out}", *(f"mark={m}" for m in marks)])
+    host = f"{WORK}/host"
+    qemu = [
+        f"{host}/ld-linux-x86-64.so.2",
+        "--library-path",
+        host,
+        f"{host}/qemu-aarch64",
+        "-cpu",
+        "cortex-a53",
+        "-plugin",
+        plugin,
+    ]
+    environment = {
+        "PYTHONHASHSEED": "0",
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+        "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+        **(env or {}),
+    }
+    clean = {"PATH": f"{WORK}/venv/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
+    argv = [
+        "chroot",
+        str(root),
+        "env",
+        "-i",
+        *(f"{k}={v}" for k, v in {**clean, **environment}.items()),
+        *qemu,
+        *command,
+    ]
+    if stop_at_mark is None:
+        done = subprocess.run(argv, check=True, capture_output=True, text=True)
+        stdout = done.stdout
+    else:
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        path = root / out.lstrip("/")
+        deadline = time.monotonic() + 600
+        while not (path.exists() and f"mark {stop_at_mark} " in path.read_text()):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"no mark {stop_at_mark}: {process.communicate()[1][-2000:]}")
+            time.sleep(0.2)
+        process.kill()
+        stdout = process.communicate()[0]
+    return parse_counts((root / out.lstrip("/")).read_text()), stdout
+
+
+def python(*arguments: str) -> list[str]:
+    return [f"{WORK}/venv/bin/python", *arguments]
+
+
+def first_frames(root: Path) -> dict[str, int]:
+    """Process start → the notifier's connect() right after the first frame."""
+    builds = {
+        "json": ["--display", "json", "--input", "script", "--keys", "next"],
+        "window_320x240": [
+            "--display",
+            "window",
+            "--size",
+            "320x240",
+            "--input",
+            "script",
+            "--keys",
+            "next",
+        ],
+        "hat": ["--hardware", "display-hat-mini"],
+    }
+    figures = {}
+    for name, options in builds.items():
+        state = tempfile.mkdtemp(dir=root / "tmp")
+        guest_state = "/tmp/" + Path(state).name
+        env = {
+            "NOTIFY_SOCKET": "/run/nsdevice-cost-nobody-listens",
+            "GPIOZERO_PIN_FACTORY": "mock",
+            "LD_PRELOAD": f"{WORK}/fake_spidev.so",
+            "PYTHONPATH": f"{WORK}/src/benchmarks/pi_guest/fake_gpio",
+        }
+        counts, _ = counted(
+            root,
+            python("-m", "nsdevice", "run", *options, "--state-dir", guest_state),
+            env=env,
+            marks=[CONNECT],
+            stop_at_mark=CONNECT,
+        )
+        figures[name] = counts.at(CONNECT)[0]
+        shutil.rmtree(state, ignore_errors=True)
+        say(f"first frame, {name}: {figures[name] / 1e6:.1f} M")
+    return figures
+
+
+def presses(root: Path, first: int, more: int) -> dict[str, Any]:
+    """One NEXT reveal on the HAT build: runs with N and N+k taps, and each tap's own span."""
+    runs = {}
+    for taps in (first, first + more):
+        state = tempfile.mkdtemp(dir=root / "tmp")
+        report = f"{WORK}/spi-report.txt"
+        env = {
+            "GPIOZERO_PIN_FACTORY": "mock",
+            "LD_PRELOAD": f"{WORK}/fake_spidev.so",
+            "FAKE_SPIDEV_REPORT": report,
+            "PYTHONPATH": f"{WORK}/src/benchmarks/pi_guest/fake_gpio",
+        }
+        counts, stdout = counted(
+            root,
+            python(
+                f"{WORK}/src/benchmarks/pi_guest/presses.py",
+                "/tmp/" + Path(state).name,
+                SEED,
+                str(WARM_UP),
+                str(taps),
+            ),
+            env=env,
+            marks=[GETPPID],
+        )
+        shutil.rmtree(state, ignore_errors=True)
+        screens = stdout.split()
+        if screens[WARM_UP - 1 :] != ["turn"] * (taps + 1):
+            raise RuntimeError(f"the measured taps were not all reveals: {screens}")
+        spi = (root / report.lstrip("/")).read_text().split()
+        runs[taps] = {
+            "instructions": counts.at_exit,
+            "spans": spans(counts, GETPPID),
+            "spi_bytes": int(spi[1]),
+            "spi_transfers": int(spi[3]),
+        }
+    short, long = runs[first], runs[first + more]
+    figures = {
+        "instructions": per_step(short["instructions"], long["instructions"], more),
+        "spi_bytes": per_step(short["spi_bytes"], long["spi_bytes"], more),
+        "spi_transfers": per_step(short["spi_transfers"], long["spi_transfers"], more),
+        "each_tap_between_marks": long["spans"],
+        "runs": {str(taps): run for taps, run in runs.items()},
+    }
+    say(f"one NEXT press, HAT build: {figures['instructions'] / 1e6:.2f} M")
+    return figures
+
+
+def simple(root: Path) -> dict[str, int]:
+    figures = {}
+    for name, code in (("python_pass", "pass"), ("import_pygame", "import pygame")):
+        counts, _ = counted(root, python("-c", code))
+        assert counts.at_exit is not None
+        figures[name] = counts.at_exit
+        say(f"{name}: {figures[name] / 1e6:.1f} M")
+    return figures
+
+
+def simulate(root: Path, rounds: int) -> dict[str, float]:
+    figures = {}
+    for city in ("tokyo", "paris", "london"):
+        totals = []
+        for count in (rounds, 2 * rounds):
+            counts, _ = counted(
+                root, python("-m", "nsdevice", "simulate", "--city", city, "--rounds", str(count))
+            )
+            totals.append(counts.at_exit or 0)
+        figures[city] = per_step(totals[0], totals[1], rounds)
+        say(f"simulate {city}: {figures[city]:,.0f} per round")
+    return figures
+
+
+# ---------------------------------------------------------------------------------------
+# the table
+# ---------------------------------------------------------------------------------------
+
+
+def table(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(what, figure, target) rows."""
+    million = lambda n: f"{n / 1e6:,.1f} M"  # noqa: E731
+    rows = [
+        (
+            "`python -c pass` / `import pygame`",
+            f"{million(figures['python_pass'])} / {million(figures['import_pygame'])}",
+            "",
+        ),
+    ]
+    frames = figures["first_frame"]
+    rows.append(
+        (
+            "start → first frame, json / window 320×240 / HAT build",
+            " / ".join(million(frames[k]) for k in ("json", "window_320x240", "hat")),
+            f"HAT ≤ {million(TARGETS['first_frame_hat_instructions'])}",
+        )
+    )
+    press = figures["press"]
+    rows.append(
+        (
+            "one NEXT press, HAT build (real `spidev`)",
+            f"{press['instructions'] / 1e6:.2f} M",
+            f"≤ {million(TARGETS['press_instructions'])}",
+        )
+    )
+    each = press["each_tap_between_marks"]
+    rows.append(
+        (
+            "  each tap between marks: median / max",
+            f"{statistics.median(each) / 1e6:.2f} / {max(each) / 1e6:.2f} M",
+            "",
+        )
+    )
+    rows.append(
+        (
+            "  its SPI bytes / transfers",
+            f"{press['spi_bytes']:,.0f} / {press['spi_transfers']:.0f}",
+            "",
+        )
+    )
+    for city, per_round in figures["simulate"].items():
+        rows.append((f"`simulate --city {city}`, per round", f"{per_round:,.0f}", ""))
+    bus = f"{figures['spi_hz'] // 1_000_000} MHz"
+    for ipc, ms in figures["press_ms"].items():
+        target = f"≤ {TARGETS['press_ms']:g} ms" if ipc == "0.7" else ""
+        rows.append(
+            (f"press → picture at IPC {ipc}, with the bus at {bus}", f"{ms:.1f} ms", target)
+        )
+    for ipc, seconds in figures["first_frame_hat_s"].items():
+        rows.append((f"start → first frame, HAT build, at IPC {ipc}", f"{seconds:.2f} s", ""))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if os.geteuid() != 0:
+        print("pi_cost: run me as root (debootstrap and chroot need it)", file=sys.stderr)
+        return 2
+    for tool in ("debootstrap", "chroot", "qemu-aarch64", "cc", "update-binfmts"):
+        if shutil.which(tool) is None:
+            print(
+                f"pi_cost: missing {tool}: apt-get install -y debootstrap qemu-user "
+                "qemu-user-static binfmt-support gcc",
+                file=sys.stderr,
+            )
+            return 2
+    root = args.userland
+    ensure_binfmt()
+    ensure_userland(root)
+    with mounted(root):
+        return _measure(root, args)
+
+
+def _measure(root: Path, args: argparse.Namespace) -> int:
+    install(root, args.reinstall)
+    build_tools(root)
+    from nsdevice.hardware import load_profile
+
+    spi_hz = load_profile("display-hat-mini").display.spi_speed_hz or 4_000_000
+    figures: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "commit": _commit(),
+        "spi_hz": spi_hz,
+    }
+    figures.update(simple(root))
+    figures["first_frame"] = first_frames(root)
+    figures["press"] = presses(root, args.presses, args.more)
+    figures["simulate"] = simulate(root, args.rounds)
+    press = figures["press"]
+    figures["press_ms"] = {
+        f"{ipc:g}": press_ms(press["instructions"], ipc, press["spi_bytes"], spi_hz) for ipc in IPCS
+    }
+    figures["first_frame_hat_s"] = {
+        f"{ipc:g}": figures["first_frame"]["hat"] / (ipc * CLOCK_HZ) for ipc in IPCS
+    }
+    rows = table(figures)
+    figures["table"] = rows
+    print("| what | guest instructions / estimate | target |")
+    print("| --- | ---: | --- |")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+def _commit() -> str:
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "describe", "--always", "--dirty"], capture_output=True, text=True
+    )
+    return done.stdout.strip()
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())
