@@ -205,6 +205,7 @@ def press_to_frame(
     before_tap: Callable[[int], None] | None = None,
     publish: Callable[[Any], None] | None = None,
     before_presses: Callable[[], None] | None = None,
+    outputs: tuple[Callable[[Any], None], ...] = (),
 ) -> dict:
     """Tap `presses` times on mock GPIO pins while the real loop runs; time every frame.
 
@@ -213,7 +214,8 @@ def press_to_frame(
     would choose for GPIO buttons on `display_kind`: the window's own pygame inbox for
     "window", a plain queue for "kmsdrm" (runner.opening.choose_inbox). `publish` is the loop's
     output to the phones' page, `before_presses` runs after the first frame
-    (benchmarks/phones.py connects its pages there).
+    (benchmarks/phones.py connects its pages there), `outputs` the loop's other outputs
+    (benchmarks/voice.py adds the speaker).
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -267,7 +269,7 @@ def press_to_frame(
         save = _Timer(store.save)
         loop = Loop(
             session, display, inbox, ButtonTracker(), save=save, notifier=Notifier({}),
-            publish=publish,
+            publish=publish, outputs=outputs,
         )  # fmt: skip
 
         from_release: list[float] = []  # taps decided on release (the hold means more there)

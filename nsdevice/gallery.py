@@ -233,10 +233,10 @@ def example_views(
         (
             "menu",
             menu_view(
-                chosen(sound=True, brightness=4),
+                chosen(sound=True, voice=True, volume=3, brightness=4),
                 Capabilities(brightness=True, shutdown=True),
                 in_round=True,  # over a turn, so that the round can be restarted
-                cursor=7,
+                cursor=9,  # on "Shut down"
             ),
         ),
     ]

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from nsdevice import __version__, backends
 from nsdevice.errors import UsageError
+from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import CityName
 from nsdevice.rules.deal import normalize_seed
 
@@ -43,6 +44,8 @@ class RunOptions:
     web: str | None = None  # [HOST:]PORT of the phones' page
     no_web: bool = False
     phone_buttons: bool = False  # the controller's joined phone may press NEXT and BACK
+    voice: bool = False  # say each card aloud (kept as the menu's Voice)
+    language: str | None = None  # the box's language (kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,4 +277,10 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-web", action="store_true", help="no phones' page, whatever --web says"
+    )
+    parser.add_argument(
+        "--voice", action="store_true", help="say each card aloud (kept as the menu's Voice)"
+    )
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default=None, help="the box's language (kept)"
     )

@@ -19,7 +19,7 @@ set -euo pipefail
 readonly SERVICE=nsdevice.service
 readonly SERVICE_USER=nsdevice
 # The device groups the unit names in SupplementaryGroups= (see nsdevice.service).
-readonly DEVICE_GROUPS=(gpio spi video render input dialout)
+readonly DEVICE_GROUPS=(gpio spi video render input dialout audio)
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 2; }
@@ -179,6 +179,8 @@ write_defaults() {
 # Settings for nsdevice.service; read at every start (systemctl restart nsdevice).
 # NSDEVICE_PROFILE: a name from /etc/nsdevice/profiles, or a path to a .toml file.
 NSDEVICE_PROFILE=$profile
+# NSDEVICE_OPTIONS: more options for nsdevice run, e.g. --voice --language de
+NSDEVICE_OPTIONS=
 EOF
     chmod 0644 "$file"
     say "wrote $file with NSDEVICE_PROFILE=$profile"

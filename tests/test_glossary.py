@@ -156,6 +156,7 @@ def test_french_puts_a_no_break_space_before_double_signs():
     assert typography("Joueur {seat}\u00a0: total") == []
     assert typography("Confirmer\u00a0?") == []
     assert typography("3:1 et 4:2") == []  # ratios are not punctuation
+    assert typography("http://192.168.1.23:8414/") == []  # nor an address
     assert len(typography("Joueur {seat}: total")) == 1
     assert len(typography("NEXT maintenu : +5")) == 1
     assert len(typography("Nouveau record\u202f!")) == 1  # one rule: U+00A0, everywhere
@@ -170,3 +171,24 @@ def test_command_line_uses_the_english_terms(english):
     wrong = [(s, word) for s in strings for e in english.entries.values()
              for word in found(e.forbidden, s)]  # fmt: skip
     assert wrong == []
+
+
+@pytest.mark.parametrize("city", ["tokyo", "paris", "london"])
+def test_french_screens_space_every_colon_also_where_the_code_joins_words(city):
+    """Every French text the box draws, as painted (a label and its value joined in code
+    included: they go through the '{label}: {value}' msgid), follows the one rule."""
+    import pygame
+
+    from nsdevice.displays.painter import Painter
+    from nsdevice.gallery import example_views
+    from nsdevice.texts import Words
+
+    surface, painter, words = pygame.Surface((480, 320)), Painter(), Words("fr")
+    texts = {
+        placed.text
+        for name, view in example_views(city, "fr")
+        if not name.startswith("notice-")  # a notice's detail is the system's own message
+        for placed in painter.paint(view, surface, words).texts
+    }
+    assert any("\u00a0:" in text for text in texts)  # the gallery really has such lines
+    assert [(text, typography(text)) for text in sorted(texts) if typography(text)] == []

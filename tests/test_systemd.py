@@ -26,8 +26,8 @@ UNINSTALL = REPOSITORY / "systemd" / "uninstall.sh"
 EXEC_START_BINARY = "/opt/nsdevice/venv/bin/nsdevice"
 MAX_EXPOSURE = 1.9  # issue 14: with the network the phones' page needs
 EXPOSURE = re.compile(r"Overall exposure level for nsdevice\.service: (\d+(?:\.\d+)?)")
-DEVICE_GROUPS = "gpio spi video render input dialout"
-DEVICE_CLASSES = "char-gpiochip char-spi char-drm char-fb char-ttyACM char-input"
+DEVICE_GROUPS = "gpio spi video render input dialout audio"
+DEVICE_CLASSES = "char-gpiochip char-spi char-drm char-fb char-ttyACM char-input char-alsa"
 
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 needs_systemd_analyze = pytest.mark.skipif(
@@ -118,7 +118,9 @@ def test_unit_is_a_notify_service_with_a_watchdog() -> None:
 def test_unit_runs_the_venvs_app_with_the_configured_profile() -> None:
     assert only("ExecStart") == (
         f"{EXEC_START_BINARY} run --hardware ${{NSDEVICE_PROFILE}} --web ${{NSDEVICE_WEB}}"
+        " $NSDEVICE_OPTIONS"  # unbraced: the owner's options as words, none when empty
     )
+    assert "NSDEVICE_OPTIONS=" in values("Environment")  # empty unless the owner sets some
     assert only("EnvironmentFile") == "-/etc/default/nsdevice"
     # SDL's video driver follows the profile's display kind, not the unit.
     assert not any(value.startswith("SDL_VIDEODRIVER") for value in values("Environment"))

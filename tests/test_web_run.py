@@ -105,7 +105,7 @@ def test_a_run_serves_the_table_live_and_the_menu_offers_phones(tmp_path):
         assert [t["screen"] for t in tables[-2:]] == ["turn", "turn"]
         assert tables[-1]["city"] and tables[-1]["players"] >= 1
         # the menu, down to the phones row, opened; then the end of input ends the run
-        out, err = box.communicate(b"m" + b"n" * 6 + b"m", timeout=60)
+        out, err = box.communicate(b"m" + b"n" * 7 + b"m", timeout=60)  # past Voice
     finally:
         box.kill()
     assert box.returncode == 0, err

@@ -155,8 +155,9 @@ def typography(text: str) -> list[str]:
     wrong = []
     for m in re.finditer(r"[:;!?]", bare):
         before = bare[m.start() - 1] if m.start() else ""
-        if before.isdigit() and m.group(0) == ":" and bare[m.end() : m.end() + 1].isdigit():
-            continue  # a ratio or a time (3:1), not a colon in a sentence
+        after = bare[m.end() : m.end() + 2]
+        if m.group(0) == ":" and before.isalnum() and (after[:1].isdigit() or after == "//"):
+            continue  # a ratio, a time or a port (3:1, local:8414), an address (http://)
         if before != NO_BREAK:
             wrong.append(f"{m.group(0)!r} without a no-break space before it")
     return wrong

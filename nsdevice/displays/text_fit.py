@@ -8,6 +8,7 @@ lacks (`DRAWN_GLYPHS`) are drawn here too, so that measuring and drawing always 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import pygame
@@ -216,7 +217,8 @@ def _wrap(
         indent = first * 2 if lines else first
         return fonts.width(indent + line, px) <= width
 
-    for word in text.split():
+    # split at spaces but never at a no-break space (French keeps a colon with its word)
+    for word in re.split(r"[^\S\u00a0]+", text.strip()):
         if fits(f"{current} {word}" if current else word):
             current = f"{current} {word}" if current else word
             continue

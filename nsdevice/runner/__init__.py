@@ -18,7 +18,7 @@ import shlex
 import subprocess
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from nsdevice.errors import UsageError
 from nsdevice.options import HwtestOptions, RunOptions
@@ -45,6 +45,8 @@ def run(options: RunOptions) -> int:
     from nsdevice.notify import Notifier
     from nsdevice.saving import Saver, open_game
     from nsdevice.session import Capabilities, Session, Settings
+    from nsdevice.session.settings import VOLUME_LEVELS
+    from nsdevice.speaker import Speaker
     from nsdevice.store import state_directory
 
     chosen = plan(options)
@@ -62,12 +64,13 @@ def run(options: RunOptions) -> int:
         panel=panel(chosen, inputs),
         phones=phone_addresses(*address) if address else (),
     )
+    chosen_settings = _chosen_settings(options)
 
     def fresh(records: Saver) -> Session:
         # No game under way: deal one of the remembered setup, so that NEXT goes forward
         # from the first screen; saved at once, so a restart keeps the same deal.
         session = Session(
-            Settings(language=system_language()),
+            Settings.from_dict({"language": system_language(), **chosen_settings}),
             capabilities=capabilities,
             records=records,
             today=today,
@@ -80,7 +83,10 @@ def run(options: RunOptions) -> int:
         directory,
         fresh=fresh,
         restore=lambda data, records: Session.restore(
-            data, capabilities=capabilities, records=records, today=today
+            _with_settings(data, chosen_settings),
+            capabilities=capabilities,
+            records=records,
+            today=today,
         ),
         log=notice,
     )
@@ -100,6 +106,8 @@ def run(options: RunOptions) -> int:
             exit_status = int(power_off_status)
 
     web = open_web(address, inbox, options.phone_buttons) if address else None
+    # the voice follows the menu's setting; pygame's mixer opens after the first frame
+    speaker = Speaker(lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS))
     loop = Loop(
         session=session,
         display=display,
@@ -107,7 +115,7 @@ def run(options: RunOptions) -> int:
         tracker=ButtonTracker(**tracker_options(chosen)),
         save=saver,
         notifier=Notifier(),
-        outputs=led_output(chosen, inputs),
+        outputs=[*led_output(chosen, inputs), speaker],
         on_request=on_request,
         publish=web.publish if web is not None else None,
     )
@@ -122,8 +130,28 @@ def run(options: RunOptions) -> int:
         for device in inputs:
             with contextlib.suppress(Exception):
                 device.close()
+        speaker.close()
         display.close()
         saver.store.close()
+
+
+def _chosen_settings(options: RunOptions) -> dict[str, Any]:
+    """What the command line sets of the remembered settings: `--language`, `--voice`."""
+    chosen: dict[str, Any] = {}
+    if options.language:
+        chosen["language"] = options.language
+    if options.voice:
+        chosen["voice"] = True
+    return chosen
+
+
+def _with_settings(data: dict[str, Any], chosen: dict[str, Any]) -> dict[str, Any]:
+    """A saved snapshot with the command line's settings in force (a damaged one is left
+    for `Session.restore` to refuse)."""
+    settings = data.get("settings") if isinstance(data, dict) else None
+    if not chosen or not isinstance(settings, dict):
+        return data
+    return {**data, "settings": {**settings, **chosen}}
 
 
 def open_hardware_saying_why(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:

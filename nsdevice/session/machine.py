@@ -55,6 +55,7 @@ from nsdevice.session.settings import (
     CITIES,
     MODULES,
     PENCIL_ORDERS,
+    VOLUME_LEVELS,
     Capabilities,
     FinishedGame,
     History,
@@ -565,6 +566,10 @@ class Session(Screens):
             state.settings = replace(s, language=_cycle(LANGUAGES, s.language))
         elif key == "sound":
             state.settings = replace(s, sound=not s.sound)
+        elif key == "voice":
+            state.settings = replace(s, voice=not s.voice)
+        elif key == "volume":
+            state.settings = replace(s, volume=s.volume % VOLUME_LEVELS + 1)
         elif key == "brightness":
             state.settings = replace(s, brightness=s.brightness % BRIGHTNESS_LEVELS + 1)
         elif key == "about":

@@ -24,6 +24,7 @@ from nsdevice.session.settings import (
     BRIGHTNESS_LEVELS,
     CITIES,
     MODULES,
+    VOLUME_LEVELS,
     Capabilities,
     History,
     Settings,
@@ -107,6 +108,8 @@ def menu_rows(
         views.Row("new_game"),
         views.Row("language", settings.language),
         views.Row("sound", "on" if settings.sound else "off"),
+        views.Row("voice", "on" if settings.voice else "off"),
+        *((views.Row("volume", f"{settings.volume}/{VOLUME_LEVELS}"),) if settings.voice else ()),
         *(
             (views.Row("brightness", f"{settings.brightness}/{BRIGHTNESS_LEVELS}"),)
             if capabilities.brightness

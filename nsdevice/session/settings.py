@@ -20,12 +20,13 @@ from nsdevice.rules.modules import Module
 CITIES = tuple(c.value for c in CityName)
 MODULES = tuple(m.value for m in Module)
 BRIGHTNESS_LEVELS = 5
+VOLUME_LEVELS = 5  # the voice's volume steps in the menu (issue 24)
 PENCIL_ORDERS = ("drawn", "own")  # C-8 solo: the box draws the row, or the player lays it
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What the box remembers between games (the last setup, language, sound)."""
+    """What the box remembers between games (the last setup, language, sound, voice)."""
 
     city: str = "tokyo"
     players: int = 2
@@ -34,6 +35,8 @@ class Settings:
     sound: bool = True
     brightness: int = BRIGHTNESS_LEVELS
     pencil_order: str = "drawn"  # solo only: one of PENCIL_ORDERS
+    voice: bool = False  # say each card aloud (issue 24)
+    volume: int = VOLUME_LEVELS  # the voice's, 1..VOLUME_LEVELS
 
     def as_dict(self) -> dict[str, Any]:
         """The saved form; a choice still at its default is left out, so that a box that
@@ -41,6 +44,10 @@ class Settings:
         data = asdict(self)
         if self.pencil_order == "drawn":
             del data["pencil_order"]
+        if not self.voice:
+            del data["voice"]
+        if self.volume == VOLUME_LEVELS:
+            del data["volume"]
         return data
 
     @classmethod
@@ -53,6 +60,8 @@ class Settings:
             sound=bool(data.get("sound", True)),
             brightness=int(data.get("brightness", BRIGHTNESS_LEVELS)),
             pencil_order=str(data.get("pencil_order", "drawn")),
+            voice=bool(data.get("voice", False)),
+            volume=int(data.get("volume", VOLUME_LEVELS)),
         )
         if (
             settings.city not in CITIES
@@ -61,6 +70,7 @@ class Settings:
             or settings.language not in LANGUAGES
             or not 1 <= settings.brightness <= BRIGHTNESS_LEVELS
             or settings.pencil_order not in PENCIL_ORDERS
+            or not 1 <= settings.volume <= VOLUME_LEVELS
         ):
             raise ValueError(f"settings out of range: {data!r}")
         return settings

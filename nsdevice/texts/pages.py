@@ -83,6 +83,8 @@ ROWS = {  # the lines of the setup and the menu
     "restart_round": N_("Restart this round"),
     "new_game": N_("New game"),
     "sound": N_("Sound"),
+    "voice": N_("Voice"),
+    "volume": N_("Volume"),
     "brightness": N_("Brightness"),
     "shutdown": N_("Shut down"),
     "about": N_("About"),
@@ -90,7 +92,7 @@ ROWS = {  # the lines of the setup and the menu
     "history": N_("History"),
 }
 SWITCHED_ROWS = frozenset(
-    {"objectives", "special_stations", "city_gates", "pencil_powers", "sound"}
+    {"objectives", "special_stations", "city_gates", "pencil_powers", "sound", "voice"}
 )
 
 

@@ -219,7 +219,7 @@ class Vocabulary:
 
     # --- the round start and the turn (drawn by their own layouts, words from here) -------
     def pencil_line(self, pencil: views.SeatPencil, players: int) -> str:
-        text = f"{self.slot(pencil.slot, players)}: {self.colour(pencil.colour)}"
+        text = self.labelled(self.slot(pencil.slot, players), self.colour(pencil.colour))
         # A start we could not confirm from the rulebooks is left out rather than marked
         # with a "?" that reads as a question: the map printed on the sheet says it anyway.
         if (

@@ -38,7 +38,7 @@ from nsdevice.texts.vocabulary import (
 ROUNDS = 4  # C-1
 SEATS = 4  # C-1
 UNDERGROUND_CARDS = 5  # C-4: a round ends on its fifth underground card
-SLOTS = ("you", "1", "2", "3", "4", "table", "table-1", "table-2")  # C-8, D-7
+SEAT_SLOTS = ("you", "1", "2", "3", "4")  # C-8: "you" is the solo player's own pencil
 
 # Spoken-only lines (the screen says these its own way)
 COUNT = N_("{seen} of {total}")
@@ -112,12 +112,16 @@ def _catalogue() -> dict[str, Wording]:
                 lambda w, _, s: _("Shared win: seats {seats}").format(seats=", ".join(s)),
                 tuple(map(str, seats)),
             )
-    for slot in SLOTS:  # "you" is the solo player's own pencil
-        t[f"slot.{slot}"] = _phrase(
-            lambda w, _, s: w.slot("1", 1) if s == "you" else w.slot(s, 2), slot
-        )
     for colour in COLOURS:
         t[f"colour.{colour}"] = _phrase(lambda w, _, c: w.colour(c), colour)
+        for slot in SEAT_SLOTS:  # a seat and its pencil in one breath: "Seat 2, Pink"
+            t[f"pencil.{slot}.{colour}"] = _phrase(
+                lambda w, _, s, c: (
+                    f"{w.slot('1', 1) if s == 'you' else w.slot(s, 2)}, {w.colour(c)}"
+                ),
+                slot,
+                colour,
+            )
     for power in POWERS:  # L-PP: the power travels with the pencil
         t[f"power.{power}"] = _phrase(lambda w, _, p: _(POWER).format(power=w.power(p)), power)
     t["pass_pencils"] = _phrase(lambda w, _: _(PASS_PENCILS))
@@ -204,9 +208,11 @@ def _round_start(view: views.RoundStartView) -> tuple[str, ...]:
     if view.players > 1:
         said.append(f"controller.{view.controller}")
     for pencil in view.pencils:
-        slot = "you" if view.players == 1 and not pencil.slot.startswith("table") else pencil.slot
-        said += [f"slot.{slot}", f"colour.{pencil.colour}"]
-        if pencil.power:
+        if pencil.slot.startswith("table"):
+            continue  # the table's spare pencil (C-8): on the screen, not worth the breath
+        slot = "you" if view.players == 1 else pencil.slot
+        said.append(f"pencil.{slot}.{pencil.colour}")
+        if pencil.power:  # L-PP: the power travels with the pencil
             said.append(f"power.{pencil.power}")
     if view.pairing is not None:  # T-SP-2
         said.append(f"pairing.{view.pairing.symbol}.{view.pairing.effect}")

@@ -26,6 +26,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from nsdevice.inputs.events import Button, Press, Scored
 from nsdevice.views import TableView
+from nsdevice.voice.clips import clip_bytes
 from nsdevice.web.guard import Budget, Seats, Window, own_host, own_names, same_origin
 from nsdevice.web.payload import Artwork, language_of, payload
 from nsdevice.web.sheet import SheetError, score_sheet
@@ -41,6 +42,7 @@ ASSETS = {  # the page's own files, by the only paths that serve them
     "/": ("index.html", "text/html; charset=utf-8"),
     "/phone.js": ("phone.js", "text/javascript; charset=utf-8"),
     "/phone.css": ("phone.css", "text/css; charset=utf-8"),
+    "/voice.js": ("voice.js", "text/javascript; charset=utf-8"),
 }
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self'; object-src 'none'",
@@ -270,6 +272,14 @@ def make_app(
         headers = {**HEADERS, "Cache-Control": "max-age=86400"}
         return Response(image, media_type="image/png", headers=headers)
 
+    async def clip(request: Request) -> Response:
+        """A phrase's clip (issue 24): only what the manifest names, never a path."""
+        data = clip_bytes(request.path_params["language"], request.path_params["phrase"])
+        if data is None:
+            return _refuse(404, "no such clip")
+        headers = {**HEADERS, "Cache-Control": "max-age=86400"}
+        return Response(data, media_type="audio/ogg", headers=headers)
+
     async def state(request: Request) -> Response:
         number, table = stage.latest()
         if table is None:
@@ -398,6 +408,7 @@ def make_app(
     routes = [
         *(Route(path, asset, methods=["GET"]) for path in ASSETS),
         Route("/symbol/{name:str}.png", symbol, methods=["GET"]),
+        Route("/voice/{language:str}/{phrase:str}.ogg", clip, methods=["GET"]),
         Route("/state", state, methods=["GET"]),
         Route("/events", Events(stage, event), methods=["GET"]),
         Route("/join", join, methods=["POST"]),

@@ -15,6 +15,7 @@ from nsdevice import views
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cards import StationCard
 from nsdevice.texts import LANGUAGE_NAMES, words
+from nsdevice.voice import phrase_ids, phrase_text
 
 
 @dataclass(frozen=True)
@@ -70,9 +71,15 @@ def payload(
         "seats_in": list(table.seats_in),
         "buttons": buttons,  # the controller's phone may press NEXT and BACK
         "controller": getattr(view, "controller", 0) if view is not None else 0,
+        "say": [],
     }
     if view is None:
         return data
+    # what the box says for this screen, in the phone's language, with each clip's address
+    data["say"] = [
+        {"id": i, "text": phrase_text(i, language), "url": f"/voice/{language}/{i}.ogg"}
+        for i in phrase_ids(view)
+    ]
     page = said.page(view)
     data["title"] = page.title
     data["lines"] = [[line.text, line.role.value] for line in page.lines]

@@ -50,6 +50,7 @@
     renderButtons(data);
     renderJoin(data);
     renderSheet(data);
+    window.nsdeviceVoice.say(data.say);  // voice.js: says it once sound is on
     window.nsdeviceSeen.push({ number: data.number, at: Date.now(), screen: data.screen,
                                cards: data.cards.map((item) => item.symbol),
                                pencil: $("pencil").hidden ? "" : $("pencil").dataset.colour,

@@ -1,0 +1,130 @@
+"""The box speaks, end to end (issue 24): a scripted solo game in each language through the
+real `nsdevice run --voice --language LANG`, heard through SDL's disk audio driver.
+
+Every turn's JSON line carries a `say` that names its card in that language and the
+underground count, and the sound SDL wrote holds, in order, the start of each utterance the
+box was asked to say (the exact samples of its first clip): nothing said was left silent.
+The script is paced (`--pace`) so that each utterance is heard for a moment before the next
+press cuts it off; SDL's disk driver writes in real time. The five languages play one
+after another (about 70 s)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from nsdevice.inputs.events import Button, Press
+from nsdevice.locale import LANGUAGES
+from nsdevice.session import Session, Settings
+from nsdevice.store import Store
+from nsdevice.texts import words
+from nsdevice.voice import phrase_text
+from nsdevice.voice.clips import clip_bytes
+
+PACE = 0.25  # seconds between presses: each utterance is heard before the next press
+# cuts it off (a box stalled longer than that by a loaded machine takes two at once)
+
+
+def solo_game_saved(folder: Path) -> int:
+    """A box that remembers a solo Tokyo game, dealt and on its summary, as after the setup
+    (tests/test_run.py plays the setup's presses themselves); the NEXTs to its end."""
+    session = Session(Settings(city="tokyo", players=1), seed_source=lambda: "VOICE24")
+    session.deal_new_game()
+    store = Store.open(folder).store
+    store.save(session.snapshot())
+    store.close()
+    presses = 0
+    while session.screen != "game_end":
+        session.press(Press(Button.NEXT))
+        presses += 1
+    return presses
+
+
+def first_samples(language: str, phrase_id: str, raw: bytes | None = None) -> bytes:
+    """A short stretch of the clip's samples as the box's mixer decodes them."""
+    import pygame
+
+    pygame.mixer.init(frequency=22050, size=-16, channels=1, buffer=512)
+    data = clip_bytes(language, phrase_id)
+    assert data is not None
+    samples = pygame.mixer.Sound(io.BytesIO(data)).get_raw()
+    return samples[882:1394]  # 256 samples from 20 ms in: past any gentle onset
+
+
+def play(folder: Path, language: str) -> tuple[str, bytes]:
+    """A solo game in `language`, paced, its sound written by SDL's disk driver: the JSON
+    lines and the sound."""
+    presses = solo_game_saved(folder)
+    heard = folder / "heard.raw"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+           "SDL_DISKAUDIOFILE": str(heard), "LANG": "C"}  # fmt: skip
+    keys = ["next"] * presses  # every turn of the four rounds, to the game's end
+    command = [sys.executable, "-m", "nsdevice", "run", "--input", "script", "--display",
+               "json", "--state-dir", str(folder), "--voice", "--language", language,
+               "--pace", str(PACE), "--keys", ",".join(keys)]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, (language, result.stderr)
+    return result.stdout, heard.read_bytes()
+
+
+def test_a_solo_game_is_said_and_heard_in_each_language(tmp_path: Path):
+    # one box at a time: SDL's disk driver keeps time by sleeping, and boxes side by side
+    # on a busy machine starve each other's sound thread
+    for language in LANGUAGES:
+        check_said_and_heard(language, *play(tmp_path / language, language))
+
+
+def check_said_and_heard(language: str, out: str, recording: bytes) -> None:
+    screens = [json.loads(line) for line in out.splitlines() if line.strip()]
+    turns = [s for s in screens if s["screen"] == "turn"]
+    assert "game_end" in [s["screen"] for s in screens]
+    assert len(turns) >= 20  # four rounds of 5 to 10 turns
+    said = words(language)
+    for turn in turns:
+        text = " ".join(phrase["text"] for phrase in turn["say"])
+        card = turn["cards"][-1]
+        face = said.symbol(card["symbol"]) if card["symbol"] else said.special(card["special"])
+        assert face in text, (language, text)
+        count = f"count.{turn['underground_seen']}.{turn['underground_total']}"
+        assert phrase_text(count, language) in text
+        assert turn["language"] == language
+
+    position = 0
+    last: list[str] = []
+    for screen in screens:
+        ids = [phrase["id"] for phrase in screen["say"]]
+        if not ids or ids == last:
+            continue  # nothing to say, or the same again: the box stays quiet
+        last = ids
+        found = recording.find(first_samples(language, ids[0]), position)
+        assert found >= 0, f"{language}: {screen['screen']} not heard: {ids}"
+        position = found + 1
+
+
+def test_voice_and_language_from_the_command_line_are_kept_as_settings(tmp_path: Path):
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANG": "C"}
+
+    def first_screen(*extra: str) -> dict:
+        command = [sys.executable, "-m", "nsdevice", "run", "--input", "script", "--keys",
+                   "", "--display", "json", "--state-dir", str(tmp_path), *extra]  # fmt: skip
+        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout.splitlines()[0])
+
+    fresh = first_screen("--voice", "--language", "de")  # a fresh box: no game saved yet
+    assert fresh["language"] == "de"
+    again = first_screen()  # the next start remembers both
+    assert again["language"] == "de"
+    menu = [line for line in subprocess.run(
+        [sys.executable, "-m", "nsdevice", "run", "--input", "script", "--keys", "next,menu",
+         "--display", "json", "--state-dir", str(tmp_path)],
+        capture_output=True, text=True, env=env, timeout=60,
+    ).stdout.splitlines() if '"screen": "menu"' in line]  # fmt: skip
+    rows = {row["key"]: row["value"] for row in json.loads(menu[-1])["rows"]}
+    assert rows["voice"] == "on" and rows["volume"] == "5/5"
+    switched = first_screen("--language", "it")  # a saved game takes the new language
+    assert switched["language"] == "it"
