@@ -27,7 +27,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 from nsdevice.inputs.events import Button, ButtonTracker, Edge, Gesture, Press
 from nsdevice.session import Session, Settings
 from nsdevice.session.digits import presses_for
-from nsdevice.session.screens import TOTAL_FIELD
+from nsdevice.session.screens.fields import TOTAL_FIELD
 
 TOTALS = (0, 7, 99, 156, 300)
 TICK = 0.01  # how often the loop asks the tracker for due holds

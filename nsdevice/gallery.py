@@ -1,8 +1,8 @@
 """One realistic example of every screen, for screenshots and the layout tests.
 
-Every screen the session shows is built by the session's own builders
-(`nsdevice.session.screens`), so a screenshot cannot show what the box never does; this
-module only picks the situations and values. The game screens come from real deals
+Every screen the session shows is built by the session's own builders (each screen's
+slice in `nsdevice.session.screens`), so a screenshot cannot show what the box never
+does; this module only picks the situations and values. The game screens come from real deals
 (`deal_game`), so the cards, pencils and pairings are ones the box can actually show.
 Seeds are found by a fixed search, so the gallery is the same on every run. No pygame
 here: views are plain data.
@@ -26,27 +26,33 @@ from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
 from nsdevice.session import MODULES, Capabilities, Settings
 from nsdevice.session.hardware_test import hardware_test_view
-from nsdevice.session.screens import (
-    about_view,
-    confirm_view,
+from nsdevice.session.screens.common import row_index
+from nsdevice.session.screens.game import (
     game_end_view,
-    history_view,
-    menu_view,
-    notice_view,
-    pencil_order_view,
     pencil_pass_view,
-    phones_view,
-    result_view,
     round_end_view,
+    round_so_far_view,
     round_start_view,
-    score_entry_view,
-    seed_entry_view,
-    setup_view,
-    sheet_counts,
-    sheet_view,
-    shutdown_view,
     summary_view,
     turn_view,
+)
+from nsdevice.session.screens.history import history_view
+from nsdevice.session.screens.menu import (
+    about_view,
+    confirm_view,
+    menu_rows,
+    menu_view,
+    shutdown_view,
+)
+from nsdevice.session.screens.notice import notice_view
+from nsdevice.session.screens.phones import phones_view
+from nsdevice.session.screens.score_sheet import sheet_counts, sheet_view
+from nsdevice.session.screens.scores import result_view, score_entry_view
+from nsdevice.session.screens.setup import (
+    pencil_order_view,
+    seed_entry_view,
+    setup_rows,
+    setup_view,
 )
 from nsdevice.session.settings import History
 
@@ -135,6 +141,14 @@ def _game_turns(city: str, language: str) -> Iterator[tuple[str, views.View]]:
         yield name, revealed(deal, _first(deal, SITUATIONS[situation]))
 
 
+def _round_so_far(city: str, language: str) -> Iterator[tuple[str, views.View]]:
+    """The round's cards from the menu: a long round at its last card, and one not begun."""
+    many = (city, 3, MODULES)
+    deal = _deal(*many, _seed_for(*many, "last") or "A")
+    yield "round-so-far", round_so_far_view(deal, _first(deal, SITUATIONS["last"]), language)
+    yield "round-so-far-none", round_so_far_view(deal, Progress(round=2), language)
+
+
 def _sheets(language: str, solo: Deal, table: Deal) -> Iterator[tuple[str, views.View]]:
     """The score sheet walk-through (S-T-END, S-P-END): a line's second count at a table,
     a solo game's interchanges and its last count (the objectives when played); none for
@@ -206,13 +220,19 @@ def example_views(
     plain_solo = _deal(city, 1, (), "SOLO2")
     chosen = partial(Settings, city=city, language=language)
 
+    def setup_on(key: str, settings: Settings, today: bool = False) -> views.SetupView:
+        """The setup with its cursor on the row `key` (rows are named, never counted)."""
+        cursor = row_index(setup_rows(settings, None, today), key)
+        return setup_view(settings, None, cursor, today)
+
+    mixed, own = chosen(players=1, modules=MODULES), chosen(players=1, pencil_order="own")
+    menu_settings = chosen(sound=True, voice=True, volume=3, brightness=4)
+    full_menu = Capabilities(brightness=True, shutdown=True)
     examples: list[tuple[str, views.View]] = [
-        ("setup", setup_view(chosen(players=3, modules=("objectives",)), None, cursor=0)),
-        ("setup-mix-warning", setup_view(chosen(players=1, modules=MODULES), None, cursor=6)),
-        (
-            "setup-solo-own-order-today",  # C-8 solo's own row; D-2 the day's deal
-            setup_view(chosen(players=1, pencil_order="own"), None, cursor=8, today=True),
-        ),
+        ("setup", setup_on("start", chosen(players=3, modules=("objectives",)))),
+        ("setup-mix-warning", setup_on("city_gates", mixed)),
+        # C-8 solo's own row; D-2 the day's deal
+        ("setup-solo-own-order-today", setup_on("seed", own, today=True)),
         ("seed-entry", seed_entry_view(("K", "7", "P", "2", "X", ""), 3, language)),
         ("pencil-order", pencil_order_view(city, city_data(city).colours[2:3], 3, language)),
         ("summary", summary_view(two, language)),
@@ -223,6 +243,7 @@ def example_views(
         ("round-start-4-players", round_start_view(four, 3, language)),
         ("round-start-solo", round_start_view(solo, 1, language)),
         *_game_turns(city, language),
+        *_round_so_far(city, language),
         ("round-end", replace(round_end_view(three, 2, language), chime="round_end")),
         ("pencil-pass-3-players", pencil_pass_view(three, 2, language)),
         ("pencil-pass-2-players", pencil_pass_view(two, 3, language)),
@@ -233,10 +254,10 @@ def example_views(
         (
             "menu",
             menu_view(
-                chosen(sound=True, voice=True, volume=3, brightness=4),
-                Capabilities(brightness=True, shutdown=True),
+                menu_settings,
+                full_menu,
                 in_round=True,  # over a turn, so that the round can be restarted
-                cursor=9,  # on "Shut down"
+                cursor=row_index(menu_rows(menu_settings, full_menu, True), "shutdown"),
             ),
         ),
     ]

@@ -33,10 +33,14 @@ class Loop:
     on_request: Callable[[str], None] = lambda request: None
     # the phones' page (nsdevice.web): handed each new table without waiting; None: no page
     publish: Callable[[TableView], None] | None = None
+    # a step the store could not take at once (another connection held its lock) is tried
+    # again from here: the seconds until the next try, or None when nothing waits
+    retry: Callable[[], float | None] = lambda: None
     _shown: View | None = None
     _published: TableView | None = None
     _brightness: int | None = None
     _page_due: float | None = None  # when the display turns to the view's next page
+    _retry_in: float | None = None  # seconds until the saver tries a refused step again
 
     def draw(self) -> None:
         view = self.session.view()
@@ -112,6 +116,10 @@ class Loop:
             if self._page_due is not None and self.clock() >= self._page_due:
                 self.display.next_page()
                 self._page_due = self._page_deadline()
+            waiting = self.retry()
+            if waiting is not None or self._retry_in is not None:
+                self.draw()  # a retry's notice (a lock held long) shows without a press
+            self._retry_in = waiting
             request = self.session.request
             if request is not None:
                 self.notifier.stopping()
@@ -131,4 +139,6 @@ class Loop:
             waits.append(max(0.0, self._page_due - self.clock()))
         if self.notifier.watchdog_interval is not None:
             waits.append(self.notifier.watchdog_interval)
+        if self._retry_in is not None:
+            waits.append(self._retry_in)
         return min(waits) if waits else None

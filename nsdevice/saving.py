@@ -11,6 +11,7 @@ box runs is set aside and saving goes on in a fresh one.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,13 +19,15 @@ from typing import Any
 
 from nsdevice.session import FinishedGame
 from nsdevice.session.settings import HISTORY_GAMES, History
-from nsdevice.store import CannotSave, DamagedStore, Store
+from nsdevice.store import STORE_FAULTS, CannotSave, DamagedStore, Store, StoreBusy
 
 Notice = tuple[str, str]
 # What reading the finished games may raise: the store failing, or a row no box wrote
 # (bad JSON, a date out of range); the box plays on without them.
 READ_FAULTS = (sqlite3.Error, OSError, ValueError, TypeError, ArithmeticError)
 Log = Callable[[str], None]
+RETRY_SECONDS = 0.5  # how soon a step a locked store refused is tried again
+BUSY_NOTICE_SECONDS = 10.0  # a lock held this long is said on the screen (once)
 
 
 class Saver:
@@ -37,33 +40,74 @@ class Saver:
     """
 
     def __init__(
-        self, store: Store, *, writable: bool = True, where: str = "", log: Log = print
-    ) -> None:
+        self, store: Store, *, writable: bool = True, where: str = "", log: Log = print,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:  # fmt: skip
         self.store = store
         self.writable = writable
         self.where = where  # shown under the notice: the state folder
         self.log = log
+        self.clock = clock
         self.notices: list[Notice] = []  # the session's list, once the session exists
         self.failing: str | None = None  # the notice of the trouble in force, if any
+        # The store's kept notices are watched only once they are in `notices`: from then
+        # on, one gone from the list has been shown by a press.
+        self.watching = False
+        self.unsaved: dict[str, Any] | None = None  # the newest step a locked store refused
+        self.retry_at = 0.0
+        self.busy_since: float | None = None
 
     def __call__(self, snapshot: dict[str, Any]) -> bool:
         """Save one step; False when nothing was written (unchanged, or cannot save now)."""
         if not self.writable:
             return False
+        if self.watching:
+            self.store.shown([n for n in self.store.kept if n not in self.notices])
         try:
             saved = self.store.save(snapshot)
+        except StoreBusy as busy:
+            self._busy(snapshot, busy)
+            return False
         except CannotSave as trouble:
             self._cannot(trouble)
             return False
         except DamagedStore as damage:
             return self._start_again(snapshot, str(damage))
-        except (sqlite3.Error, OSError) as error:  # anything else: not now, try again later
+        except STORE_FAULTS as error:  # anything else: not now, try again later
             self._cannot(CannotSave("store_unwritable", str(error)))
             return False
+        self.unsaved, self.busy_since = None, None
         if self.failing is not None:
             self.log("saving again")
             self.failing = None
         return saved
+
+    def _busy(self, snapshot: dict[str, Any], busy: StoreBusy) -> None:
+        """Another connection holds the lock: the press is not held up; the step waits
+        in memory and `retry` tries it again soon, as does the next press."""
+        now = self.clock()
+        self.unsaved, self.retry_at = snapshot, now + RETRY_SECONDS
+        if self.busy_since is None:
+            self.busy_since = now
+            self.log(f"the store is locked ({busy}); trying again")
+        elif now - self.busy_since >= BUSY_NOTICE_SECONDS:
+            self._cannot(busy)
+
+    def retry(self) -> float | None:
+        """For the loop, each time round: save the step a locked store refused, once due.
+        Seconds until the next try, or None when nothing waits."""
+        if self.unsaved is None:
+            return None
+        if self.clock() >= self.retry_at:
+            self(self.unsaved)
+        if self.unsaved is None:
+            return None
+        return max(0.0, self.retry_at - self.clock())
+
+    def close(self, snapshot: dict[str, Any]) -> None:
+        """At the end of a run: the last step, with any finished game still waiting, is
+        committed together (waiting for a lock as at the start), then the file let go."""
+        self.store.close(snapshot if self.writable else None)
 
     def _cannot(self, trouble: CannotSave) -> None:
         if self.failing != trouble.notice:
@@ -77,11 +121,13 @@ class Saver:
         try:
             aside = self.store.replace_damaged()
             self.log(f"the store broke while running ({why}); kept aside as {aside}")
+            if aside:
+                self.notices.append(("store_damaged", aside))
             saved = self.store.save(snapshot)
         except CannotSave as trouble:
             self._cannot(trouble)
             return False
-        except (DamagedStore, sqlite3.Error, OSError) as error:  # a fresh file broke too
+        except (DamagedStore, *STORE_FAULTS) as error:  # a fresh file broke too
             self._cannot(CannotSave("store_unwritable", str(error)))
             return False
         self.failing = None
@@ -133,7 +179,7 @@ def open_game(
         opened = Store.open(directory, restore=lambda data: restore(data, saver))
         saver.store, saver.writable = opened.store, opened.saving
         session = opened.restored if opened.restored is not None else fresh(saver)
-        notices = (opened.notice,) if opened.notice else ()
+        notices = opened.notices
     except Exception as error:  # the guard: a start must never fail because of the store
         log(f"the store could not be opened ({error!r}); playing without saving")
         saver.store, saver.writable = Store.in_memory(), False
@@ -143,4 +189,5 @@ def open_game(
         saver.failing = notices[0][0] if notices else "store_unwritable"
     session.notices.extend(notices)
     saver.notices = session.notices
+    saver.watching = True
     return Started(session, saver, notices)

@@ -226,6 +226,18 @@ class TurnView(View):
 
 
 @dataclass(frozen=True, slots=True)
+class RoundSoFarView(View):
+    """This round's cards so far, from the menu: for a player who missed one (C-3)."""
+
+    screen: ClassVar[str] = "round_so_far"
+    city: str = "tokyo"
+    round: int = 1
+    turns: tuple[PlayedTurn, ...] = ()  # every turn revealed in this round, the first first
+    underground_seen: int = 0
+    underground_total: int = 5
+
+
+@dataclass(frozen=True, slots=True)
 class RoundEndView(View):
     screen: ClassVar[str] = "round_end"
     city: str = "tokyo"
@@ -454,6 +466,7 @@ ALL_VIEWS: tuple[type[View], ...] = (
     SummaryView,
     RoundStartView,
     TurnView,
+    RoundSoFarView,
     RoundEndView,
     PencilPassView,
     GameEndView,

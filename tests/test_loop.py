@@ -224,3 +224,22 @@ def test_a_notice_raised_by_a_failed_save_reaches_the_screen():
     inbox.put(Stop("done"))
     loop.run()
     assert display.shown[-1].screen == "notice" and display.shown[-1].notice == "store_full"
+
+
+def test_a_step_a_locked_store_refused_is_retried_while_the_loop_sleeps_no_longer():
+    """The saver says when to try again; the loop wakes for it, not only for a press."""
+    clock = [0.0]
+    inbox = ClockInbox(clock, stop_after=4)
+    waits = iter([0.5, 0.25, None])
+    tries: list[float] = []
+
+    def retry():
+        tries.append(clock[0])
+        return next(waits, None)
+
+    session = Session(Settings(players=2), seed_source=lambda: "RETRY")
+    loop = Loop(session, RecordingDisplay(), inbox, ButtonTracker(), retry=retry)
+    assert loop.run() == 0
+    assert inbox.timeouts[:3] == [None, 0.5, 0.25]  # each wait as long as the saver asked
+    assert [at - tries[0] for at in tries[:3]] == [0.0, 0.5, 0.75]  # tried when due
+    assert inbox.timeouts[3] is None  # nothing waits: sleep until a press

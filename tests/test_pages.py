@@ -114,3 +114,27 @@ def test_the_history_pages_say_each_game_the_bests_and_the_daily_streak():
     assert daily.lines[0].role is Role.HEADLINE and daily.lines[0].text.endswith(": 3")
     _view, empty = _page("london", "history-empty", "fr")
     assert [line.text for line in empty.lines] == ["Aucune partie terminée pour l'instant."]
+
+
+def test_a_seats_score_sheet_is_titled_by_its_seat_S_T_END():
+    """Seat 2's sheet in a 3-player game says whose it is (the title was once left out of
+    the title dispatch, so every seat's sheet read "Score sheet"); a solo sheet needs no
+    seat."""
+    from nsdevice.inputs.events import Button, Gesture, Press
+    from nsdevice.session import ScreenName, Session, Settings
+
+    session = Session(Settings(city="tokyo", players=3), seed_source=lambda: "SHEET3")
+    session.deal_new_game()
+    while session.screen is not ScreenName.GAME_END:
+        session.press(Press(Button.NEXT))
+    session.press(Press(Button.NEXT))  # seat 1's total
+    for _ in range(3):  # its three digits: on to seat 2's total
+        session.press(Press(Button.MENU))
+    session.press(Press(Button.MENU, Gesture.HOLD))  # seat 2's score sheet
+    view = session.view()
+    assert session.screen is ScreenName.SCORE_SHEET and view.seat == 2
+    assert words("en").title(view) == "Seat 2: score sheet"
+    assert words("en").page(view).title == "Seat 2: score sheet"
+    assert words("de").page(view).title == "Spieler 2: Wertungsblatt"
+    _view, solo = _page("tokyo", "score-sheet-last")
+    assert solo.title == "Score sheet"

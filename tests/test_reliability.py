@@ -83,6 +83,32 @@ def test_every_bad_command_line_is_one_line_on_stderr_and_exit_2():
     _held(run_check("bad_command_line"))
 
 
+def test_a_bit_flipped_in_the_schema_text_is_damage_said_and_the_next_press_saved():
+    report = run_check("schema_flips")
+    _held(report)
+    assert report.counts["cases"] == 5  # the renamed column and four flipped bits
+    assert report.counts["damage_announced"] >= 1 and report.counts["held"] >= 1
+
+
+def test_a_damage_notice_survives_kills_until_a_press_shows_it():
+    report = run_check("damage_notice")
+    _held(report)
+    assert report.counts["kills"] == 2 and report.counts["cleared_in_file"]
+
+
+def test_a_second_box_on_a_busy_state_folder_exits_2_naming_the_first_which_goes_on():
+    report = run_check("two_boxes")
+    _held(report)
+    assert report.counts["second_runs"] == 2 and report.counts["first_answered"] == 2
+
+
+def test_a_store_locked_by_another_connection_never_starves_the_watchdog_or_a_press():
+    report = run_check("locked_store")
+    _held(report)
+    assert report.counts["presses"] >= 4
+    assert report.counts["pings_while_locked"] >= 2
+
+
 def test_500_idle_streams_and_100_half_sent_requests_leave_a_phone_answered_within_2_s():
     report = run_check("web_connections")
     _held(report)

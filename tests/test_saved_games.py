@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from nsdevice.session import Screen, Session
+from nsdevice.session import ScreenName, Session
 
 GAME = (
     '"settings": {"brightness": 5, "city": "paris", "language": "en", "modules": '
@@ -45,7 +45,7 @@ SAVED = {
 def test_a_saved_game_from_before_restores_and_saves_the_same_D1(name):
     saved = json.loads(SAVED[name])
     session = Session.restore(saved)
-    assert session.screen == saved["screen"] and isinstance(session.screen, Screen)
+    assert session.screen == saved["screen"] and isinstance(session.screen, ScreenName)
     assert session.view().screen == ("summary" if saved["screen"] == "recall" else saved["screen"])
     again = json.loads(json.dumps(session.snapshot()))
     assert again["version"] == 2

@@ -63,8 +63,13 @@ def test_a_file_that_breaks_mid_game_is_set_aside_and_the_game_saved_in_a_fresh_
     flaky.once = True  # the fresh file is sound
     assert saver({"step": 2})
     assert any(".damaged-" in p.name for p in tmp_path.iterdir())
-    assert Store.open(tmp_path).store.load() == {"step": 2}
-    assert saver.notices == []  # the game in memory was never in danger
+    again = Store.open(tmp_path)
+    assert again.store.load() == {"step": 2}
+    # the game in memory was never in danger, but the finished games stay in the file set
+    # aside: said, and kept in the fresh file until a press has shown it
+    (aside,) = [p.name for p in tmp_path.iterdir() if p.suffix.startswith(".damaged-")]
+    assert saver.notices == [("store_damaged", aside)]
+    assert again.notices == (("store_damaged", aside),)
 
 
 def test_a_finished_game_waits_in_memory_until_it_can_be_written(tmp_path):
@@ -153,3 +158,65 @@ def test_a_damaged_finished_game_leaves_an_empty_history_and_the_box_playing(tmp
     assert saver.history() == History()
     assert saver.best_solo("tokyo", ()) is None
     assert saver({"step": 2})  # saving goes on
+
+
+def test_a_locked_store_holds_no_press_up_and_the_step_is_retried_until_saved(tmp_path):
+    clock = [0.0]
+    store = Store.open(tmp_path).store
+    lines: list[str] = []
+    saver = Saver(store, log=lines.append, clock=lambda: clock[0])
+    assert saver({"step": 1})
+    assert saver.retry() is None  # nothing waits
+    holder = sqlite3.connect(tmp_path / "nsdevice.sqlite3", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    assert not saver({"step": 2})
+    assert saver.unsaved == {"step": 2} and saver.retry() == 0.5
+    clock[0] = 0.6
+    assert saver.retry() == pytest.approx(0.5)  # tried, refused again: half a second more
+    assert saver.notices == [] and len(lines) == 1  # said once in the log, not on screen
+    clock[0] = 10.5  # held ten seconds: now the screen says it, once
+    saver.retry()
+    clock[0] = 11.5
+    saver.retry()
+    assert saver.notices == [("store_unwritable", "")]
+    holder.execute("ROLLBACK")
+    clock[0] = 12.5
+    assert saver.retry() is None  # saved: nothing waits any more
+    assert saver.unsaved is None and saver.failing is None
+    assert Store.open(tmp_path).store.load() == {"step": 2}
+
+
+def test_closing_saves_the_last_step_with_the_waiting_game_in_one_go(tmp_path):
+    store = Store.open(tmp_path).store
+    saver = Saver(store, log=lambda line: None)
+    saver({"step": 1})
+    saver.record(FinishedGame("tokyo", 1, (), "T", (80,), 80, 2))
+    saver.close({"step": 2})
+    again = Store.open(tmp_path).store
+    assert again.load() == {"step": 2} and len(again.finished_games()) == 1
+    unwritten = Saver(Store.open(tmp_path).store, writable=False, log=lambda line: None)
+    unwritten.close({"step": 3})  # a run that may not write never does, even at the end
+    assert Store.open(tmp_path).store.load() == {"step": 2}
+
+
+def test_a_damage_notice_leaves_the_file_only_after_a_press_showed_it(tmp_path):
+    from nsdevice.inputs.events import Press
+
+    (tmp_path / "nsdevice.sqlite3").write_bytes(b"not a store at all" * 300)
+
+    def start():
+        return open_game(
+            tmp_path,
+            fresh=lambda records: Session(Settings(), records=records),
+            restore=lambda data, records: Session.restore(data, records=records),
+            log=lambda line: None,
+        )
+
+    first = start()
+    assert [key for key, _ in first.notices] == ["store_damaged"]
+    second = start()  # killed with the notice up: said again
+    assert second.notices == first.notices
+    second.session.press(Press.parse("next"))  # the press that shows it takes it away
+    second.saver(second.session.snapshot())
+    third = start()
+    assert third.notices == ()

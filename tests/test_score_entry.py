@@ -9,7 +9,7 @@ import pytest
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.session import Session, Settings
 from nsdevice.session.digits import presses_for
-from nsdevice.session.screens import TOTAL_FIELD
+from nsdevice.session.screens.fields import TOTAL_FIELD
 from tests.test_run import run_box
 
 CODE = "B"  # a typed deal code, so the script knows how many turns the game has (D-2)

@@ -19,7 +19,7 @@ from nsdevice.rules import scoring
 from nsdevice.rules.cities import city
 from nsdevice.session import Session, Settings
 from nsdevice.session.digits import counting_field, presses_for
-from nsdevice.session.screens import sheet_counts
+from nsdevice.session.screens.score_sheet import sheet_counts
 from nsdevice.texts import words
 from tests.test_run import ENV
 
@@ -47,7 +47,7 @@ def at_score_entry(city_name: str, objectives: bool, players: int = 1) -> Sessio
 def sheets(draw, city_name: str) -> tuple[bool, list[int]]:
     """Counts a real sheet could show: within each count's bounds, overpasses within P-5."""
     objectives = draw(st.booleans())
-    layout = sheet_counts(at_score_entry(city_name, objectives)._current_setup())
+    layout = sheet_counts(at_score_entry(city_name, objectives).current_setup())
     counts = [draw(st.integers(0, min(c.most or 20, 20))) for _, c in layout]
     keys = [c.key for _, c in layout]
     if "overpasses_once" in keys:
@@ -60,7 +60,7 @@ def walk(session: Session, counts: list[int]) -> int:
     """Every count of the sheet entered with the digit presses, then the total taken."""
     session.press(HOLD_MENU)
     assert session.screen == "score_sheet"
-    layout = sheet_counts(session._current_setup())
+    layout = sheet_counts(session.current_setup())
     for (_, count), value in zip(layout, counts, strict=True):
         for press in presses_for(value, counting_field(count.most)):
             session.press(press)
@@ -71,7 +71,7 @@ def walk(session: Session, counts: list[int]) -> int:
 
 
 def cli_arguments(city_name: str, counts: list[int], objectives: bool) -> list[str]:
-    setup = at_score_entry(city_name, objectives)._current_setup()
+    setup = at_score_entry(city_name, objectives).current_setup()
     layout = sheet_counts(setup)
     items = scoring.sheet_items(city(city_name), objectives)
     argv = ["score", "--city", city_name]
@@ -132,7 +132,7 @@ def test_the_printed_total_of_the_real_command_matches_for_a_sample_S_T_END_S_P_
 
 
 def test_the_walk_through_can_be_left_at_any_item_for_the_total_as_it_was():
-    steps = len(sheet_counts(at_score_entry("tokyo", True)._current_setup()))
+    steps = len(sheet_counts(at_score_entry("tokyo", True).current_setup()))
     for step in range(steps):
         session = at_score_entry("tokyo", True)
         for press in presses_for(87, counting_field(999))[:-1]:  # 087 typed, not yet taken
@@ -189,7 +189,7 @@ def test_a_held_next_at_the_game_end_opens_the_first_seats_sheet_in_one_press():
 def test_a_solo_sheet_ends_by_naming_the_module_penalty_C13():
     session = at_score_entry("tokyo", True)
     session.press(HOLD_MENU)
-    layout = sheet_counts(session._current_setup())
+    layout = sheet_counts(session.current_setup())
     for _, count in layout[:-1]:
         for press in presses_for(0, counting_field(count.most)):
             session.press(press)

@@ -1,22 +1,39 @@
-"""The table of screens is complete: every `Screen` has a press handler, a view builder
-and a kind (`session.machine.SCREENS`), is reachable by presses, and has a title and a
-page in every language (docs/ARCHITECTURE.md, "Adding a screen")."""
+"""The table of screens is complete, and every screen has every piece of the recipe
+(docs/ARCHITECTURE.md, "Adding a screen"): its slice entry (`session.screens.SCREENS`)
+with a handler, a view of its own type and a kind, its page and title, its words in
+every catalog, a gallery example and its row in the README's `--display json` table.
+Every set of screens here is read from the table, never written out."""
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, get_type_hints
 
 import pytest
+from babel.messages.pofile import read_po
 
 from nsdevice import views
+from nsdevice.gallery import example_views
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.locale import LANGUAGES
-from nsdevice.session import Capabilities, Screen, Session, Settings
-from nsdevice.session.machine import SCREENS, Entry
-from nsdevice.session.screen import Kind
+from nsdevice.session import Capabilities, ScreenName, Session, Settings
+from nsdevice.session.context import ScreenEntry
+from nsdevice.session.names import Kind
+from nsdevice.session.screens import SCREENS
+from nsdevice.session.screens.menu import OPENS, menu_rows
 from nsdevice.texts import Line, Page, Words, words
+from nsdevice.texts.pages.base import ROWS, Pages
+from nsdevice.texts.vocabulary import ACTIONS
 
 NEXT, BACK, MENU = Press(Button.NEXT), Press(Button.BACK), Press(Button.MENU)
+ROOT = Path(__file__).resolve().parents[1]
+TRANSLATED = tuple(language for language in LANGUAGES if language != "en")
+EVERY_ROW = Capabilities(brightness=True, shutdown=True, phones=("http://192.168.1.23:8414/",))
+COMMON_KEYS = {"screen", "language", "hints", "chime"}  # the README lists these once, above
 
 
 def _choose(session: Session, key: str) -> None:
@@ -29,101 +46,274 @@ def _choose(session: Session, key: str) -> None:
     session.press(MENU)
 
 
-def every_screen() -> dict[Screen, views.View]:
-    """One walk through a whole game that stops on every screen: each screen's first view."""
+def every_screen() -> dict[ScreenName, tuple[views.View, ScreenName | None]]:
+    """One walk through a whole game that stops on every screen: each screen's first view,
+    and the screen beneath it. The menu's rows that open a screen (`OPENS`) are each
+    chosen over a turn, so a new one is walked without changing this test."""
     session = Session(
         Settings(city="paris", players=2, modules=("objectives",)),
-        capabilities=Capabilities(
-            brightness=True, shutdown=True, phones=("http://192.168.1.23:8414/",)
-        ),
+        capabilities=EVERY_ROW,
         seed_source=lambda: "TABLE",
     )
-    seen: dict[Screen, views.View] = {}
+    seen: dict[ScreenName, tuple[views.View, ScreenName | None]] = {}
+
+    def look(at: Session = session) -> None:
+        seen.setdefault(at.screen, (at.view(), at.state.under))
 
     def press(press: Press) -> None:
         session.press(press)
-        seen.setdefault(session.screen, session.view())
+        look()
 
-    seen[session.screen] = session.view()
+    look()
     _choose(session, "seed")  # the day's deal
     press(MENU)  # a typed code
-    seen.setdefault(session.screen, session.view())
+    look()
     press(Press(Button.MENU, Gesture.HOLD))  # an empty code: back to the setup
     _choose(session, "start")
-    seen.setdefault(session.screen, session.view())
+    look()
     press(NEXT)
-    press(MENU)  # the menu over the round start
-    _choose(session, "show_setup")
-    seen.setdefault(session.screen, session.view())
-    press(BACK)  # the recall returns to the round start
-    while session.screen is not Screen.GAME_END:
+    press(NEXT)  # the first card
+    for key in OPENS:  # each screen the menu opens, over the turn, and back to the menu
+        press(MENU)
+        _choose(session, key)
+        look()
+        for _ in range(3):
+            if session.screen in (ScreenName.MENU, ScreenName.TURN):
+                break
+            press(BACK)
+        if session.screen is ScreenName.MENU:
+            _choose(session, "resume")
+        assert session.screen is ScreenName.TURN, f"{key} does not return"
+    press(BACK)  # the card back: the round's start
+    while session.screen is not ScreenName.GAME_END:
         press(NEXT)
     press(MENU)
-    _choose(session, "about")
-    seen.setdefault(session.screen, session.view())
-    press(NEXT)  # back to the menu
-    _choose(session, "phones")
-    seen.setdefault(session.screen, session.view())
-    press(BACK)  # back to the menu
-    _choose(session, "history")
-    seen.setdefault(session.screen, session.view())
-    press(MENU)  # back to the menu
     _choose(session, "new_game")
-    seen.setdefault(session.screen, session.view())
+    look()
     press(BACK)  # no: the menu again
     _choose(session, "resume")
     press(NEXT)
     press(Press(Button.MENU, Gesture.HOLD))  # seat 1's score sheet
     press(Press(Button.MENU, Gesture.HOLD))  # skipped: back to the total
-    while session.screen is not Screen.RESULT:
+    while session.screen is not ScreenName.RESULT:
         press(MENU)
     press(MENU)
     _choose(session, "shutdown")
     press(NEXT)
     solo = Session(Settings(players=1, pencil_order="own"))  # C-8: the player lays the row
     _choose(solo, "start")
-    seen.setdefault(solo.screen, solo.view())
+    look(solo)
     return seen
 
 
 @pytest.fixture(scope="module")
-def shown() -> dict[Screen, views.View]:
+def shown() -> dict[ScreenName, tuple[views.View, ScreenName | None]]:
     return every_screen()
 
 
+# --- the recipe as a checklist ---------------------------------------------------------------
+def _dispatches(method: str, kind: type) -> bool:
+    """Whether `Words.title` or `Words.page` has a method of its own for the view type."""
+    dispatcher = Pages.__dict__[method].dispatcher
+    return dispatcher.dispatch(kind) is not dispatcher.dispatch(views.View)
+
+
+def view_type(entry: ScreenEntry) -> Any:
+    """The view a screen shows, from its `show_…` function's return type."""
+    return get_type_hints(entry.view).get("return")
+
+
+def readme_rows(text: str) -> dict[str, str]:
+    """The README's `--display json` table: each screen name and its row's keys."""
+    section = text.split("### Automation", 1)[-1].split("\n## ", 1)[0]
+    rows: dict[str, str] = {}
+    for line in section.splitlines():
+        cells = line.split(" | ")
+        if line.startswith("| `") and len(cells) >= 2:
+            for name in re.findall(r"`([a-z_]+)`", cells[0]):
+                rows[name] = cells[1]
+    return rows
+
+
+@cache
+def catalog_words(language: str) -> frozenset[str]:
+    """The msgids translated in the language's catalog."""
+    path = ROOT / "nsdevice" / "locale" / language / "LC_MESSAGES" / "nsdevice.po"
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=language)
+    return frozenset(m.id for m in catalog if m.id and m.string)
+
+
+def words_used(view: views.View) -> set[str]:
+    """Every msgid the view's title, page and legend look up (in English)."""
+    used: set[str] = set()
+    wording = Words("en")
+
+    def record(msgid: str) -> str:
+        used.add(msgid)
+        return msgid
+
+    wording._ = record
+    wording.title(view)
+    wording.page(view)
+    used.update(ACTIONS[hint.action] for hint in view.hints if hint.action in ACTIONS)
+    return used
+
+
+def missing_pieces(
+    name: ScreenName,
+    table: Mapping[ScreenName, ScreenEntry],
+    gallery: Sequence[tuple[str, views.View]],
+    readme: Mapping[str, str],
+    translated: Callable[[str], frozenset[str]] = catalog_words,
+) -> list[str]:
+    """What the screen `name` still lacks of the recipe, each piece named with its place."""
+    missing: list[str] = []
+    entry = table.get(name)
+    if entry is None:
+        missing.append(
+            f"slice entry: no row for ScreenName.{name.name} in a SLICE of "
+            "nsdevice/session/screens/ (docs/ARCHITECTURE.md, Adding a screen)"
+        )
+        guesses = [v for v in views.ALL_VIEWS if v.screen == name.value]
+        kind = guesses[0] if guesses else None
+    else:
+        kind = view_type(entry)
+        if not (isinstance(entry.kind, Kind) and callable(entry.press)):
+            missing.append(f"slice entry: ScreenName.{name.name} needs a kind and a handler")
+    if not (isinstance(kind, type) and issubclass(kind, views.View) and kind is not views.View):
+        missing.append(
+            f"view: a frozen view of its own in nsdevice/views.py, returned by its show_… "
+            f"function (found {kind!r})"
+        )
+        kind = None
+    elif kind not in views.ALL_VIEWS:
+        missing.append(f"view: {kind.__name__} is not in views.ALL_VIEWS")
+    for key in [key for key, opened in OPENS.items() if opened is name]:
+        if key not in ROWS:
+            missing.append(f"menu row label: {key!r} in ROWS (nsdevice/texts/pages/base.py)")
+        if key not in [row.key for row in menu_rows(Settings(), EVERY_ROW, True)]:
+            missing.append(f"menu row: {key!r} in menu_rows (nsdevice/session/screens/menu.py)")
+    if kind is None:  # the rest hangs on the view's type: named, to be checked once it exists
+        missing += [
+            "page: a @register_page method for its view (texts/pages/)",
+            "title: its view in a TITLES of nsdevice/texts/pages/",
+            "gallery example: its view in nsdevice/gallery.py example_views",
+            "words in each catalog: python tools/catalogs.py, then each .po's msgstr",
+        ]
+        if name.value not in readme:
+            missing.append(f"README: a row for `{name.value}` in the --display json table")
+        return missing
+    has_page = _dispatches("page", kind)
+    if not has_page:
+        missing.append(f"page: a @register_page method for {kind.__name__} (texts/pages/)")
+        missing.append("words in each catalog: its page's, by python tools/catalogs.py")
+    if not _dispatches("title", kind) and kind not in Words.titles:
+        missing.append(f"title: {kind.__name__} in a TITLES of nsdevice/texts/pages/")
+    examples = [view for _, view in gallery if type(view) is kind]
+    if not examples:
+        missing.append(f"gallery example: a {kind.__name__} in nsdevice/gallery.py example_views")
+    if has_page:
+        try:
+            used = set().union(*(words_used(view) for view in examples))
+        except KeyError as error:  # a key with no words: a row's label, a question…
+            missing.append(f"words: the {kind.__name__} page has none for {error}")
+            used = set()
+        for language in TRANSLATED:
+            untranslated = sorted(used - translated(language))
+            if untranslated:
+                missing.append(
+                    f"words in {language}: {untranslated} in nsdevice/locale/{language}/"
+                    "LC_MESSAGES/nsdevice.po (python tools/catalogs.py)"
+                )
+    row = readme.get(kind.screen)
+    if row is None:
+        missing.append(f"README: a row for `{kind.screen}` in the --display json table")
+    else:
+        keys = {key for view in examples for key in view.as_dict()} - COMMON_KEYS
+        unlisted = sorted(key for key in keys if f"`{key}`" not in row)
+        if unlisted:
+            missing.append(f"README: the `{kind.screen}` row lists no {unlisted}")
+    return missing
+
+
+@pytest.fixture(scope="module")
+def gallery() -> list[tuple[str, views.View]]:
+    return [example for city in ("tokyo", "paris", "london") for example in example_views(city)]
+
+
+def test_every_screen_has_every_piece_of_the_recipe(gallery):
+    readme = readme_rows((ROOT / "README.md").read_text(encoding="utf-8"))
+    report = {
+        name.value: pieces
+        for name in ScreenName
+        if (pieces := missing_pieces(name, SCREENS, gallery, readme))
+    }
+    assert not report, "screens missing pieces of the recipe:\n" + "\n".join(
+        f"  {screen}:\n" + "\n".join(f"    - {piece}" for piece in pieces)
+        for screen, pieces in report.items()
+    )
+
+
+def test_the_checklist_names_every_missing_piece_at_once(gallery):
+    """A screen with its view only: the one message names the entry, the page, the title,
+    the gallery example and the README row."""
+    readme = readme_rows((ROOT / "README.md").read_text(encoding="utf-8"))
+    table = {name: entry for name, entry in SCREENS.items() if name is not ScreenName.ABOUT}
+    without = [(n, v) for n, v in gallery if not isinstance(v, views.AboutView)]
+    bare_readme = {screen: row for screen, row in readme.items() if screen != "about"}
+    pieces = missing_pieces(ScreenName.ABOUT, table, without, bare_readme)
+    named = [piece.split(":")[0] for piece in pieces]
+    assert named == ["slice entry", "gallery example", "README"], pieces
+    # its words: an untranslated one is named with its catalog
+    nothing: Callable[[str], frozenset[str]] = lambda language: frozenset()  # noqa: E731
+    pieces = missing_pieces(ScreenName.ABOUT, SCREENS, gallery, readme, nothing)
+    assert [p.split(":")[0] for p in pieces] == [f"words in {lang}" for lang in TRANSLATED]
+    assert "'About'" in pieces[0] and "nsdevice/locale/es/" in pieces[0]
+
+
+def test_the_readme_rows_are_read():
+    readme = readme_rows((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert {"turn", "shutdown", "hwtest"} <= set(readme)
+    assert "`underground_seen`" in readme["turn"]
+
+
+# --- the table and the walk ------------------------------------------------------------------
 def test_every_screen_has_one_entry_with_handler_view_and_kind():
-    assert set(SCREENS) == set(Screen)
+    assert set(SCREENS) == set(ScreenName)
     for screen, entry in SCREENS.items():
-        assert isinstance(entry, Entry), screen
+        assert isinstance(entry, ScreenEntry), screen
         assert isinstance(entry.kind, Kind), screen
         assert callable(entry.press) and callable(entry.view), screen
 
 
 def test_every_screen_is_reached_by_presses(shown):
-    assert set(shown) == set(Screen), set(Screen) - set(shown)
+    assert set(shown) == set(ScreenName), set(ScreenName) - set(shown)
 
 
 def test_the_table_builds_each_screens_view(shown):
-    for screen, view in shown.items():
-        assert view.screen, screen
+    for screen, (view, _) in shown.items():
+        assert isinstance(view, view_type(SCREENS[screen])), screen
         assert json.loads(json.dumps(view.as_dict()))["screen"] == view.screen
 
 
 def test_the_kinds_say_where_a_screen_stands(shown):
-    game = {s for s, e in SCREENS.items() if e.kind is Kind.GAME}
-    overlays = {s for s, e in SCREENS.items() if e.kind is Kind.OVERLAY}
-    assert {Screen.SUMMARY, Screen.TURN, Screen.RESULT} <= game
-    assert overlays == {
-        Screen.MENU, Screen.CONFIRM, Screen.ABOUT, Screen.RECALL, Screen.PHONES, Screen.HISTORY
-    }
-    assert SCREENS[Screen.SETUP].kind is Kind.SETUP
-    assert SCREENS[Screen.SHUTDOWN].kind is Kind.MESSAGE
+    """Each kind read from the table: an overlay stands over a game screen; a game
+    screen has a deal, a setup screen none."""
+    for screen, (view, under) in shown.items():
+        kind = SCREENS[screen].kind
+        if kind is Kind.OVERLAY:
+            assert under is not None and SCREENS[under].kind is Kind.GAME, screen
+        if kind is Kind.SETUP:
+            assert isinstance(view, views.SetupView | views.SeedEntryView | views.PencilOrderView)
+    for kind in (Kind.SETUP, Kind.GAME, Kind.OVERLAY, Kind.MESSAGE):
+        assert any(entry.kind is kind for entry in SCREENS.values()), kind
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_screen_has_a_title_and_a_page_in_every_language(shown, language):
     wording = words(language)
-    for screen, view in shown.items():
+    for screen, (view, _) in shown.items():
         page = wording.page(view)
         assert isinstance(page, Page), screen
         assert page.title and page.title != view.screen, screen  # a real title, not the key
@@ -131,9 +321,7 @@ def test_every_screen_has_a_title_and_a_page_in_every_language(shown, language):
 
 
 def test_every_view_type_has_its_own_page():
-    dispatcher = Words.__dict__["page"].dispatcher
-    fallback = dispatcher.dispatch(views.View)
-    missing = [kind.__name__ for kind in views.ALL_VIEWS if dispatcher.dispatch(kind) is fallback]
+    missing = [kind.__name__ for kind in views.ALL_VIEWS if not _dispatches("page", kind)]
     assert missing == []
 
 

@@ -14,7 +14,7 @@ from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.deal import Setup, deal_game
 from nsdevice.session import Capabilities, FinishedGame, Session, Settings
 from nsdevice.session.digits import presses_for
-from nsdevice.session.screens import TOTAL_FIELD
+from nsdevice.session.screens.fields import TOTAL_FIELD
 from nsdevice.session.settings import History, daily_streak
 from nsdevice.views import BestScore, PlayedGame
 
@@ -486,3 +486,38 @@ def test_a_session_saved_on_the_history_restores_there():
     assert again.view() == session.view()
     again.press(MENU)
     assert again.view().screen == "menu"
+
+
+def test_the_round_so_far_lists_this_rounds_cards_and_goes_back_to_the_game_C3():
+    from nsdevice import views
+
+    session = Session(Settings(city="tokyo", players=2), seed_source=lambda: "SOFAR")
+    session.deal_new_game()
+    for _ in range(4):  # the round's start, then three cards
+        session.press(NEXT)
+    turn = session.view()
+    assert isinstance(turn, views.TurnView) and turn.turn == 3
+    session.press(MENU)
+    rows = [row.key for row in session.view().rows]
+    while session.view().cursor != rows.index("round_so_far"):
+        session.press(NEXT)
+    session.press(MENU)
+    so_far = session.view()
+    assert isinstance(so_far, views.RoundSoFarView) and so_far.round == 1
+    assert [t.number for t in so_far.turns] == [1, 2, 3]
+    assert so_far.turns[:-1] == turn.earlier and so_far.turns[-1].cards == turn.cards
+    assert so_far.underground_seen == turn.underground_seen
+    assert Session.restore(json.loads(json.dumps(session.snapshot()))).view() == so_far
+    session.press(BACK)  # any button: back to the card, none revealed or taken back
+    assert session.screen == "turn" and session.view().cards == turn.cards
+    session.press(BACK)
+    session.press(BACK)
+    session.press(BACK)  # the round's start: no card yet
+    session.press(MENU)
+    rows = [row.key for row in session.view().rows]
+    while session.view().cursor != rows.index("round_so_far"):
+        session.press(NEXT)
+    session.press(MENU)
+    assert session.view().turns == ()
+    session.press(NEXT)
+    assert session.screen == "round_start"

@@ -15,10 +15,10 @@ import pytest
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import daily_seed
-from nsdevice.session import FinishedGame, Screen, Session, Settings
+from nsdevice.session import FinishedGame, ScreenName, Session, Settings
 from nsdevice.session.digits import presses_for
 from nsdevice.session.machine import SNAPSHOT_VERSION
-from nsdevice.session.screens import TOTAL_FIELD
+from nsdevice.session.screens.fields import TOTAL_FIELD
 from nsdevice.session.settings import NoRecords
 from nsdevice.texts import words
 
@@ -50,7 +50,7 @@ def lay(session: Session, order: tuple[str, ...]) -> None:
     """On the pencil-order screen: offer each wanted colour with NEXT, take it with MENU;
     the fourth is implied."""
     for colour in order[:3]:
-        assert session.screen is Screen.PENCIL_ORDER
+        assert session.screen is ScreenName.PENCIL_ORDER
         for _ in range(4):
             if session.view().offered == colour:
                 break
@@ -79,23 +79,23 @@ def play_to_the_end(session: Session) -> dict[str, list]:
     the phones' pencils and every turn's cards; then a score and the result."""
     seen: dict[str, list] = {"round_start": [], "pencil_pass": [], "phones": [], "cards": []}
     session.press(NEXT)  # the summary
-    while session.screen is not Screen.GAME_END:
+    while session.screen is not ScreenName.GAME_END:
         view = session.view()
-        if session.screen is Screen.ROUND_START:
+        if session.screen is ScreenName.ROUND_START:
             assert [p.slot for p in view.pencils] == ["1"]
             seen["round_start"].append(view.pencils[0].colour)
             seen["phones"].append(session.table().pencils[0].colour)
-        elif session.screen is Screen.PENCIL_PASS:
+        elif session.screen is ScreenName.PENCIL_PASS:
             seen["pencil_pass"].append(view.solo_next)
             title = words("en").page(view).title
             assert title == "Your next pencil" and "pass" not in title.lower()
-        elif session.screen is Screen.TURN:
+        elif session.screen is ScreenName.TURN:
             seen["cards"].append(view.cards)
         session.press(NEXT)
     session.press(NEXT)  # to the score entry
     for press in presses_for(1, TOTAL_FIELD):  # a total of 1, digit by digit: the result
         session.press(press)
-    assert session.screen is Screen.RESULT
+    assert session.screen is ScreenName.RESULT
     return seen
 
 
@@ -112,9 +112,9 @@ def test_solo_prompts_follow_the_players_own_pencil_order_C8_D1(name, modules):
     order = (colours[2], colours[0], colours[3], colours[1])  # not the city's own order
     session = own_order_session(name, modules)
     choose(session, "start")
-    assert session.screen is Screen.PENCIL_ORDER
+    assert session.screen is ScreenName.PENCIL_ORDER
     lay(session, order)
-    assert session.screen is Screen.SUMMARY
+    assert session.screen is ScreenName.SUMMARY
     assert session.view().solo_order == order
     assert session.deal.setup.pencil_order == order
     seen = play_to_the_end(session)
@@ -125,7 +125,7 @@ def test_solo_prompts_follow_the_players_own_pencil_order_C8_D1(name, modules):
     # The same code, drawn order: the same cards (D-1); the same code and row: the same deal.
     drawn = Session(Settings(city=name, players=1, modules=modules), seed_source=lambda: "SOLO11")
     choose(drawn, "start")
-    assert drawn.screen is Screen.SUMMARY and drawn.deal.setup.pencil_order is None
+    assert drawn.screen is ScreenName.SUMMARY and drawn.deal.setup.pencil_order is None
     assert play_to_the_end(drawn)["cards"] == seen["cards"]
     again = own_order_session(name, modules)
     choose(again, "start")
@@ -145,7 +145,7 @@ def test_london_pencil_powers_travel_with_the_chosen_pencils_C8_L_PP():
         view = session.view()
         assert view.screen == "round_start" and view.round == number
         assert (view.pencils[0].colour, view.pencils[0].power) == (colour, powers[colour])
-        while session.screen is not Screen.PENCIL_PASS and number < 4:
+        while session.screen is not ScreenName.PENCIL_PASS and number < 4:
             session.press(NEXT)
         session.press(NEXT)
 
@@ -169,7 +169,7 @@ def test_the_picker_skips_taken_pencils_and_a_held_back_takes_one_back_C8():
     session.press(HOLD_BACK)  # take the first one back
     assert session.view().chosen == () and session.view().offered == colours[0]
     session.press(HOLD_BACK)  # nothing laid: back to the setup, on the row that led here
-    assert session.screen is Screen.SETUP
+    assert session.screen is ScreenName.SETUP
     assert session.view().rows[session.view().cursor].key == "pencil_order"
 
 
@@ -275,7 +275,7 @@ def test_the_deal_row_cycles_random_today_and_a_typed_code_D2():
     session = Session(Settings(players=2), today=lambda: DAY)
     choose(session, "seed")
     choose(session, "seed")  # today → type a code
-    assert session.screen is Screen.SEED_ENTRY
+    assert session.screen is ScreenName.SEED_ENTRY
     session.press(Press(Button.MENU, Gesture.HOLD))  # an empty code: random again
     assert {row.key: row.value for row in session.view().rows}["seed"] == "random"
     assert session.snapshot().get("today") is None  # not saved when not chosen
@@ -338,7 +338,7 @@ def test_the_phone_tells_a_solo_player_the_next_pencil_of_their_own_row_C8():
     from nsdevice.web.payload import Artwork, payload
 
     session, order = tokyo_laid_out_of_order()
-    while session.screen is not Screen.PENCIL_PASS:
+    while session.screen is not ScreenName.PENCIL_PASS:
         session.press(NEXT)
     data = payload(1, session.table(), "en", Artwork())
     assert data["title"] == "Your next pencil"
@@ -392,13 +392,13 @@ def test_the_next_game_offers_the_last_own_order_first_three_menus_lay_it_again_
     colours = city(CityName.TOKYO).colours
     play_to_the_end(session)
     session.press(NEXT)  # the result's NEXT: a new game, its pencils laid first
-    assert session.screen is Screen.PENCIL_ORDER
+    assert session.screen is ScreenName.PENCIL_ORDER
     offered = []
     for _ in range(3):
         offered.append(session.view().offered)
         session.press(MENU)
     assert offered == list(order[:3])
-    assert session.screen is Screen.SUMMARY and session.deal.setup.pencil_order == order
+    assert session.screen is ScreenName.SUMMARY and session.deal.setup.pencil_order == order
     # a player who wants another order still turns to it as before
     session.press(MENU)  # the summary's MENU: the setup
     choose(session, "start")

@@ -10,7 +10,7 @@ import pytest
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
-from nsdevice.session import Screen
+from nsdevice.session import ScreenName
 from nsdevice.voice import phrase_ids
 from tests.browser import CHROMIUM, DRIVER, MISSING, chromium
 from tests.test_web_browser import Box, free_port, wait
@@ -28,7 +28,7 @@ def test_a_phone_that_chose_spanish_says_the_revealed_card_in_spanish():
     try:
         browser.get(f"http://127.0.0.1:{box.web.port}/")
         box.play([Press(Button.MENU), Press(Button.NEXT)], pace=0)  # start; the round's start
-        wait(lambda: box.session.screen is Screen.ROUND_START, what="the round's start")
+        wait(lambda: box.session.screen is ScreenName.ROUND_START, what="the round's start")
         wait(lambda: browser.find_elements(By.CSS_SELECTOR, "#language option"), what="languages")
         Select(browser.find_element(By.ID, "language")).select_by_value("es")
         wait(lambda: browser.execute_script("return document.documentElement.lang") == "es")
@@ -38,7 +38,7 @@ def test_a_phone_that_chose_spanish_says_the_revealed_card_in_spanish():
         assert speaker.get_attribute("aria-pressed") == "true"
 
         box.play([Press(Button.NEXT)], pace=0)  # the first card
-        wait(lambda: box.session.screen is Screen.TURN, what="the first card")
+        wait(lambda: box.session.screen is ScreenName.TURN, what="the first card")
         turn = box.session.view()
         assert isinstance(turn, views.TurnView)
         wanted = [f"/voice/es/{phrase_id}.ogg" for phrase_id in phrase_ids(turn)]

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press, QueueInbox, Scored
 from nsdevice.rules import scoring
-from nsdevice.session import Capabilities, Screen, Session, Settings
+from nsdevice.session import Capabilities, ScreenName, Session, Settings
 from nsdevice.web.app import MOST_BODY, make_app
 from nsdevice.web.guard import BURST, TRIES, Budget
 from nsdevice.web.payload import Artwork
@@ -43,20 +43,20 @@ def tokyo(players: int = 3, code_source=None) -> Session:
         seed_source=lambda: "PHONES",
         code_source=code_source or codes("111111", "222222", "333333", "444444"),
     )
-    while session.screen is not Screen.SUMMARY:  # the setup's first row starts the game
+    while session.screen is not ScreenName.SUMMARY:  # the setup's first row starts the game
         session.press(MENU)
     return session
 
 
 def to_turn(session: Session, turns: int = 1) -> None:
-    while session.screen is not Screen.TURN:
+    while session.screen is not ScreenName.TURN:
         session.press(NEXT)
     for _ in range(turns - 1):
         session.press(NEXT)
 
 
 def to_game_end(session: Session) -> None:
-    while session.screen is not Screen.GAME_END:
+    while session.screen is not ScreenName.GAME_END:
         session.press(NEXT)
 
 
@@ -177,7 +177,7 @@ def test_old_codes_are_refused_after_a_new_game():
             session.press(NEXT)
         session.press(MENU)
         session.press(NEXT)  # yes, a new game
-        while session.screen is not Screen.SUMMARY:
+        while session.screen is not ScreenName.SUMMARY:
             session.press(MENU)
         table.show()
         assert session.join_code != old
@@ -204,7 +204,7 @@ def test_renewing_the_code_on_the_phones_screen_refuses_the_old_one(table):
     while session.view().cursor != [r.key for r in session.view().rows].index("phones"):
         session.press(NEXT)
     session.press(MENU)
-    assert session.screen is Screen.PHONES
+    assert session.screen is ScreenName.PHONES
     view = session.view()
     assert isinstance(view, views.PhonesView) and view.code == old
     session.press(NEXT)  # a new code
@@ -237,7 +237,7 @@ def test_phone_scores_make_the_boxs_ending_card_S_T_END():
             assert answer.status_code == 200, answer.text
             table.deliver()
             if seat < 3:
-                assert session.screen is Screen.GAME_END  # waits for every seat
+                assert session.screen is ScreenName.GAME_END  # waits for every seat
         result = session.view()
         assert isinstance(result, views.ResultView)
         lines = [scoring.tokyo_line(d, s) for d, s in TOKYO_SHEET["lines"]]
@@ -390,7 +390,7 @@ def test_a_thousand_malformed_requests_get_4xx_and_change_nothing():
             assert "root:" not in answer.text
         assert statuses >= {404, 405, 413, 422}
         assert table.deliver() == []  # nothing reached the box
-        assert session.screen is Screen.GAME_END
+        assert session.screen is ScreenName.GAME_END
         good = table.client.post("/score", json={"seat": 1, "sheet": TOKYO_SHEET}, headers=token)
         assert good.status_code == 200  # and the page still works
     finally:

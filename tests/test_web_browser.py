@@ -23,7 +23,7 @@ from nsdevice.displays import Display
 from nsdevice.inputs.events import Button, ButtonTracker, Press, QueueInbox, Stop
 from nsdevice.inputs.script import ScriptInput
 from nsdevice.loop import Loop
-from nsdevice.session import Capabilities, Screen, Session, Settings
+from nsdevice.session import Capabilities, ScreenName, Session, Settings
 from tests.browser import CHROMIUM, DRIVER, MISSING, chromium
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason=MISSING)
@@ -117,7 +117,7 @@ def presses_to_game_end(session: Session) -> list[Press]:
     """NEXT until the game is over, counted on a copy of the box's session."""
     copy = session.copy()
     presses = []
-    while copy.screen is not Screen.GAME_END:
+    while copy.screen is not ScreenName.GAME_END:
         copy.press(Press(Button.NEXT))
         presses.append(Press(Button.NEXT))
     return presses
@@ -151,7 +151,7 @@ def test_three_phones_watch_a_tokyo_game_and_score_it(browser):
             browser.get(url)
             phones.append(browser.current_window_handle)
         box.play([Press(Button.MENU)], pace=0)  # the setup's first row starts the game
-        wait(lambda: box.session.screen is Screen.SUMMARY, what="the game to start")
+        wait(lambda: box.session.screen is ScreenName.SUMMARY, what="the game to start")
         for seat, phone in enumerate(phones, start=1):  # each player picks a seat
             browser.switch_to.window(phone)
             wait(lambda s=seat: browser.find_elements(By.ID, f"seat-{s}"), what="seats")
@@ -166,20 +166,20 @@ def test_three_phones_watch_a_tokyo_game_and_score_it(browser):
             wait(lambda s=said: s.text.startswith("Joined"), what="joining")
         # --phone-buttons: the controller's phone turns the first card and takes it back
         box.play([Press(Button.NEXT)], pace=0)
-        wait(lambda: box.session.screen is Screen.ROUND_START, what="the round's start")
+        wait(lambda: box.session.screen is ScreenName.ROUND_START, what="the round's start")
         controller = box.session.view().controller
         browser.switch_to.window(phones[controller - 1])
         wait(lambda: browser.find_element(By.ID, "press-next").is_displayed(), what="NEXT")
         browser.find_element(By.ID, "press-next").click()
-        wait(lambda: box.session.screen is Screen.TURN, what="the phone's NEXT")
+        wait(lambda: box.session.screen is ScreenName.TURN, what="the phone's NEXT")
         browser.find_element(By.ID, "press-back").click()
-        wait(lambda: box.session.screen is Screen.ROUND_START, what="the phone's BACK")
+        wait(lambda: box.session.screen is ScreenName.ROUND_START, what="the phone's BACK")
         for seat, phone in enumerate(phones, start=1):  # only the controller has them
             browser.switch_to.window(phone)
             shown = browser.find_element(By.ID, "press-next").is_displayed()
             assert shown == (seat == controller)
         script = box.play(presses_to_game_end(box.session), pace=PACE)
-        wait(lambda: box.session.screen is Screen.GAME_END, 120, "the game's end")
+        wait(lambda: box.session.screen is ScreenName.GAME_END, 120, "the game's end")
         script.close()
 
         # every revealed card on every page, within the budget of the box's frame

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from nsdevice.inputs.events import Button, Press, QueueInbox
-from nsdevice.session import Capabilities, Screen, Session, Settings
+from nsdevice.session import Capabilities, ScreenName, Session, Settings
 from nsdevice.web.app import WATCHERS_PER_ADDRESS, make_app
 from nsdevice.web.doorman import Doorman, guarded
 from nsdevice.web.payload import Artwork
@@ -38,7 +38,7 @@ def served(doorman: Doorman) -> Iterator[tuple[int, Session]]:
         seed_source=lambda: "DOORMAN",
         code_source=lambda: "12345678",
     )
-    while session.screen is not Screen.SUMMARY:
+    while session.screen is not ScreenName.SUMMARY:
         session.press(Press(Button.MENU))
     stage = Stage()
     stage.publish(session.table())

@@ -13,6 +13,8 @@ import urllib.request
 
 import pytest
 
+from nsdevice.session import Capabilities, Settings
+from nsdevice.session.screens.menu import menu_rows
 from nsdevice.web.server import parse_address
 
 
@@ -104,8 +106,11 @@ def test_a_run_serves_the_table_live_and_the_menu_offers_phones(tmp_path):
             tables.append(table)
         assert [t["screen"] for t in tables[-2:]] == ["turn", "turn"]
         assert tables[-1]["city"] and tables[-1]["players"] >= 1
-        # the menu, down to the phones row, opened; then the end of input ends the run
-        out, err = box.communicate(b"m" + b"n" * 7 + b"m", timeout=60)  # past Voice
+        # the menu over the turn, down to the phones row (found by its key), opened; then
+        # the end of input ends the run
+        rows = menu_rows(Settings(), Capabilities(phones=("http://x/",)), in_round=True)
+        down = [row.key for row in rows].index("phones")
+        out, err = box.communicate(b"m" + b"n" * down + b"m", timeout=60)
     finally:
         box.kill()
     assert box.returncode == 0, err

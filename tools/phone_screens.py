@@ -26,7 +26,7 @@ def main() -> int:
     from selenium.webdriver.common.by import By
 
     from nsdevice.inputs.events import Button, Press
-    from nsdevice.session import Screen
+    from nsdevice.session import ScreenName
     from tests.browser import chromium
     from tests.test_web_browser import Box, free_port, wait
 
@@ -45,7 +45,7 @@ def main() -> int:
         while turns < 4:  # to round 1, turn 4: a card and three earlier ones
             box.play([Press(Button.NEXT)], pace=0)
             time.sleep(0.3)
-            turns += box.session.screen is Screen.TURN
+            turns += box.session.screen is ScreenName.TURN
         time.sleep(0.5)
         for width, height in ((390, 844), (1280, 800)):
             screen = {"width": width, "height": height, "deviceScaleFactor": 1}
@@ -53,7 +53,7 @@ def main() -> int:
             browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", screen)
             time.sleep(0.5)
             browser.save_screenshot(str(out / f"phone-{width}x{height}.png"))
-        while box.session.screen is not Screen.GAME_END:
+        while box.session.screen is not ScreenName.GAME_END:
             box.play([Press(Button.NEXT)], pace=0)
             time.sleep(0.05)
         phone = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}

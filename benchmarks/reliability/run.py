@@ -13,13 +13,17 @@ from typing import Any
 
 from benchmarks.reliability.bad_command_line import bad_command_line
 from benchmarks.reliability.button_storm import button_storm
+from benchmarks.reliability.damage_notice import damage_notice
 from benchmarks.reliability.damaged_database import damaged_database
 from benchmarks.reliability.harness import (
     Report,
 )
 from benchmarks.reliability.kill_storm import kill_storm
+from benchmarks.reliability.locked_store import locked_store
+from benchmarks.reliability.schema_flips import schema_flips
 from benchmarks.reliability.serial_flood import serial_flood
 from benchmarks.reliability.serial_line import serial_line
+from benchmarks.reliability.two_boxes import two_boxes
 from benchmarks.reliability.web_acting import web_acting
 from benchmarks.reliability.web_connections import web_connections
 from benchmarks.reliability.web_guessing import web_guessing
@@ -36,6 +40,10 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
     ),
     "bad_command_line": (bad_command_line, {}, {}),
     "serial_flood": (serial_flood, {"seconds": 20.0}, {"seconds": 60.0}),
+    "schema_flips": (schema_flips, {"flips": 4}, {"flips": 160}),
+    "damage_notice": (damage_notice, {"kills": 2}, {"kills": 10}),
+    "two_boxes": (two_boxes, {"tries": 2}, {"tries": 5}),
+    "locked_store": (locked_store, {"hold": 4.0}, {"hold": 30.0}),
     "web_connections": (web_connections, {}, {}),
     "web_guessing": (web_guessing, {"seconds": 15.0}, {"seconds": 60.0}),
     "web_acting": (web_acting, {}, {}),

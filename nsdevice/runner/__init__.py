@@ -47,14 +47,15 @@ def run(options: RunOptions) -> int:
     from nsdevice.session import Capabilities, Session, Settings
     from nsdevice.session.settings import VOLUME_LEVELS
     from nsdevice.speaker import Speaker
-    from nsdevice.store import state_directory
+    from nsdevice.store import hold_folder, state_directory
 
     chosen = plan(options)
     address = web_address(options)
     today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
+    directory = Path(options.state_dir) if options.state_dir else state_directory()
+    folder = hold_folder(directory)  # one box per state folder, else exit 2 naming the other
     display, inbox, inputs = open_hardware_saying_why(chosen)
 
-    directory = Path(options.state_dir) if options.state_dir else state_directory()
     # Under the service the box may not power off itself: it exits with an agreed status
     # and the unit's root-side ExecStopPost powers off (systemd/nsdevice.service).
     power_off_status = os.environ.get("NSDEVICE_POWER_OFF_EXIT_STATUS", "")
@@ -118,6 +119,7 @@ def run(options: RunOptions) -> int:
         outputs=[*led_output(chosen, inputs), speaker],
         on_request=on_request,
         publish=web.publish if web is not None else None,
+        retry=saver.retry,
     )
     if web is not None:
         web.start()  # it serves once the loop has drawn its first frame
@@ -132,7 +134,8 @@ def run(options: RunOptions) -> int:
                 device.close()
         speaker.close()
         display.close()
-        saver.store.close()
+        saver.close(session.snapshot())
+        folder.release()
 
 
 def _chosen_settings(options: RunOptions) -> dict[str, Any]:

@@ -1,14 +1,16 @@
 """The box's behaviour: which screen is up, where the game stands, what a press does.
 
-`machine` holds the state machine (`Session`) and its one table of screens (`SCREENS`),
-`screens` builds each screen's view from plain inputs (for the session and the gallery
-alike), and `settings` what the box remembers between games. Import the builders from
-`nsdevice.session.screens` itself.
+`machine` holds `Session`: the state (`context`), the press dispatch through the one
+table of screens, and the snapshot (`snapshot`). `screens` holds every screen as a slice,
+its press handler and view side by side, one module per family, and the table
+(`SCREENS`); `names` the screens' saved names; `settings` what the box remembers between
+games. Import the view builders from their slice, e.g. `nsdevice.session.screens.game`.
 """
 
 from nsdevice.session.holds import held_buttons
-from nsdevice.session.machine import GAME_SCREENS, Session
-from nsdevice.session.screen import Screen
+from nsdevice.session.machine import Session
+from nsdevice.session.names import ScreenName
+from nsdevice.session.screens import GAME_SCREENS
 from nsdevice.session.settings import (
     CITIES,
     MODULES,
@@ -26,7 +28,7 @@ __all__ = [
     "Capabilities",
     "FinishedGame",
     "Records",
-    "Screen",
+    "ScreenName",
     "Session",
     "Settings",
     "held_buttons",

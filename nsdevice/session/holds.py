@@ -9,15 +9,15 @@ tests/test_holds.py checks this table against what the session does with a hold.
 from __future__ import annotations
 
 from nsdevice.inputs.events import Button
-from nsdevice.session.screen import Screen
+from nsdevice.session.names import ScreenName
 
 EVERY_BUTTON = frozenset(Button)
 HELD: dict[str, frozenset[Button]] = {
-    Screen.SEED_ENTRY: frozenset({Button.MENU}),  # a held MENU finishes the code
-    Screen.PENCIL_ORDER: frozenset({Button.BACK}),  # a held BACK takes a pencil back
-    Screen.GAME_END: frozenset({Button.NEXT}),  # a held NEXT opens the score sheet
-    Screen.SCORE_ENTRY: EVERY_BUTTON,  # five at a time, a digit back, the sheet
-    Screen.SCORE_SHEET: EVERY_BUTTON,
+    ScreenName.SEED_ENTRY: frozenset({Button.MENU}),  # a held MENU finishes the code
+    ScreenName.PENCIL_ORDER: frozenset({Button.BACK}),  # a held BACK takes a pencil back
+    ScreenName.GAME_END: frozenset({Button.NEXT}),  # a held NEXT opens the score sheet
+    ScreenName.SCORE_ENTRY: EVERY_BUTTON,  # five at a time, a digit back, the sheet
+    ScreenName.SCORE_SHEET: EVERY_BUTTON,
 }
 
 

@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 
 from nsdevice.rules.deal import Setup
 from nsdevice.rules.progress import Progress
-from nsdevice.session.screen import Screen
+from nsdevice.session.names import ScreenName
 from nsdevice.session.settings import Settings
 
 
 @dataclass
 class State:
-    screen: Screen = Screen.SETUP
+    screen: ScreenName = ScreenName.SETUP
     settings: Settings = field(default_factory=Settings)
     setup: Setup | None = None
     progress: Progress = field(default_factory=Progress)
@@ -24,7 +24,7 @@ class State:
     # solo: the last game's own order, offered first so that MENU, MENU, MENU lays it again
     # (not saved: after a restart the picker offers the city's order)
     pencil_preference: tuple[str, ...] = ()
-    under: Screen | None = None  # the game screen beneath an overlay (menu, confirm, about, recall)
+    under: ScreenName | None = None  # the game screen beneath an overlay (menu, about, …)
     question: str = ""
     scores: list[int] = field(default_factory=list)
     entry: int = 0

@@ -4,7 +4,9 @@
 - `schema`: the tables and the upgrades from older versions;
 - `steps`: each step's serial and checksum, choosing the step to trust, the step mark;
 - `damage`: damage told from "cannot write now", and damaged files kept aside;
-- `records`: finished games and the history read from them.
+- `records`: finished games and the history read from them;
+- `notices`: damage notices kept in the file until a press has shown them;
+- `lock`: one box per state folder.
 """
 
 from __future__ import annotations
@@ -16,13 +18,16 @@ from pathlib import Path
 from nsdevice.store.damage import (
     DAMAGE_CODES,
     OPEN_TIMEOUT,
+    STORE_FAULTS,
     CannotSave,
+    StoreBusy,
     cannot_save,
     copy_aside,
-    is_damage,
     set_aside,
+    trouble,
 )
 from nsdevice.store.database import Opened, Store
+from nsdevice.store.lock import LOCK_NAME, FolderBusy, FolderLock, hold_folder
 from nsdevice.store.records import PLAYED_COLUMNS, module_set, summarise
 from nsdevice.store.schema import FILE_NAME, SCHEMA, SCHEMA_VERSION, DamagedStore
 from nsdevice.store.steps import KEEP, MARK_NAME, Choice, Mark, Step, StepMark, canonical, checksum
@@ -41,26 +46,32 @@ __all__ = [
     "DAMAGE_CODES",
     "FILE_NAME",
     "KEEP",
+    "LOCK_NAME",
     "MARK_NAME",
     "OPEN_TIMEOUT",
     "PLAYED_COLUMNS",
     "SCHEMA",
     "SCHEMA_VERSION",
+    "STORE_FAULTS",
     "CannotSave",
     "Choice",
     "DamagedStore",
+    "FolderBusy",
+    "FolderLock",
     "Mark",
     "Opened",
     "Step",
     "StepMark",
     "Store",
+    "StoreBusy",
     "cannot_save",
     "canonical",
     "checksum",
     "copy_aside",
-    "is_damage",
+    "hold_folder",
     "module_set",
     "set_aside",
     "state_directory",
     "summarise",
+    "trouble",
 ]  # fmt: skip

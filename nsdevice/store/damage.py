@@ -18,9 +18,21 @@ from nsdevice.store.steps import MARK_NAME, Choice, StepMark, choose, read_rows
 
 OPEN_TIMEOUT = 2.0  # seconds to wait for a lock at start before playing without saving
 
-# SQLite's own words for a file that is not what it should be; anything else (full,
-# read-only, cannot open, busy, I/O) is a store that cannot be written *now*.
+# SQLite's own codes for a file that is not what it should be.
 DAMAGE_CODES = ("SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_FORMAT", "SQLITE_IOERR_SHORT_READ")
+# SQLite's codes for a file it could not write or lock *now*: the card, not the file. Any
+# other error (e.g. "no such column" from a flipped bit in the schema's text) is judged by
+# trying to write beside the store: if that works, the file is what is wrong.
+ENVIRONMENT_CODES = (
+    "SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_IOERR",
+    "SQLITE_NOMEM", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_INTERRUPT", "SQLITE_AUTH",
+)  # fmt: skip
+# What the store's calls raise when the file or the card fails. SQLite's message about a
+# damaged schema quotes the damaged bytes, and Python fails to decode it when they are not
+# UTF-8: that too is the file speaking.
+STORE_FAULTS = (sqlite3.Error, OSError, UnicodeDecodeError)
+BUSY_CODES = ("SQLITE_BUSY", "SQLITE_LOCKED")
+PROBE_BYTES = 4096  # one page: what SQLite needs to write a step at the least
 
 
 class CannotSave(Exception):
@@ -31,13 +43,49 @@ class CannotSave(Exception):
         self.notice = notice  # "store_full", "store_read_only" or "store_unwritable"
 
 
-def is_damage(error: BaseException) -> bool:
-    """True when SQLite says the file itself is bad; False for 'cannot write now'."""
+class StoreBusy(CannotSave):
+    """Another connection holds the store's lock: try again soon, the file is sound."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("store_unwritable", reason)
+
+
+def trouble(error: BaseException, path: Path | None) -> CannotSave | None:
+    """What an error from the store means: None when the file is damaged, else why it
+    cannot be written now. Told apart by SQLite's result code and, where the code does
+    not say, by trying to write beside the store: never by reading the message."""
     name = getattr(error, "sqlite_errorname", None) or ""
     if name.startswith(DAMAGE_CODES):
-        return True
-    text = str(error).lower()
-    return not name and ("malformed" in text or "not a database" in text)
+        return None
+    if name.startswith(BUSY_CODES):
+        return StoreBusy(str(error))
+    directory = None if path is None else path.parent
+    tried = try_writing(path)
+    if tried is not None:
+        return cannot_save(tried, directory)
+    if name.startswith(ENVIRONMENT_CODES) or (not name and isinstance(error, OSError)):
+        return cannot_save(error, directory)
+    return None  # the card takes writes and SQLite still cannot use the file: damage
+
+
+def try_writing(path: Path | None) -> OSError | None:
+    """Write a page beside the store (synced, then removed) and open the store for
+    writing: the error that stopped it, or None when the card takes writes."""
+    if path is None:
+        return None
+    try:
+        descriptor, name = tempfile.mkstemp(prefix=".nsdevice-try-", dir=path.parent)
+        try:
+            os.write(descriptor, b"\0" * PROBE_BYTES)
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+            os.unlink(name)
+        if path.exists():
+            os.close(os.open(path, os.O_RDWR))
+    except OSError as error:
+        return error
+    return None
 
 
 def cannot_save(error: BaseException, directory: Path | None) -> CannotSave:

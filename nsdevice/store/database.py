@@ -26,14 +26,16 @@ from nsdevice.session import FinishedGame
 from nsdevice.session.settings import HISTORY_GAMES, History
 from nsdevice.store.damage import (
     OPEN_TIMEOUT,
+    STORE_FAULTS,
     CannotSave,
     cannot_save,
     copy_aside,
     emptied,
-    is_damage,
     read_copy,
     set_aside,
+    trouble,
 )
+from nsdevice.store.notices import Notice, read_kept, write_kept
 from nsdevice.store.records import read_history, saved_games, write_games
 from nsdevice.store.schema import FILE_NAME, SCHEMA, DamagedStore, prepare
 from nsdevice.store.steps import (
@@ -49,6 +51,8 @@ from nsdevice.store.steps import (
     read_rows,
 )
 
+SAVE_WAIT_MS = 10  # the most a save waits for another connection's lock: under a frame
+
 
 @dataclass(frozen=True, slots=True)
 class Opened:
@@ -56,10 +60,15 @@ class Opened:
     None), the restored game (or None: start fresh) and whether this run may save."""
 
     store: Store
-    notice: tuple[str, str] | None
+    notice: Notice | None
     restored: Any = None
     saving: bool = True
 
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """Every notice to show: those an earlier run kept and nobody saw, then this one."""
+        kept = [n for n in self.store.kept if n != self.notice]
+        return (*kept, *((self.notice,) if self.notice else ()))
 
 
 class Store:
@@ -79,6 +88,10 @@ class Store:
         # commit here would put an fsync before that frame (picture first).
         self._pending: list[FinishedGame] = []
         self._mark = StepMark(path.with_name(MARK_NAME)) if path is not None else None
+        # Damage notices not yet shown by a press, kept in the file across kills; the
+        # change is written with the next save.
+        self.kept: list[Notice] = []
+        self._kept_changed = False
 
     # --- opening ---------------------------------------------------------------------------
     @classmethod
@@ -107,17 +120,19 @@ class Store:
             store = cls._connect(path)
         except DamagedStore:
             return cls._fresh_after_damage(path)
-        except (sqlite3.Error, OSError) as error:
-            if is_damage(error):
+        except STORE_FAULTS as error:
+            problem = trouble(error, path)
+            if problem is None:
                 return cls._fresh_after_damage(path)
-            return cls._read_only(path, restore, cannot_save(error, directory))
+            return cls._read_only(path, restore, problem)
         try:
             choice = store._choose(restore, claimed)
-        except (sqlite3.Error, OSError) as error:  # a page broke under the reading
-            store.close()
-            if is_damage(error):
+        except STORE_FAULTS as error:  # a page broke under the reading
+            store._db.close()
+            problem = trouble(error, path)
+            if problem is None:
                 return cls._fresh_after_damage(path)
-            return cls._read_only(path, restore, cannot_save(error, directory))
+            return cls._read_only(path, restore, problem)
         if choice.step is None and (choice.passed_over or choice.newest_claimed > 0):
             store.close()  # steps were saved here, and none of them can be trusted
             return cls._fresh_after_damage(path)
@@ -129,10 +144,14 @@ class Store:
             aside = copy_aside(path)
             store._repair(choice.step)
             store._adopt(choice)
+            store._playing()
             if choice.newest_claimed > choice.step.serial:
-                return Opened(store, ("store_rewound", aside.name), choice.restored)
+                rewound = ("store_rewound", aside.name)
+                store.announce(rewound)
+                return Opened(store, rewound, choice.restored)
             return Opened(store, None, choice.restored)  # the damage claimed no newer step
         store._adopt(choice)
+        store._playing()
         return Opened(store, None, choice.restored)
 
     @classmethod
@@ -156,7 +175,13 @@ class Store:
             raise
         store = cls(connection, path, store_id=store_id)
         store.serial = store._newest_serial()
+        store.kept = read_kept(connection)
         return store
+
+    def _playing(self) -> None:
+        """From here on a save never holds a press up waiting for another connection's
+        lock: it fails at once as `StoreBusy`, and the saver tries again later."""
+        self._db.execute(f"PRAGMA busy_timeout = {SAVE_WAIT_MS}")
 
     @classmethod
     def _fresh_after_damage(cls, path: Path) -> Opened:
@@ -164,11 +189,14 @@ class Store:
         try:
             aside = set_aside(path)
             store = cls._connect(path)
-        except (DamagedStore, sqlite3.Error, OSError) as error:
+        except (DamagedStore, *STORE_FAULTS) as error:
             return Opened(cls.in_memory(), (cannot_save(error, path.parent).notice,
                                             str(path.parent)), saving=False)  # fmt: skip
         store._write_mark()
-        return Opened(store, ("store_damaged", aside.name))
+        damaged = ("store_damaged", aside.name)
+        store.announce(damaged)  # before anything else is saved: a kill cannot lose it
+        store._playing()
+        return Opened(store, damaged)
 
     @classmethod
     def _read_only(
@@ -201,7 +229,7 @@ class Store:
                 (text, time.time(), step.serial, digest),
             )
             self._db.execute("COMMIT")
-        except (sqlite3.Error, OSError):
+        except STORE_FAULTS:
             self._rollback()  # not written: the next start finds the same damage again
             return
         self.serial = step.serial
@@ -226,7 +254,7 @@ class Store:
         return self.save_text(canonical(snapshot))
 
     def save_text(self, text: str) -> bool:
-        if text == self._last_saved and not self._pending:
+        if text == self._last_saved and not self._pending and not self._kept_changed:
             return False
         serial = self.serial + 1
         data = text.encode("utf-8")
@@ -235,6 +263,8 @@ class Store:
         try:
             self._db.execute("BEGIN IMMEDIATE")
             self._write_pending(now)
+            if self._kept_changed:
+                write_kept(self._db, self.kept)
             if text != self._last_saved:
                 self._db.execute(
                     "INSERT OR REPLACE INTO steps (serial, snapshot, checksum, saved_at)"
@@ -247,17 +277,35 @@ class Store:
                 )
                 self._db.execute("DELETE FROM steps WHERE serial < ?", (serial - KEEP,))
             self._db.execute("COMMIT")
-        except (sqlite3.Error, OSError) as error:
+        except STORE_FAULTS as error:
             self._rollback()
-            if is_damage(error):
+            problem = trouble(error, self.path)
+            if problem is None:
                 raise DamagedStore(str(error)) from error
-            raise cannot_save(error, None if self.path is None else self.path.parent) from error
+            raise problem from error
         self._pending.clear()  # only once committed: a failed save keeps them for the next
+        self._kept_changed = False
         if text != self._last_saved:
             self.serial = serial
             self._last_saved = text
             self._write_mark(serial)
         return True
+
+    def announce(self, notice: Notice) -> None:
+        """Keep a damage notice in the file until `shown` says a press has shown it."""
+        if notice not in self.kept:
+            self.kept.append(notice)
+        with contextlib.suppress(*STORE_FAULTS):
+            self._db.execute("BEGIN IMMEDIATE")
+            write_kept(self._db, self.kept)
+            self._db.execute("COMMIT")
+        self._rollback()  # not written: said now, only not again after a kill
+
+    def shown(self, notices: list[Notice]) -> None:
+        """These kept notices have been shown by a press: the next save takes them out."""
+        kept = [notice for notice in self.kept if notice not in notices]
+        if kept != self.kept:
+            self.kept, self._kept_changed = kept, True
 
     def _rollback(self) -> None:
         try:
@@ -285,12 +333,16 @@ class Store:
         try:
             aside = set_aside(self.path)
             fresh = Store._connect(self.path)
-        except (DamagedStore, sqlite3.Error, OSError) as error:
+        except (DamagedStore, *STORE_FAULTS) as error:
             self._db = Store.in_memory()._db
             self.path = None
             raise cannot_save(error, None) from error
         self._db, self.store_id, self.serial = fresh._db, fresh.store_id, fresh.serial
         self._write_mark()
+        self._playing()
+        # Said, and kept in the fresh file with any notice nobody has seen yet: the game
+        # in memory is safe, but the finished games stay behind in the file set aside.
+        self.announce(("store_damaged", aside.name))
         return aside.name
 
     # --- finished games (the session's Records) ---------------------------------------------
@@ -322,13 +374,18 @@ class Store:
     def integrity(self) -> str:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
-    def close(self) -> None:
-        """Commit finished games still waiting (the last press's save may have been the
-        one that failed), then let go of the file."""
-        if self._pending:
-            with contextlib.suppress(sqlite3.Error, OSError):
+    def close(self, snapshot: dict[str, Any] | None = None) -> None:
+        """Save the last step (`snapshot`, when given) with the finished games still waiting
+        (the last press's save may have been the one that failed), then let go of the file.
+        Without a snapshot the waiting games are committed alone."""
+        with contextlib.suppress(*STORE_FAULTS, CannotSave, DamagedStore):
+            self._db.execute(f"PRAGMA busy_timeout = {int(OPEN_TIMEOUT * 1000)}")
+            if snapshot is not None:
+                self.save(snapshot)
+            elif self._pending:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._write_pending(time.time())
                 self._db.execute("COMMIT")
-            self._rollback()
+                self._pending.clear()
+        self._rollback()
         self._db.close()

@@ -3,10 +3,11 @@ solo bests, the daily deals) back as the views show it."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import date
 from typing import Any
 
@@ -62,63 +63,130 @@ def saved_games(db: sqlite3.Connection, waiting: Sequence[FinishedGame]) -> list
     return saved + pending
 
 
+# What a row no box wrote may raise while it is read: bad JSON, a number out of range, a
+# date that is none, a value of the wrong kind. Such a row is left out, and only it.
+ROW_FAULTS = (ValueError, TypeError, ArithmeticError, OSError)
+MOST_PLAYERS = 4
+MOST_TIER = 6
+
+
 def read_history(db: sqlite3.Connection, waiting: Sequence[FinishedGame], limit: int) -> History:
     """The last `limit` games per city, the solo bests per city and module set, and the
     daily games kept apart: read through indexes and aggregates, so a long history stays
-    cheap (benchmarks/history.py). `waiting`: games recorded, not yet committed."""
-    last = [
-        row
-        for name in CITIES  # one indexed look-up per city: cheap however long the history
-        for row in db.execute(
-            f"SELECT id, {PLAYED_COLUMNS} FROM finished_games WHERE city = ?"
-            " ORDER BY id DESC LIMIT ?",
-            (name, limit),
-        )
-    ]
-    last.sort(key=lambda row: -row[0])
-    # SQLite takes the other columns of a MAX() group from the row holding the maximum.
-    solo = "players = 1 AND adjusted IS NOT NULL"
-    best = db.execute(
-        f"SELECT {PLAYED_COLUMNS}, MAX(adjusted) FROM finished_games WHERE {solo}"
-        " GROUP BY city, modules"
-    ).fetchall()
-    best_daily = db.execute(
-        f"SELECT {PLAYED_COLUMNS}, MAX(adjusted) FROM finished_games WHERE {solo}"
-        " AND daily IS NOT NULL GROUP BY city"
-    ).fetchall()
-    days = db.execute(
-        "SELECT DISTINCT daily FROM finished_games WHERE daily IS NOT NULL"
-    ).fetchall()
+    cheap (benchmarks/history.py). `waiting`: games recorded, not yet committed. A row
+    that cannot be read is left out alone: the games around it still show."""
     now = time.time()
     pending = [_waiting(game, now) for game in reversed(waiting)]  # newest first
-    games = [*pending, *(_played(row[1:]) for row in last)]
+    last: list[tuple[int, views.PlayedGame]] = []
+    for name in CITIES:  # one indexed walk per city, stopped after `limit` good rows
+        rows = db.execute(
+            f"SELECT id, {PLAYED_COLUMNS} FROM finished_games WHERE city = ? ORDER BY id DESC",
+            (name,),
+        )
+        last += _first_read(((row[0], row[1:]) for row in rows), limit)
+    last.sort(key=lambda item: -item[0])
+    # SQLite takes the other columns of a MAX() group from the row holding the maximum; a
+    # group whose best row cannot be read is walked down to its best readable one.
+    solo = "players = 1 AND typeof(adjusted) = 'integer'"
+    best = [
+        *_group_bests(db, solo, ("city", "modules")),
+        *_group_bests(db, f"{solo} AND daily IS NOT NULL", ("city",), daily=True),
+    ]
+    days: list[str] = []
+    for (value,) in db.execute("SELECT DISTINCT daily FROM finished_games WHERE daily IS NOT NULL"):
+        with contextlib.suppress(*ROW_FAULTS):
+            days.append(_day(value))
     return summarise(
-        games,
-        [*pending, *(_played(row[:-1]) for row in best)],
-        [*pending, *(_played(row[:-1]) for row in best_daily)],
-        [*(g.daily for g in pending), *(str(row[0]) for row in days)],
+        [*pending, *(game for _, game in last)],
+        [*pending, *(game for game, daily in best if not daily)],
+        [*pending, *(game for game, daily in best if daily)],
+        [*(g.daily for g in pending), *days],
         limit,
     )
 
 
+def _first_read(
+    rows: Iterator[tuple[Any, tuple[Any, ...]]], limit: int
+) -> list[tuple[Any, views.PlayedGame]]:
+    """The first `limit` rows that read as games, each with its key."""
+    found: list[tuple[Any, views.PlayedGame]] = []
+    for key, row in rows:
+        if len(found) >= limit:
+            break
+        try:
+            found.append((key, _played(row)))
+        except ROW_FAULTS:
+            continue
+    return found
+
+
+def _group_bests(
+    db: sqlite3.Connection, where: str, keys: tuple[str, ...], daily: bool = False
+) -> list[tuple[views.PlayedGame, bool]]:
+    """The best solo game of each group (`keys`) among the rows `where` selects."""
+    found: list[tuple[views.PlayedGame, bool]] = []
+    group_by = f" GROUP BY {', '.join(keys)}"
+    query = f"SELECT {PLAYED_COLUMNS}, MAX(adjusted), {', '.join(keys)} FROM finished_games"
+    for row in db.execute(f"{query} WHERE {where}{group_by}").fetchall():
+        try:
+            found.append((_played(row[:9]), daily))
+            continue
+        except ROW_FAULTS:
+            pass
+        matching = " AND ".join(f"{key} IS ?" for key in keys)
+        rows = db.execute(
+            f"SELECT id, {PLAYED_COLUMNS} FROM finished_games WHERE {where} AND {matching}"
+            " ORDER BY adjusted DESC, id",
+            row[10:],
+        )
+        found += [(game, daily) for _, game in _first_read(((r[0], r[1:]) for r in rows), 1)]
+    return found
+
+
 def _played(row: tuple[Any, ...]) -> views.PlayedGame:
+    """A stored row as the history lists it; ValueError (or another of `ROW_FAULTS`) for
+    a value no box writes, so that the row is left out before any screen draws it."""
     finished_at, city, players, modules, totals, adjusted, tier, daily, winners = row
-    scores = tuple(int(t) for t in json.loads(totals))
+    seats = _whole(players)
+    scores = tuple(_whole(t) for t in _json_list(totals))
+    if str(city) not in CITIES or not 1 <= seats <= MOST_PLAYERS or len(scores) != seats:
+        raise ValueError(f"not a game: {city!r}, {players!r} players, totals {totals!r}")
+    names = tuple(m for m in str(modules).split(",") if m)
+    if not set(names) <= set(MODULES):
+        raise ValueError(f"unknown modules {modules!r}")
     if winners:
-        seats = tuple(int(seat) for seat in json.loads(winners))  # ValueError if not seats
+        won = tuple(_whole(seat) for seat in _json_list(winners))
+        if not set(won) <= set(range(1, seats + 1)):
+            raise ValueError(f"winners {winners!r} are not seats")
     else:
-        seats = _top_seats(scores, int(players))
+        won = _top_seats(scores, seats)
+    if tier is not None and not 1 <= _whole(tier) <= MOST_TIER:
+        raise ValueError(f"tier {tier!r}")
     return views.PlayedGame(
         played_on=date.fromtimestamp(float(finished_at)).isoformat(),
         city=str(city),
-        players=int(players),
-        modules=tuple(m for m in str(modules).split(",") if m),
+        players=seats,
+        modules=names,
         totals=scores,
-        winners=seats,
-        adjusted=None if adjusted is None else int(adjusted),
-        tier=None if tier is None else int(tier),
+        winners=won,
+        adjusted=None if adjusted is None else _whole(adjusted),
+        tier=None if tier is None else _whole(tier),
         daily=None if daily is None else _day(daily),
     )
+
+
+def _json_list(text: object) -> list[Any]:
+    value = json.loads(str(text))
+    if not isinstance(value, list):
+        raise ValueError(f"not a list: {text!r}")
+    return value
+
+
+def _whole(value: object) -> int:
+    """A whole number as stored: an int (or its exact text), never a bool or a fraction."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(f"not a whole number: {value!r}")
+    return int(value)
 
 
 def _day(value: object) -> str:

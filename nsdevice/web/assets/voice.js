@@ -54,7 +54,6 @@
       state.context = null;
       state.said = "";
     }
-    button.setAttribute("aria-pressed", String(on));
-    button.textContent = on ? "\u{1F50A}" : "\u{1F508}";
+    button.setAttribute("aria-pressed", String(on));  // lit while the phone speaks
   });
 })();

@@ -1,8 +1,8 @@
-"""The screens the session can be on, and what kind of place each one is.
+"""The names of the screens the session can be on, and what kind of place each one is.
 
-A `Screen` member's value is the name a snapshot stores, so saved games keep restoring:
-never rename one. What each screen does (its press handler, its view, its kind) is its
-entry in `nsdevice.session.machine.SCREENS`.
+A `ScreenName` member's value is the name a snapshot stores, so saved games keep
+restoring: never rename one. What each screen does (its press handler, its view, its
+kind) is its entry in the one table, `nsdevice.session.screens.SCREENS`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import Enum, StrEnum
 
 
-class Screen(StrEnum):
+class ScreenName(StrEnum):
     SETUP = "setup"
     SEED_ENTRY = "seed_entry"
     PENCIL_ORDER = "pencil_order"  # solo: the player lays the pencils' row (C-8)
@@ -30,6 +30,7 @@ class Screen(StrEnum):
     SHUTDOWN = "shutdown"
     PHONES = "phones"  # the page's address and join code, from the menu
     HISTORY = "history"  # the finished games and the bests, from the menu
+    ROUND_SO_FAR = "round_so_far"  # this round's cards so far, from the menu
 
 
 class Kind(Enum):

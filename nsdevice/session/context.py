@@ -1,0 +1,133 @@
+"""What every screen's slice is handed: the session's state and what it runs beside.
+
+A slice (`nsdevice.session.screens`) is a screen's press handler and view builder side by
+side; both take the `Context`, read its `state` and the deal, and the handler changes the
+state. `Session` is a `Context` that adds the dispatch through the one table, the view,
+the snapshot and the calls the loop and the phones make. The table is handed in rather
+than imported, so the slices can ask it where a screen stands without a circle.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from nsdevice import views
+from nsdevice.inputs.events import Press
+from nsdevice.rules.deal import Deal, Setup, deal_game
+from nsdevice.session.names import Kind, ScreenName
+from nsdevice.session.settings import (
+    Capabilities,
+    History,
+    NoRecords,
+    Records,
+    Settings,
+    join_code,
+    random_seed,
+)
+from nsdevice.session.state import State
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenEntry:
+    """One screen's row of the table: where it stands, what a press does there, and the
+    view it shows."""
+
+    kind: Kind
+    press: Callable[[Context, Press], None]
+    view: Callable[[Context], views.View]
+    in_round: bool = False  # a round is under way: the menu offers to restart it
+    over: bool = False  # the game is over: its deal code may be shown (D-2)
+
+
+class Context:
+    """One box's state and surroundings, as every slice sees them."""
+
+    def __init__(
+        self,
+        screens: Mapping[ScreenName, ScreenEntry],
+        settings: Settings | None = None,
+        *,
+        capabilities: Capabilities | None = None,
+        records: Records | None = None,
+        seed_source: Callable[[], str] = random_seed,
+        notices: tuple[tuple[str, str], ...] = (),
+        code_source: Callable[[], str] = join_code,
+        today: Callable[[], datetime.date] = datetime.date.today,
+    ) -> None:
+        """`today`: the local date, for the day's deal and the history's daily streak (the
+        runner's clock; tests fix it)."""
+        self.screens = screens
+        self.capabilities = capabilities or Capabilities()
+        self.records: Records = records or NoRecords()
+        self.today = today
+        self.read_history: History | None = None  # read when the history opens, not saved
+        self.seed_source = seed_source
+        self.state = State(settings=settings or Settings())
+        self._deal: Deal | None = None
+        self.notices = list(notices)
+        # Phones (not saved: a restart makes a new code, and phones join again)
+        self.code_source = code_source
+        self.join_code = code_source()
+        self.game = 0  # games started in this run
+        self.phone_seats: set[int] = set()
+
+    @property
+    def deal(self) -> Deal | None:
+        """The game's whole deal, recomputed from its setup when the setup changes (D-1)."""
+        setup = self.state.setup
+        if setup is None:
+            return None
+        if self._deal is None or self._deal.setup != setup:
+            self._deal = deal_game(setup)
+        return self._deal
+
+    def current_deal(self) -> Deal:
+        deal = self.deal
+        assert deal is not None, "a game screen without a game"
+        return deal
+
+    def current_setup(self) -> Setup:
+        setup = self.state.setup
+        assert setup is not None, "a game screen without a game"
+        return setup
+
+    def under(self) -> ScreenName:
+        under = self.state.under
+        assert under is not None, "an overlay over no game screen"
+        return under
+
+    @property
+    def language(self) -> str:
+        # every screen speaks the settings' language; those built from the settings read it there
+        return self.state.settings.language
+
+    def showing(self) -> ScreenName:
+        """The game screen the players see: beneath an overlay, else the screen itself."""
+        state = self.state
+        if self.screens[state.screen].kind is Kind.OVERLAY and state.under is not None:
+            return state.under
+        return state.screen
+
+    def round_under_way(self) -> bool:
+        under = self.state.under
+        return under is not None and self.screens[under].in_round
+
+    def game_over(self) -> bool:
+        under = self.state.under
+        return self.state.setup is not None and under is not None and self.screens[under].over
+
+    def step(self, forward: bool) -> None:
+        """One step through the fixed deal (D-1): the only way progress changes in play."""
+        state = self.state
+        deal = self.current_deal()
+        moved = state.progress.forward(deal) if forward else state.progress.backward(deal)
+        assert moved is not None, "a step past either end of the game"
+        state.progress = moved
+
+    def new_table(self) -> None:
+        """A new game: phones that joined the last one must join again."""
+        self.game += 1
+        self.join_code = self.code_source()
+        self.phone_seats = set()

@@ -1,0 +1,61 @@
+"""What several families of screens share: the legend, the list screens' cursor, the
+pencils on the table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nsdevice import views
+from nsdevice.inputs.events import Button, Press
+from nsdevice.rules.deal import Deal
+from nsdevice.session.context import Context
+
+
+def hints(**actions: str) -> tuple[views.Hint, ...]:
+    """The legend: what each button (`next`, `back`, `menu`) does on a screen."""
+    return tuple(views.Hint(button, action) for button, action in actions.items())
+
+
+def row_index(rows: Sequence[views.Row], key: str) -> int:
+    """Where the row `key` stands in a list screen: rows are named by key, never counted."""
+    return [row.key for row in rows].index(key)
+
+
+def chosen(session: Context, press: Press, rows: Sequence[views.Row]) -> str | None:
+    """On a list screen NEXT and BACK move the cursor; MENU returns the row chosen."""
+    state = session.state
+    if press.button is Button.MENU:
+        return rows[state.cursor].key
+    step = 1 if press.button is Button.NEXT else -1
+    state.cursor = (state.cursor + step) % len(rows)
+    return None
+
+
+def cycle(options: tuple[str, ...], current: str, step: int = 1) -> str:
+    index = options.index(current) if current in options else -1
+    return options[(index + step) % len(options)]
+
+
+def seat_pencils(deal: Deal, round_number: int) -> tuple[views.SeatPencil, ...]:
+    """Each slot's pencil for a round, with its start symbol and power: seats first, then
+    the spare spots on the table (C-8, C-9, L-PP)."""
+    powers = dict(deal.pencil_powers or ())
+    result = []
+    for slot, colour in deal.rounds[round_number - 1].pencils:
+        start = deal.city.start_station(colour)
+        result.append(
+            views.SeatPencil(
+                slot=slot,
+                colour=colour,
+                start_symbol=start.symbol.value if start else None,
+                start_unverified=start.unverified if start else False,
+                power=powers.get(colour),
+            )
+        )
+    return tuple(sorted(result, key=lambda p: p.slot.startswith("table")))
+
+
+def pairing_view(deal: Deal, round_number: int) -> views.Pairing | None:
+    """T-SP-2: the round's special-station pairing, if the module is played."""
+    pairing = deal.rounds[round_number - 1].pairing
+    return views.Pairing(pairing.symbol.value, pairing.effect) if pairing else None

@@ -1,0 +1,53 @@
+"""The numbers typed in at the game's end, digit by digit (`nsdevice.session.digits`):
+each seat's total and best line, as the score entry and the score sheet both set them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nsdevice.inputs.events import Button, Gesture, Press
+from nsdevice.rules.deal import Setup
+from nsdevice.session.context import Context
+from nsdevice.session.digits import HOLD_STEP, NumberField, digits_of, turned, value_of
+
+# A total may go below zero (S-T-END's ring penalty), a best line may not; both end at 999.
+SCORE_LIMITS = (-50, 999)
+TOTAL_FIELD = NumberField(3, *SCORE_LIMITS)
+BEST_LINE_FIELD = NumberField(3, 0, SCORE_LIMITS[1])
+
+
+def score_field(setup: Setup, entry: int) -> NumberField:
+    return TOTAL_FIELD if setup.solo or entry % 2 == 0 else BEST_LINE_FIELD
+
+
+def score_fields(setup: Setup, scores: Sequence[int]) -> tuple[int, ...]:
+    """The fields asked, in order: every seat's total, then the best line of only the
+    seats tied for the top total (C-12: nobody else's decides anything)."""
+    if setup.solo:
+        return (0,)
+    totals = tuple(range(0, 2 * setup.players, 2))
+    top = max(scores[t] for t in totals)
+    tied = tuple(t + 1 for t in totals if scores[t] == top)
+    return totals + (tied if len(tied) > 1 else ())
+
+
+def entry_field(session: Context) -> NumberField:
+    """The field of the score entry's cursor."""
+    return score_field(session.current_setup(), session.state.entry)
+
+
+def load_field(session: Context, entry: int, digit: int = 0) -> None:
+    """Put the cursor on field `entry`, its digits showing its value."""
+    state = session.state
+    state.entry = entry
+    state.digits = list(digits_of(state.scores[entry], entry_field(session)))
+    state.digit = digit
+
+
+def turn_digit(session: Context, press: Press, field: NumberField) -> int:
+    """NEXT/BACK on the digit under the cursor (a held NEXT: five); its new value."""
+    state = session.state
+    step = HOLD_STEP if press.gesture is Gesture.HOLD else 1
+    step = step if press.button is Button.NEXT else -1
+    state.digits = list(turned(state.digits, state.digit, step, field))
+    return value_of(state.digits)

@@ -1,0 +1,283 @@
+"""The game itself, step by step through the fixed deal (D-1): the summary (and its recall
+from the menu), each round's start, the turns (and the round so far, from the menu), the
+round's end, the pencils passed on, and the game's end."""
+
+from __future__ import annotations
+
+from nsdevice import views
+from nsdevice.inputs.events import Button, Gesture, Press
+from nsdevice.rules.cities import city
+from nsdevice.rules.deal import ROUNDS, Deal, Setup, slots
+from nsdevice.rules.modules import mixes_card_modules
+from nsdevice.rules.progress import Progress
+from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.names import Kind, ScreenName
+from nsdevice.session.screens.common import hints, pairing_view, seat_pencils
+from nsdevice.session.screens.menu import ask, open_menu
+from nsdevice.session.screens.score_sheet import open_sheet, sheet_counts
+from nsdevice.session.screens.scores import begin_scores
+
+
+# --- the summary, and its recall from the menu ----------------------------------------------
+def summary_view(deal: Deal, language: str, recall: bool = False) -> views.SummaryView:
+    """`recall`: shown again from the menu, where every button goes back to the game."""
+    setup = deal.setup
+    return views.SummaryView(
+        city=setup.city.value,
+        players=setup.players,
+        modules=tuple(m.value for m in setup.modules),
+        objectives=deal.objectives,
+        city_gates=deal.city_gates or (),
+        pencil_powers=deal.pencil_powers or (),
+        solo_order=deal.solo_order or (),
+        mix_warning=mixes_card_modules(setup.modules),
+        recall=recall,
+        hints=(
+            hints(next="back", back="back", menu="back")
+            if recall
+            else hints(next="continue", back="setup", menu="setup")
+        ),
+        language=language,
+    )
+
+
+def show_summary(session: Context) -> views.SummaryView:
+    return summary_view(session.current_deal(), session.language)
+
+
+def on_summary(session: Context, press: Press) -> None:
+    state = session.state
+    if press.button is Button.NEXT:
+        state.screen = ScreenName.ROUND_START
+    else:  # BACK or MENU: change the setup; no card was revealed yet, nothing is lost
+        state.screen = ScreenName.SETUP
+        state.cursor = 0
+        state.setup = None
+
+
+def show_recall(session: Context) -> views.SummaryView:
+    return summary_view(session.current_deal(), session.language, recall=True)
+
+
+def on_recall(session: Context, press: Press) -> None:
+    session.state.screen = session.under()
+
+
+# --- a round's start ------------------------------------------------------------------------
+def round_start_view(deal: Deal, round_number: int, language: str) -> views.RoundStartView:
+    return views.RoundStartView(
+        city=deal.setup.city.value,
+        round=round_number,
+        rounds=ROUNDS,
+        players=deal.setup.players,
+        controller=deal.rounds[round_number - 1].controller,
+        pencils=seat_pencils(deal, round_number),
+        pairing=pairing_view(deal, round_number),
+        objectives=deal.objectives,
+        hints=hints(next="reveal", back="back", menu="menu"),
+        language=language,
+    )
+
+
+def show_round_start(session: Context) -> views.RoundStartView:
+    return round_start_view(session.current_deal(), session.state.progress.round, session.language)
+
+
+def on_round_start(session: Context, press: Press) -> None:
+    state = session.state
+    if press.button is Button.NEXT:
+        _reveal(session)
+    elif press.button is Button.BACK:
+        if state.progress.round == 1:
+            state.screen = ScreenName.SUMMARY
+        else:
+            ask(session, "back_to_round")
+    else:
+        open_menu(session)
+
+
+# --- the turns ------------------------------------------------------------------------------
+def turn_view(deal: Deal, progress: Progress, language: str) -> views.TurnView:
+    """The latest revealed turn of `progress`, over the round's earlier ones (C-3)."""
+    shown = progress.visible(deal)
+    assert shown, "a turn screen shows at least one revealed turn"
+    turn = shown[-1]
+    return views.TurnView(
+        city=deal.setup.city.value,
+        round=progress.round,
+        turn=turn.number,
+        controller=deal.rounds[progress.round - 1].controller,
+        cards=turn.cards,
+        earlier=tuple(
+            views.PlayedTurn(t.number, t.cards, t.switch_effect, t.paired_effect)
+            for t in shown[:-1]
+        ),
+        underground_seen=turn.underground_seen,
+        switch_effect=turn.switch_effect,
+        paired_effect=turn.paired_effect,
+        paired_effect_active=turn.paired_effect_active,
+        pairing=pairing_view(deal, progress.round),
+        joker_extra=deal.city.joker_extra,
+        last=turn.last,
+        hints=hints(next="continue" if turn.last else "reveal", back="undo", menu="menu"),
+        language=language,
+    )
+
+
+def show_turn(session: Context) -> views.TurnView:
+    return turn_view(session.current_deal(), session.state.progress, session.language)
+
+
+def _reveal(session: Context) -> None:
+    state = session.state
+    session.step(forward=True)
+    state.screen = ScreenName.TURN
+    state.chime = "reveal" if state.settings.sound else None
+
+
+def on_turn(session: Context, press: Press) -> None:
+    state = session.state
+    if press.button is Button.NEXT:
+        if state.progress.round_over(session.current_deal()):
+            state.screen = ScreenName.ROUND_END
+            state.chime = "round_end" if state.settings.sound else None
+        else:
+            _reveal(session)
+    elif press.button is Button.BACK:
+        # The card goes back on top of the deck: the same card comes again on NEXT.
+        session.step(forward=False)
+        if state.progress.revealed == 0:
+            state.screen = ScreenName.ROUND_START
+    else:
+        open_menu(session)
+
+
+# --- the round so far, from the menu ----------------------------------------------------------
+def round_so_far_view(deal: Deal, progress: Progress, language: str) -> views.RoundSoFarView:
+    """Every card revealed in `progress`'s round, turn by turn (C-3), for a player who
+    missed one; any button goes back to the game."""
+    shown = progress.visible(deal)
+    return views.RoundSoFarView(
+        city=deal.setup.city.value,
+        round=progress.round,
+        turns=tuple(
+            views.PlayedTurn(t.number, t.cards, t.switch_effect, t.paired_effect) for t in shown
+        ),
+        underground_seen=shown[-1].underground_seen if shown else 0,
+        hints=hints(next="back", back="back", menu="back"),
+        language=language,
+    )
+
+
+def show_round_so_far(session: Context) -> views.RoundSoFarView:
+    return round_so_far_view(session.current_deal(), session.state.progress, session.language)
+
+
+def on_round_so_far(session: Context, press: Press) -> None:
+    session.state.screen = session.under()
+
+
+# --- a round's end and the pencils passed on --------------------------------------------------
+def round_end_view(deal: Deal, round_number: int, language: str) -> views.RoundEndView:
+    return views.RoundEndView(
+        city=deal.setup.city.value,
+        round=round_number,
+        rounds=ROUNDS,
+        solo=deal.setup.solo,
+        line_scoring=deal.city.line_scoring,
+        hints=hints(next="continue", back="back", menu="menu"),
+        language=language,
+    )
+
+
+def show_round_end(session: Context) -> views.RoundEndView:
+    return round_end_view(session.current_deal(), session.state.progress.round, session.language)
+
+
+def on_round_end(session: Context, press: Press) -> None:
+    state = session.state
+    if press.button is Button.NEXT:
+        last = state.progress.round >= ROUNDS
+        state.screen = ScreenName.GAME_END if last else ScreenName.PENCIL_PASS
+    elif press.button is Button.BACK:
+        state.screen = ScreenName.TURN
+    else:
+        open_menu(session)
+
+
+def pencil_pass_view(deal: Deal, next_round: int, language: str) -> views.PencilPassView:
+    """Before round `next_round`: every pencil moves one slot on (C-8); solo, the next
+    pencil in the row instead."""
+    table = slots(deal.setup.players)
+    now = dict(deal.rounds[next_round - 2].pencils)
+    moves = tuple(
+        views.PencilMove(now[slot], slot, table[(index + 1) % len(table)])
+        for index, slot in enumerate(table)
+    )
+    return views.PencilPassView(
+        city=deal.setup.city.value,
+        round=next_round,
+        players=deal.setup.players,
+        moves=() if deal.setup.solo else moves,
+        next_controller=deal.rounds[next_round - 1].controller,
+        solo_next=deal.solo_order[next_round - 1] if deal.solo_order else None,
+        hints=hints(next="continue", back="back", menu="menu"),
+        language=language,
+    )
+
+
+def show_pencil_pass(session: Context) -> views.PencilPassView:
+    return pencil_pass_view(
+        session.current_deal(), session.state.progress.round + 1, session.language
+    )
+
+
+def on_pencil_pass(session: Context, press: Press) -> None:
+    state = session.state
+    if press.button is Button.NEXT:
+        session.step(forward=True)  # past the round's last turn: the next round's start
+        state.screen = ScreenName.ROUND_START
+    elif press.button is Button.BACK:
+        state.screen = ScreenName.ROUND_END
+    else:
+        open_menu(session)
+
+
+# --- the game's end -------------------------------------------------------------------------
+def game_end_view(setup: Setup, language: str) -> views.GameEndView:
+    return views.GameEndView(
+        city=setup.city.value,
+        players=setup.players,
+        seed=setup.seed,  # D-2: the deal is over, the code may be shared
+        sheet=bool(city(setup.city).line_scoring),
+        hints=hints(next="scores", back="back", menu="menu"),
+        language=language,
+    )
+
+
+def show_game_end(session: Context) -> views.GameEndView:
+    return game_end_view(session.current_setup(), session.language)
+
+
+def on_game_end(session: Context, press: Press) -> None:
+    state = session.state
+    if press.button is Button.NEXT:
+        begin_scores(session)
+        if press.gesture is Gesture.HOLD and sheet_counts(session.current_setup()):
+            open_sheet(session)  # the first seat's score sheet, one press from here
+    elif press.button is Button.BACK:
+        state.screen = ScreenName.ROUND_END
+    else:
+        open_menu(session)
+
+
+SLICE = {
+    ScreenName.SUMMARY: ScreenEntry(Kind.GAME, on_summary, show_summary),
+    ScreenName.ROUND_START: ScreenEntry(Kind.GAME, on_round_start, show_round_start, in_round=True),
+    ScreenName.TURN: ScreenEntry(Kind.GAME, on_turn, show_turn, in_round=True),
+    ScreenName.ROUND_END: ScreenEntry(Kind.GAME, on_round_end, show_round_end, in_round=True),
+    ScreenName.PENCIL_PASS: ScreenEntry(Kind.GAME, on_pencil_pass, show_pencil_pass),
+    ScreenName.GAME_END: ScreenEntry(Kind.GAME, on_game_end, show_game_end, over=True),
+    ScreenName.RECALL: ScreenEntry(Kind.OVERLAY, on_recall, show_recall),
+    ScreenName.ROUND_SO_FAR: ScreenEntry(Kind.OVERLAY, on_round_so_far, show_round_so_far),
+}

@@ -1,0 +1,58 @@
+"""The phones: the page's address and join code (a screen from the menu), and the table
+the phones are shown beside every frame."""
+
+from __future__ import annotations
+
+from nsdevice import views
+from nsdevice.inputs.events import Button, Press
+from nsdevice.rules.deal import ROUNDS
+from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.names import Kind, ScreenName
+from nsdevice.session.screens.common import hints, seat_pencils
+from nsdevice.session.screens.scores import SCORING
+
+
+def phones_view(addresses: tuple[str, ...], code: str, language: str) -> views.PhonesView:
+    return views.PhonesView(
+        addresses=addresses,
+        code=code,
+        hints=hints(next="renew", back="back", menu="back"),
+        language=language,
+    )
+
+
+def show_phones(session: Context) -> views.PhonesView:
+    return phones_view(session.capabilities.phones, session.join_code, session.language)
+
+
+def on_phones(session: Context, press: Press) -> None:
+    if press.button is Button.NEXT:
+        session.join_code = session.code_source()  # phones that joined must join again
+    else:
+        session.state.screen = ScreenName.MENU
+
+
+def table_view(session: Context) -> views.TableView:
+    """What the phones may see now (never the deck's order: only shown screens)."""
+    state = session.state
+    setup = state.setup
+    beneath = session.showing()
+    if setup is None or session.screens[beneath].kind is not Kind.GAME:
+        return views.TableView(session.game, session.join_code, None)
+    deal = session.current_deal()
+    return views.TableView(
+        game=session.game,
+        code=session.join_code,
+        view=session.screens[beneath].view(session),
+        city=setup.city.value,
+        players=setup.players,
+        pencils=seat_pencils(deal, min(state.progress.round, ROUNDS)),
+        line_scoring=deal.city.line_scoring,
+        scoring=beneath in SCORING and not state.recorded,
+        seats_in=tuple(sorted(session.phone_seats)),
+    )
+
+
+SLICE = {
+    ScreenName.PHONES: ScreenEntry(Kind.OVERLAY, on_phones, show_phones),
+}

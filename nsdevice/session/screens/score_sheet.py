@@ -1,0 +1,178 @@
+"""One seat's score sheet, count by count (S-T-END, S-P-END), from the score entry: the
+same digits as the entry, and the sheet's sum goes back into the seat's total."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nsdevice import views
+from nsdevice.inputs.events import Button, Gesture, Press
+from nsdevice.rules import scoring
+from nsdevice.rules.cities import city
+from nsdevice.rules.deal import Setup
+from nsdevice.rules.modules import Module
+from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.digits import NumberField, counting_field, digits_of, untouched
+from nsdevice.session.names import Kind, ScreenName
+from nsdevice.session.screens.common import hints
+from nsdevice.session.screens.fields import entry_field, load_field, turn_digit
+
+
+def sheet_counts(setup: Setup) -> tuple[tuple[int, scoring.Count], ...]:
+    """Every count of the setup's score sheet in order, each with its item's index."""
+    items = scoring.sheet_items(city(setup.city), Module.OBJECTIVES in setup.modules)
+    return tuple((index, count) for index, item in enumerate(items) for count in item.counts)
+
+
+def sheet_values(
+    items: Sequence[scoring.SheetItem], counts: Sequence[int]
+) -> list[tuple[int, ...]]:
+    """The flat counts of the session, grouped by sheet item."""
+    values, start = [], 0
+    for item in items:
+        values.append(tuple(counts[start : start + len(item.counts)]))
+        start += len(item.counts)
+    return values
+
+
+def sheet_sum(setup: Setup, counts: Sequence[int]) -> int | None:
+    """The sheet's total so far (scoring.sheet_total); None while the counts cannot all be
+    right (more overpasses than the map has)."""
+    town = city(setup.city)
+    items = scoring.sheet_items(town, Module.OBJECTIVES in setup.modules)
+    try:
+        return scoring.sheet_total(town, items, sheet_values(items, counts))
+    except ValueError:
+        return None
+
+
+def sheet_view(
+    setup: Setup,
+    entry: int,
+    counts: Sequence[int],
+    step: int,
+    language: str,
+    digits: Sequence[str] | None = None,
+    cursor: int = 0,
+) -> views.SheetView:
+    """Seat `entry // 2 + 1`'s sheet; `counts`: every count in sheet order; `step`: the
+    one being set, shown as `digits` (by default, its value)."""
+    town = city(setup.city)
+    items = scoring.sheet_items(town, Module.OBJECTIVES in setup.modules)
+    layout = sheet_counts(setup)
+    index, count = layout[step]
+    item = items[index]
+    first = next(n for n, (i, _) in enumerate(layout) if i == index)
+    mine = counts[first : first + len(item.counts)]
+    alone = [0] * len(counts)
+    alone[first : first + len(item.counts)] = mine
+    field = counting_field(count.most)
+    shown = tuple(digits) if digits is not None else digits_of(counts[step], field)
+    last = cursor + 1 == field.width and step + 1 == len(layout)
+    return views.SheetView(
+        city=setup.city.value,
+        seat=entry // 2 + 1,
+        solo=setup.solo,
+        item=item.key,
+        number=item.number,
+        counts=tuple(views.SheetCount(c.key, v) for c, v in zip(item.counts, mine, strict=True)),
+        count=step - first,
+        digits=shown,
+        cursor=cursor,
+        points=sheet_sum(setup, alone),
+        running=sheet_sum(setup, counts),
+        step=index,
+        steps=len(items),
+        line_scoring=town.line_scoring,
+        module_penalty=scoring.MODULE_PENALTY * len(setup.modules) if setup.solo else 0,
+        hints=hints(
+            next="plus_five",
+            back="minus_one",
+            menu="done" if last else ("continue" if cursor + 1 == field.width else "next_digit"),
+        ),
+        language=language,
+    )
+
+
+def show_score_sheet(session: Context) -> views.SheetView:
+    state = session.state
+    return sheet_view(
+        session.current_setup(),
+        state.entry,
+        state.sheet,
+        state.sheet_step,
+        session.language,
+        state.digits,
+        state.digit,
+    )
+
+
+def open_sheet(session: Context) -> None:
+    """The sheet of the seat whose total the entry is on, every count at zero."""
+    state = session.state
+    state.sheet = [0] * len(sheet_counts(session.current_setup()))
+    state.screen = ScreenName.SCORE_SHEET
+    _load_count(session, 0)
+
+
+def _load_count(session: Context, step: int) -> None:
+    state = session.state
+    state.sheet_step = step
+    state.digits = list(digits_of(state.sheet[step], count_field(session)))
+    state.digit = 0
+
+
+def count_field(session: Context) -> NumberField:
+    """The field of the sheet's cursor."""
+    counts = sheet_counts(session.current_setup())
+    return counting_field(counts[session.state.sheet_step][1].most)
+
+
+def _leave_sheet(session: Context, total: int | None) -> None:
+    """Back to the seat's total: filled from the sheet, the cursor on its last digit so
+    one MENU takes it; or (skipped) as it was."""
+    state = session.state
+    state.screen = ScreenName.SCORE_ENTRY
+    if total is None:
+        load_field(session, state.entry)
+        return
+    state.scores[state.entry] = total
+    load_field(session, state.entry, digit=entry_field(session).width - 1)
+
+
+def on_score_sheet(session: Context, press: Press) -> None:
+    """The same digits as the score entry, one count of the sheet after another; a held
+    MENU skips to typing the total in."""
+    state = session.state
+    if press.gesture is Gesture.REPEAT:
+        return
+    setup = session.current_setup()
+    field = count_field(session)
+    steps = len(state.sheet)
+    if press.button is Button.MENU:
+        if press.gesture is Gesture.HOLD:
+            _leave_sheet(session, None)
+        elif state.digit + 1 < field.width:
+            state.digit += 1
+        elif state.sheet_step + 1 < steps:
+            _load_count(session, state.sheet_step + 1)
+        else:
+            total = sheet_sum(setup, state.sheet)
+            if total is not None:  # else the sheet says which counts cannot be right
+                _leave_sheet(session, total)
+        return
+    back = press.button is Button.BACK
+    if back and press.gesture is Gesture.HOLD and state.digit > 0:
+        state.digit -= 1
+    elif back and (press.gesture is Gesture.HOLD or untouched(state.digits, state.digit)):
+        if state.sheet_step == 0:
+            _leave_sheet(session, None)
+        else:
+            _load_count(session, state.sheet_step - 1)
+    else:
+        state.sheet[state.sheet_step] = turn_digit(session, press, field)
+
+
+SLICE = {
+    ScreenName.SCORE_SHEET: ScreenEntry(Kind.GAME, on_score_sheet, show_score_sheet, over=True),
+}

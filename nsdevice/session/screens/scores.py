@@ -1,0 +1,273 @@
+"""The game's scores: each seat's total (and the best lines that break a tie) typed in
+digit by digit, from the box or from the seats' phones, and the result they make."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from nsdevice import views
+from nsdevice.inputs.events import Button, Gesture, Press
+from nsdevice.rules import scoring
+from nsdevice.rules.cities import city
+from nsdevice.rules.deal import Setup
+from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.digits import MINUS, digits_of, fits, untouched, value_of
+from nsdevice.session.names import Kind, ScreenName
+from nsdevice.session.screens.common import hints
+from nsdevice.session.screens.fields import (
+    SCORE_LIMITS,
+    entry_field,
+    load_field,
+    score_field,
+    score_fields,
+    turn_digit,
+)
+from nsdevice.session.screens.menu import open_menu
+from nsdevice.session.screens.score_sheet import count_field, open_sheet
+from nsdevice.session.screens.setup import start_game
+from nsdevice.session.settings import FinishedGame
+
+SCORING = frozenset({ScreenName.GAME_END, ScreenName.SCORE_ENTRY, ScreenName.SCORE_SHEET})
+
+
+# --- the score entry ------------------------------------------------------------------------
+def score_entry_view(
+    setup: Setup,
+    scores: Sequence[int],
+    entry: int,
+    language: str,
+    digits: Sequence[str] | None = None,
+    cursor: int = 0,
+) -> views.ScoreEntryView:
+    """`scores`: every field (solo: the total; else each seat's total and best line);
+    `entry`: the one being set; `digits`: it as shown (by default, its value)."""
+    fields = score_fields(setup, scores)
+    step = fields.index(entry) if entry in fields else fields.index(entry - 1)
+    field = score_field(setup, entry)
+    shown = tuple(digits) if digits is not None else digits_of(scores[entry], field)
+    last = cursor + 1 == field.width
+    total = setup.solo or entry % 2 == 0
+    line_scoring = city(setup.city).line_scoring
+    return views.ScoreEntryView(
+        city=setup.city.value,
+        seat=entry // 2 + 1,
+        field="total" if total else "best_line",
+        value=scores[entry],
+        step=step,
+        steps=len(fields),
+        solo=setup.solo,
+        digits=shown,
+        cursor=cursor,
+        sheet=total and bool(line_scoring),
+        line_scoring=line_scoring,
+        hints=hints(
+            next="plus_five",
+            back="minus_one",
+            menu=("done" if step + 1 == len(fields) else "continue") if last else "next_digit",
+        ),
+        language=language,
+    )
+
+
+def show_score_entry(session: Context) -> views.ScoreEntryView:
+    state = session.state
+    return score_entry_view(
+        session.current_setup(), state.scores, state.entry, session.language,
+        state.digits, state.digit,
+    )  # fmt: skip
+
+
+def begin_scores(session: Context) -> None:
+    """From the game's end: every field at zero unless already set, the first one up."""
+    state = session.state
+    setup = session.current_setup()
+    fields = 1 if setup.solo else 2 * setup.players
+    if len(state.scores) != fields:
+        state.scores = [0] * fields
+    load_field(session, 0)
+    state.screen = ScreenName.SCORE_ENTRY
+
+
+def on_score_entry(session: Context, press: Press) -> None:
+    """Digit by digit (nsdevice.session.digits): NEXT/BACK turn the digit, a held NEXT
+    by five; MENU moves on a digit, past the last to the next field. BACK on an empty
+    field, or a held BACK, goes back (from the first: to the game's end); a held MENU
+    on a total opens that seat's score sheet."""
+    state = session.state
+    if press.gesture is Gesture.REPEAT:  # one press, one step: a wheel never races
+        return
+    setup = session.current_setup()
+    fields = score_fields(setup, state.scores)
+    here = fields.index(state.entry) if state.entry in fields else fields.index(state.entry - 1)
+    field = entry_field(session)
+    if press.button is Button.MENU:
+        if press.gesture is Gesture.HOLD:
+            if score_entry_view(setup, state.scores, state.entry, "en").sheet:
+                open_sheet(session)
+        elif state.digit + 1 < field.width:
+            state.digit += 1
+        elif here + 1 < len(fields):
+            load_field(session, fields[here + 1])
+        else:
+            _finish(session)
+        return
+    back = press.button is Button.BACK
+    if back and press.gesture is Gesture.HOLD and state.digit > 0:
+        state.digit -= 1
+    elif back and (press.gesture is Gesture.HOLD or untouched(state.digits, state.digit)):
+        if here == 0:
+            state.screen = ScreenName.GAME_END  # nothing entered yet: back to the game's end
+        else:
+            load_field(session, fields[here - 1])
+    else:
+        state.scores[state.entry] = turn_digit(session, press, field)
+
+
+def set_typed_digit(session: Context, character: str) -> bool:
+    """A digit typed on a keyboard ("0".."9", "-" for the minus sign) set under the cursor
+    of the score entry or sheet (the session then moves on as MENU does). False (nothing
+    changes) anywhere else, or where the field has no such character."""
+    state = session.state
+    if session.notices or state.screen not in (ScreenName.SCORE_ENTRY, ScreenName.SCORE_SHEET):
+        return False
+    sheet = state.screen is ScreenName.SCORE_SHEET
+    field = count_field(session) if sheet else entry_field(session)
+    wanted = MINUS if character == "-" else character
+    if wanted not in field.wheel(state.digit):
+        return False
+    digits = [*state.digits]
+    digits[state.digit] = wanted
+    if not fits(digits, field):  # beyond the field's end: held there, as a turn would be
+        digits = list(digits_of(value_of(digits), field))
+    state.digits = digits
+    value = value_of(state.digits)
+    if sheet:
+        state.sheet[state.sheet_step] = value
+    else:
+        state.scores[state.entry] = value
+    return True
+
+
+def enter_score(session: Context, seat: int, total: int, best_line: int) -> bool:
+    """A seat's score from its phone, at the game's end; the result shows once every
+    seat is in. False (nothing changes) when no game is being scored or out of range."""
+    state = session.state
+    setup = state.setup
+    showing = session.showing()
+    if setup is None or state.recorded or showing not in SCORING:
+        return False
+    low, high = SCORE_LIMITS
+    if not (1 <= seat <= setup.players and low <= total <= high and low <= best_line <= high):
+        return False
+    fields = 1 if setup.solo else 2 * setup.players
+    if len(state.scores) != fields:
+        state.scores = [0] * fields
+    if setup.solo:
+        state.scores[0] = total
+    else:
+        state.scores[2 * seat - 2 : 2 * seat] = [total, best_line]
+    session.phone_seats.add(seat)
+    if showing is ScreenName.SCORE_ENTRY:  # the field on the box shows the phone's value
+        load_field(session, state.entry, state.digit)
+    if len(session.phone_seats) == setup.players:
+        load_field(session, score_fields(setup, state.scores)[-1])
+        _finish(session)  # over any menu too: the table asked for the result
+        state.under = None
+    return True
+
+
+# --- the result -----------------------------------------------------------------------------
+def result_view(
+    setup: Setup, scores: Sequence[int], best_before: int | None, language: str
+) -> views.ResultView:
+    """`scores` as for `score_entry_view`; `best_before`: the solo best before this game
+    in the same city with the same module set (C-13), if any."""
+    common: dict[str, Any] = {
+        "city": setup.city.value,
+        "seed": setup.seed,
+        "daily": setup.daily,
+        "hints": hints(next="new_game", back="back", menu="menu"),
+        "language": language,
+    }
+    if setup.solo:
+        total = scores[0]
+        used = len(setup.modules)
+        adjusted = scoring.solo_adjusted(total, used)
+        tier = scoring.solo_tier(city(setup.city), adjusted)
+        low, high = city(setup.city).tier_band(tier)
+        return views.ResultView(
+            solo=True,
+            total=total,
+            modules_used=used,
+            penalty=scoring.MODULE_PENALTY * used,
+            adjusted=adjusted,
+            tier=tier,
+            tier_low=low,
+            tier_high=high,
+            personal_best=best_before,
+            new_best=best_before is None or adjusted > best_before,
+            **common,
+        )
+    seats = tuple(
+        views.SeatResult(seat, scores[2 * seat - 2], scores[2 * seat - 1])
+        for seat in range(1, setup.players + 1)
+    )
+    outcome = scoring.winner([scoring.SeatScore(s.seat, s.total, s.best_line) for s in seats])
+    return views.ResultView(
+        solo=False,
+        seats=seats,
+        winners=outcome.winners,
+        decided_by=outcome.decided_by,
+        **common,
+    )
+
+
+def show_result(session: Context) -> views.ResultView:
+    state = session.state
+    return result_view(session.current_setup(), state.scores, state.best_before, session.language)
+
+
+def _finish(session: Context) -> None:
+    """The result up, and the game among the records (once, however often it shows)."""
+    state = session.state
+    state.screen = ScreenName.RESULT
+    if state.recorded:
+        return
+    setup = session.current_setup()
+    modules = tuple(m.value for m in setup.modules)
+    if setup.solo:  # read before this game joins the records; per module set (C-13)
+        state.best_before = session.records.best_solo(setup.city.value, modules)
+    result = show_result(session)
+    totals = (result.total,) if setup.solo else tuple(s.total for s in result.seats)
+    session.records.record(
+        FinishedGame(
+            city=setup.city.value,
+            players=setup.players,
+            modules=modules,
+            seed=setup.seed,
+            totals=totals,
+            adjusted=result.adjusted if setup.solo else None,
+            tier=result.tier if setup.solo else None,
+            winners=() if setup.solo else result.winners,
+            daily=setup.daily,
+        )
+    )
+    state.recorded = True
+
+
+def on_result(session: Context, press: Press) -> None:
+    state = session.state
+    if press.button is Button.NEXT:
+        start_game(session)  # the same setup again, a new deal: NEXT always goes forward
+    elif press.button is Button.BACK:
+        state.screen = ScreenName.SCORE_ENTRY
+        load_field(session, score_fields(session.current_setup(), state.scores)[-1])
+    else:
+        open_menu(session)
+
+
+SLICE = {
+    ScreenName.SCORE_ENTRY: ScreenEntry(Kind.GAME, on_score_entry, show_score_entry, over=True),
+    ScreenName.RESULT: ScreenEntry(Kind.GAME, on_result, show_result, over=True),
+}

@@ -1,0 +1,23 @@
+"""The phones' page: where the phones find the box, and the join code."""
+
+from __future__ import annotations
+
+from nsdevice import views
+from nsdevice.locale import N_
+from nsdevice.texts.pages.base import Line, Page, Pages, Role, register_page
+
+TITLES: dict[type[views.View], str] = {views.PhonesView: N_("Phones")}
+
+
+class PhonePages(Pages):
+    """The words of the phones' screen."""
+
+    @register_page
+    def _phones(self, view: views.PhonesView) -> Page:
+        _ = self._
+        lines = (
+            Line(_("Scan the code to see the table on your phone.")),
+            *(Line(address, Role.DETAIL) for address in view.addresses),
+            Line(_("Join code: {code}").format(code=view.code), Role.HEADLINE),
+        )
+        return Page(self.title(view), lines)
