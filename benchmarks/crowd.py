@@ -52,7 +52,7 @@ def hold_streams(port: int, count: int) -> int:
 
 def frames(presses: int, streams: int, state_dir: Path | None = None) -> dict[str, Any]:
     from nsdevice.inputs.events import QueueInbox
-    from nsdevice.runner import _open_web
+    from nsdevice.runner.web import open_web as _open_web
 
     port = free_port()
     web = _open_web(("127.0.0.1", port), QueueInbox())
@@ -98,7 +98,7 @@ def interleaved(presses: int, streams: int, block: int,
     predecessor was of the other kind) is left out of both sides."""
     from benchmarks.measure import summary
     from nsdevice.inputs.events import QueueInbox
-    from nsdevice.runner import _open_web
+    from nsdevice.runner.web import open_web as _open_web
 
     port = free_port()
     web = _open_web(("127.0.0.1", port), QueueInbox())

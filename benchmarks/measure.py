@@ -212,7 +212,7 @@ def press_to_frame(
     `state_dir` puts the SQLite store somewhere else than a fresh temporary folder (e.g.
     a tmpfs, to see what fsync costs: for attribution). The inbox is the one `nsdevice run`
     would choose for GPIO buttons on `display_kind`: the window's own pygame inbox for
-    "window", a plain queue for "kmsdrm" (runner.choose_inbox). `publish` is the loop's
+    "window", a plain queue for "kmsdrm" (runner.opening.choose_inbox). `publish` is the loop's
     output to the phones' page, `before_presses` runs after the first frame
     (benchmarks/phones.py connects its pages there), `outputs` the loop's other outputs
     (benchmarks/voice.py adds the speaker).
@@ -229,7 +229,7 @@ def press_to_frame(
     from nsdevice.loop import Loop
     from nsdevice.notify import Notifier
     from nsdevice.rules.deal import draw_seed
-    from nsdevice.runner import choose_inbox
+    from nsdevice.runner.opening import choose_inbox
     from nsdevice.session import Session, Settings
     from nsdevice.store import Store
 

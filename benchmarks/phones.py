@@ -74,7 +74,7 @@ class Page:
 
 def frames_with_pages(presses: int, pages: int) -> dict:
     from nsdevice.inputs.events import QueueInbox
-    from nsdevice.runner import _open_web
+    from nsdevice.runner.web import open_web as _open_web
 
     port = free_port()
     web = _open_web(("127.0.0.1", port), QueueInbox())

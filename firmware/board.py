@@ -10,8 +10,8 @@ this file is the contract; change both together.
 """
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 1
-FIRMWARE_VERSION = "0.2.0"
+PROTOCOL_MINOR = 2
+FIRMWARE_VERSION = "0.3.0"
 BOARD_NAME = "nsboard"
 
 # Longest line content either side may send, terminator excluded. With CR LF a
@@ -26,6 +26,8 @@ BLINK_MAX_MS = 10000
 EVENT_MODULO = 65536
 TICKS_MASK = 0x3FFFFFFF
 FAULT_NAME_MAX = 24
+ECHO_MAX = 4  # characters of HELLO's ECHO= repeated in the answer (1.2): within 62 bytes
+_ECHO_CHARACTERS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 LED_RGB = "rgb"
 LED_MONO = "mono"
@@ -124,6 +126,17 @@ def _asks_events_with_fields(arguments):
     return False
 
 
+def _echo_word(arguments):
+    """HELLO's ECHO=WORD (1.2): 1 to 4 letters or digits to repeat in the answer, or None."""
+    for word in arguments:
+        if word.startswith("ECHO="):
+            value = word[5:]
+            if 0 < len(value) <= ECHO_MAX and all(char in _ECHO_CHARACTERS for char in value):
+                return value
+            return None
+    return None
+
+
 def _parse_colour(words):
     if len(words) != 3:
         return None
@@ -173,6 +186,7 @@ class Board:
         # Whether the host asked for 1.1 fields (HELLO proto=1.1): a 1.0 host reads
         # `DOWN 0` only, so it gets the plain lines it knows.
         self.with_fields = False
+        self._beat_due = False  # a BEAT right after the answer to HELLO proto=1.1 or later
 
     # Outgoing ---------------------------------------------------------------
 
@@ -218,14 +232,17 @@ class Board:
             if debouncer.update(raw_pressed, now, self._ticks_diff):
                 self._send_event(index, debouncer)
         if self._ticks_diff(now, self._last_beat) >= self._heartbeat_ms:
-            self._last_beat = now
-            beat = "BEAT " + self.state_word()
-            if self.with_fields:
-                beat += " n=" + str(self.events) + " t=" + str(now & TICKS_MASK)
-            self.send(beat)
+            self._beat(now)
         if self.blink_ms and self._ticks_diff(now, self._blink_since) >= self.blink_ms // 2:
             self._blink_since = now
             self._show(not self._lit)
+
+    def _beat(self, now):
+        self._last_beat = now
+        beat = "BEAT " + self.state_word()
+        if self.with_fields:
+            beat += " n=" + str(self.events) + " t=" + str(now & TICKS_MASK)
+        self.send(beat)
 
     def _send_event(self, index, debouncer):
         self.events = (self.events + 1) % EVENT_MODULO
@@ -253,6 +270,11 @@ class Board:
             reply = self.handle(line)
             if reply:
                 self.send(reply)
+            if self._beat_due:
+                # 1.2: the host learns the event count and every button at once, so even
+                # the first event of the connection shows a line lost before it.
+                self._beat_due = False
+                self._beat(self._ticks_ms())
 
     # Commands ---------------------------------------------------------------
 
@@ -270,7 +292,11 @@ class Board:
         if command == "HELLO":
             # Other words after HELLO are for later versions and are skipped.
             self.with_fields = _asks_events_with_fields(arguments)
-            return self.hello_line()
+            self._beat_due = self.with_fields
+            echo = _echo_word(arguments)
+            # 1.2: the host's ECHO= word comes back, so it can tell this answer from an
+            # old HELLO kept in the USB buffer while no program had the port open.
+            return self.hello_line() + (" echo=" + echo if echo else "")
         if command == "LED":
             return self._led(arguments)
         if command == "BLINK":

@@ -155,9 +155,17 @@ class UsbCable:
     latest bytes the board writes (overwriting older ones); when a program opens the port,
     MicroPython sends that tail 16 ms later, in 64-byte packets, then everything live.
     `open_port` stands for the host's open, which is what raises DTR.
+
+    `flush_delay` makes the tail come later (a slow USB stack on the host's side); `lose`
+    names the start of one line the cable loses after the open (a garbled `DOWN`).
     """
 
-    def __init__(self, pico: RealPico) -> None:
+    def __init__(
+        self, pico: RealPico, flush_delay: float = FLUSH_DELAY, lose: bytes | None = None
+    ) -> None:
+        self._flush_delay = flush_delay
+        self._lose = lose
+        self._partial = b""  # a line begun but not ended, while one is still to be lost
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         self.path = os.ttyname(self._slave)
@@ -173,9 +181,25 @@ class UsbCable:
     def from_board(self, data: bytes) -> None:
         with self._lock:
             if self._open:
-                os.write(self._master, data)
+                os.write(self._master, self._losing(data))
             else:
                 self._kept.extend(data)
+
+    def _losing(self, data: bytes) -> bytes:
+        """`data` less the one line to lose, once that line has come."""
+        if self._lose is None:
+            return data
+        *lines, self._partial = (self._partial + data).split(b"\r\n")
+        kept = []
+        for line in lines:
+            if self._lose is not None and line.startswith(self._lose):
+                self._lose = None
+                continue
+            kept.append(line + b"\r\n")
+        if self._lose is None:  # lost: from now on every byte goes through as it comes
+            kept.append(self._partial)
+            self._partial = b""
+        return b"".join(kept)
 
     def _to_board(self) -> None:
         poller = select.poll()
@@ -191,7 +215,7 @@ class UsbCable:
         return CableEnd(link, self)
 
     def _flush_kept(self) -> None:
-        time.sleep(FLUSH_DELAY)
+        time.sleep(self._flush_delay)
         with self._lock:  # the board's live output waits behind the kept tail
             tail = bytes(self._kept)
             self._kept.clear()

@@ -27,6 +27,9 @@ class Backend:
     in_profiles: bool = True  # a hardware profile may name it (not the test-only ones)
     requires: str = ""  # what only a hardware profile can give it, e.g. "button pins"
     takes_port: bool = False  # `nsdevice run --port` names its port
+    # A panel's own size in pixels: the picture is drawn at it, not at a window's size
+    # (a profile naming the panel gives its size instead). None: any size goes.
+    size: tuple[int, int] | None = None
 
     def load(self, base: type[T]) -> type[T]:
         """The back end's class, imported now; it must be a `base`."""
@@ -50,7 +53,7 @@ DISPLAYS: Final = _table(
     ),
     Backend("text", "nsdevice.displays.text_display:TextDisplay"),
     Backend("json", "nsdevice.displays.json_display:JsonDisplay", in_profiles=False),
-    Backend("st7789", "nsdevice.displays.st7789_display:St7789Display"),
+    Backend("st7789", "nsdevice.displays.st7789_display:St7789Display", size=(320, 240)),
 )
 INPUTS: Final = _table(
     Backend("keyboard", "nsdevice.inputs.keyboard:TerminalKeys"),

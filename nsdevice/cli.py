@@ -1,90 +1,43 @@
 """`nsdevice` on the command line: run the box, or use the rules core directly.
 
-The one dispatcher: each command is a `command_*` function here (`COMMANDS`); running the
-box and checking a build are planned and opened by `runner`. A user's mistake is one
+The one dispatcher: `options.parse` turns argv into one frozen dataclass per command, and
+`command` hands it to its `command_*` function here; running the box and checking a build
+are planned and opened by `runner`. A user's mistake is one
 line on stderr and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from nsdevice import __version__
 from nsdevice.errors import UsageError
+from nsdevice.options import (
+    DealOptions,
+    HwtestOptions,
+    Options,
+    RunOptions,
+    ScoreOptions,
+    ScreenshotOptions,
+    SimulateOptions,
+    parse,
+    parse_size,
+)
 from nsdevice.rules import scoring
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.cities import CityName, city
-from nsdevice.rules.deal import Deal, Setup, deal_as_dict, deal_game, draw_seed, normalize_seed
+from nsdevice.rules.deal import Deal, Setup, deal_as_dict, deal_game, draw_seed
 from nsdevice.rules.modules import Module, mixes_card_modules, parse_modules
-from nsdevice.runner import add_run_arguments, check_hardware, parse_size, run
+from nsdevice.runner import check_hardware, run
 
-CITIES = [c.value for c in CityName]
 USAGE_ERROR = 2
 ECHO_LIMIT = 80  # characters of an argument echoed in an error line
 LINE_LIMIT = 400  # room for a cause and its fix (missing_hardware), still one line
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
-
-
-def _seed(text: str) -> str:
-    try:
-        return normalize_seed(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _players(text: str) -> int:
-    try:
-        players = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"players must be a number, not {text!r}") from None
-    if not 1 <= players <= 4:
-        raise argparse.ArgumentTypeError(f"players must be 1 to 4, not {players}")
-    return players
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected zero or more, not {value}")
-    return value
-
-
-def _rounds(text: str) -> int:
-    value = _count(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("expected at least 1 round")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not 0 < value < 86_400:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"expected 0 to 86400 seconds (not 0), not {text}")
-    return value
-
-
-def _city(text: str) -> str:
-    name = text.strip().lower()
-    if name not in CITIES:
-        raise argparse.ArgumentTypeError(f"unknown city {text!r} (choose {', '.join(CITIES)})")
-    return name
 
 
 def readable(message: str, argv: Sequence[str] = ()) -> str:
@@ -102,53 +55,6 @@ def readable(message: str, argv: Sequence[str] = ()) -> str:
 
 def _cut(text: str, limit: int = ECHO_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def build_parser() -> Parser:
-    parser = Parser(prog="nsdevice", description="The Next Station table companion.")
-    parser.add_argument("--version", action="version", version=f"nsdevice {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-
-    run_box = commands.add_parser("run", help="run the box (window, Pi screen, terminal or JSON)")
-    add_run_arguments(run_box)  # runner imports no pygame until it opens a back end
-
-    deal = commands.add_parser("deal", help="print a whole game for a setup and seed")
-    deal.add_argument("--city", type=_city, required=True)
-    deal.add_argument("--players", type=_players, required=True)
-    deal.add_argument("--modules", default="", help="comma-separated module names")
-    deal.add_argument("--seed", type=_seed, help="1-16 letters or digits (random if left out)")
-    deal.add_argument("--json", action="store_true")
-
-    score = commands.add_parser("score", help="add up a final score; solo tier and penalty")
-    score.add_argument("--city", type=_city, required=True)
-    score.add_argument("--line", action="append", default=[], help="Tokyo DxS, Paris DxS+M")
-    score.add_argument("--stamps", type=_count, default=0)
-    score.add_argument("--ring-unconnected", type=_count, default=0)
-    score.add_argument("--interchanges", default="", help="LINES:COUNT,... e.g. 3:1,4:2")
-    score.add_argument("--overpasses-once", type=_count, default=0)
-    score.add_argument("--overpasses-twice", type=_count, default=0)
-    score.add_argument("--objectives", type=_count, default=0)
-    score.add_argument("--total", type=int, help="the final total instead of its parts")
-    score.add_argument("--solo-modules", type=_count, help="modules played in a solo game")
-    score.add_argument("--json", action="store_true")
-
-    simulate = commands.add_parser("simulate", help="play many rounds; the rules speed benchmark")
-    simulate.add_argument("--city", type=_city, required=True)
-    simulate.add_argument("--rounds", type=_rounds, default=100_000)
-    simulate.add_argument("--seed", type=_seed, default="SIMULATE")
-    simulate.add_argument("--json", action="store_true")
-
-    screenshot = commands.add_parser("screenshot", help="render every screen to PNG files")
-    screenshot.add_argument("--out", required=True, help="folder for the PNG files")
-    screenshot.add_argument("--size", default=None, help="WIDTHxHEIGHT (480x320)")
-    screenshot.add_argument(
-        "--hardware", default=None, help="a build's profile: its panel's size and button labels"
-    )
-
-    hwtest = commands.add_parser("hwtest", help="check the buttons, LED and screen of a build")
-    hwtest.add_argument("--hardware", required=True, help="profile name or .toml path")
-    hwtest.add_argument("--timeout", type=_seconds, default=30.0, help="seconds to wait per button")
-    return parser
 
 
 def _face(card: StationCard) -> str:
@@ -187,7 +93,7 @@ def _print_deal(deal: Deal) -> None:
             print(f"  {turn.number:2}. {faces}  (underground {turn.underground_seen}/5){extra}")
 
 
-def command_deal(args: argparse.Namespace) -> int:
+def command_deal(args: DealOptions) -> int:
     modules = _modules(args.modules, "nsdevice deal")
     seed = args.seed or draw_seed(random.SystemRandom())
     deal = deal_game(Setup(CityName(args.city), args.players, modules, seed))
@@ -232,7 +138,7 @@ def _line(text: str, with_monuments: bool) -> tuple[int, int, int]:
     return int(districts), int(stations), int(monuments) if with_monuments else 0
 
 
-def _sheet_score(args: argparse.Namespace) -> tuple[int, list[int]]:
+def _sheet_score(args: ScoreOptions) -> tuple[int, list[int]]:
     """The total through the same sheet the box walks through (scoring.sheet_total), and
     each given line's points; lines not given count 0."""
     town = city(args.city)
@@ -261,7 +167,7 @@ def _sheet_score(args: argparse.Namespace) -> tuple[int, list[int]]:
     return total, [scoring.line_points(town, line) for line in lines]
 
 
-def score_result(args: argparse.Namespace) -> dict[str, Any]:
+def score_result(args: ScoreOptions) -> dict[str, Any]:
     name = args.city
     parts_given = any(
         [
@@ -296,7 +202,7 @@ def score_result(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-def command_score(args: argparse.Namespace) -> int:
+def command_score(args: ScoreOptions) -> int:
     try:
         result = score_result(args)
     except ValueError as error:
@@ -313,7 +219,7 @@ def command_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def command_simulate(args: argparse.Namespace) -> int:
+def command_simulate(args: SimulateOptions) -> int:
     from nsdevice.rules.simulation import simulate
 
     started = time.perf_counter()
@@ -348,7 +254,7 @@ def command_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def command_screenshot(args: argparse.Namespace) -> int:
+def command_screenshot(args: ScreenshotOptions) -> int:
     from nsdevice.screenshots import render_all  # late: it brings pygame
 
     panel = None
@@ -374,20 +280,26 @@ def command_screenshot(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "run": run,
-    "deal": command_deal,
-    "score": command_score,
-    "simulate": command_simulate,
-    "screenshot": command_screenshot,
-    "hwtest": check_hardware,
-}
+def command(options: Options) -> int:
+    """Run the command these options are for."""
+    match options:
+        case RunOptions():
+            return run(options)
+        case DealOptions():
+            return command_deal(options)
+        case ScoreOptions():
+            return command_score(options)
+        case SimulateOptions():
+            return command_simulate(options)
+        case ScreenshotOptions():
+            return command_screenshot(options)
+        case HwtestOptions():
+            return check_hardware(options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args)
+        return command(parse(argv))
     except UsageError as error:
         print(readable(str(error), sys.argv[1:] if argv is None else argv), file=sys.stderr)
         return USAGE_ERROR

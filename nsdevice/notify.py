@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import array
 import os
+import select
 import socket
 from collections.abc import Mapping
+
+BARRIER_SECONDS = 5.0  # the longest a barrier waits for systemd to read what was sent
 
 
 class Notifier:
@@ -37,6 +41,34 @@ class Notifier:
                 sock.sendall(message.encode())
         except OSError:
             pass  # systemd gone or socket unreachable: the game goes on
+
+    def status(self, text: str) -> None:
+        """What `systemctl status` shows on its Status: line; it waits (at most
+        BARRIER_SECONDS) until systemd has read it, so a process about to exit does not
+        take the line with it (systemd drops a message from a main process already gone)."""
+        self.send("STATUS=" + " ".join(text.split()))  # one line
+        self._barrier()
+
+    def _barrier(self) -> None:
+        """sd_notify_barrier: send BARRIER=1 with a pipe's write end; systemd closes its
+        copy once it has read every earlier message, and the read end sees the end."""
+        if self._address is None:
+            return
+        read_end, write_end = os.pipe()
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+                sock.connect(self._address)
+                rights = array.array("i", [write_end]).tobytes()
+                sock.sendmsg([b"BARRIER=1"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, rights)])
+            os.close(write_end)
+            write_end = -1
+            select.select([read_end], [], [], BARRIER_SECONDS)
+        except OSError:
+            pass  # no systemd to wait for
+        finally:
+            os.close(read_end)
+            if write_end >= 0:
+                os.close(write_end)
 
     def ready(self) -> None:
         self.send("READY=1")

@@ -7,10 +7,10 @@ import inspect
 import pytest
 
 from nsdevice import backends, hardware
-from nsdevice.cli import build_parser
 from nsdevice.displays import Display
 from nsdevice.inputs.device import InputDevice
 from nsdevice.inputs.events import QueueInbox
+from nsdevice.options import build_parser
 
 
 def run_choices(option: str) -> tuple[str, ...]:

@@ -22,7 +22,8 @@ from nsdevice.hardware import load_profile
 from nsdevice.inputs.events import Button, ButtonTracker, QueueInbox, Stop
 from nsdevice.inputs.gpio import GpioButtons
 from nsdevice.loop import Loop
-from nsdevice.runner import Plan, _led_output
+from nsdevice.runner.opening import led_output as _led_output
+from nsdevice.runner.planning import Plan
 from nsdevice.session import Session, Settings
 from nsdevice.store import Store
 

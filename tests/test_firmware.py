@@ -18,7 +18,7 @@ from simulator import FakeLed, FakePin
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 fw = simulator.firmware
-HELLO = "HELLO nsboard proto=1.1 fw=0.2.0 buttons=4 led=rgb"
+HELLO = "HELLO nsboard proto=1.2 fw=0.3.0 buttons=4 led=rgb"
 
 
 class Rig:
@@ -267,17 +267,18 @@ def test_event_fields_only_for_a_host_that_asks_for_them() -> None:
     rig.pins[0].level = 0
     rig.run(30)
     assert rig.lines() == ["DOWN 0"]  # a 1.0 host reads these lines only
-    assert rig.ask(b"HELLO proto=1.1\n") == [HELLO]
+    # 1.2: a BEAT right after the answer gives the count and every button at once
+    assert rig.ask(b"HELLO proto=1.1\n") == [HELLO, "BEAT 1000 n=1 t=30"]
     rig.pins[0].level = 1
     rig.ms = 100
     rig.run(130)
     # n counts every event since boot; t is when the contact let go, not when it settled.
     assert rig.lines() == ["UP 0 n=2 t=101 s=0000"]
-    rig.run(1000)
-    assert rig.lines() == ["BEAT 0000 n=2 t=1000"]
+    rig.run(1030)
+    assert rig.lines() == ["BEAT 0000 n=2 t=1030"]
     assert rig.ask(b"HELLO\n") == [HELLO]  # a plain HELLO: a 1.0 host again
     rig.pins[1].level = 0
-    rig.run(1030)
+    rig.run(1060)
     assert rig.lines() == ["DOWN 1"]
 
 
@@ -295,3 +296,16 @@ def test_a_fault_is_reported_as_its_own_line() -> None:
     rig.lines()
     rig.board.report_fault(OSError("no"))
     assert rig.lines() == ["FAULT OSError"]
+
+
+def test_hello_echo_comes_back_in_the_answer_and_a_bad_one_is_skipped() -> None:
+    """1.2: the host's echo word ends the answer, so an old HELLO is never taken for it;
+    the answer stays within 62 bytes."""
+    rig = Rig(settle_ms=20)
+    rig.lines()
+    answer, beat = rig.ask(b"hello proto=1.2 echo=5c1e\n")
+    assert answer == HELLO + " echo=5C1E" and len(answer) <= 62
+    assert beat.startswith("BEAT 0000 n=0 t=")
+    for bad in (b"echo=ABCDE", b"echo=", b"echo=A-1"):
+        assert rig.ask(b"HELLO proto=1.2 " + bad + b"\n")[0] == HELLO
+    assert rig.ask(b"HELLO echo=5C1E\n") == [HELLO + " echo=5C1E"]  # 1.0 lines: no BEAT

@@ -36,7 +36,7 @@ from micropython_rig import (  # firmware/micropython_rig.py, on the path throug
 from nsdevice.inputs.events import Button, ButtonTracker, Edge, Gesture, Press, QueueInbox
 from nsdevice.inputs.serial_board import SerialBoard
 
-HELLO = "HELLO nsboard proto=1.1 fw=0.2.0 buttons=4 led=rgb"
+HELLO = "HELLO nsboard proto=1.2 fw=0.3.0 buttons=4 led=rgb"
 
 
 @pytest.fixture
@@ -104,9 +104,11 @@ def test_beat_carries_every_button_and_the_event_count(start) -> None:
     pico.send(b"HELLO proto=1.1\n")
     assert pico.wait_for("UP 1", timeout=4)
     lines = pico.lines()
-    beats = [line for line in lines if line.startswith("BEAT")]
-    assert [beat.split(" t=")[0] for beat in beats] == ["BEAT 0100 n=1", "BEAT 0100 n=1"]
-    assert 995 <= fields(beats[1])["t"] - fields(beats[0])["t"] <= 1100
+    # 1.2: a BEAT follows the answer at once, then one a second
+    assert lines[2].startswith("BEAT ") and lines[1] == HELLO
+    beats = [line for line in lines if line.startswith("BEAT")][1:]
+    assert [beat.split(" t=")[0] for beat in beats[-2:]] == ["BEAT 0100 n=1", "BEAT 0100 n=1"]
+    assert 995 <= fields(beats[-1])["t"] - fields(beats[-2])["t"] <= 1100
     assert lines[-1].startswith("UP 1 n=2 ")
 
 
@@ -197,6 +199,37 @@ def wait_for_levels(pico: RealPico, changes: int, timeout: float = 15.0) -> None
         time.sleep(0.02)
 
 
+def listen(
+    pico: RealPico, cable: UsbCable, before_open: int, after_open: int
+) -> tuple[list[Press], list[Edge]]:
+    """A host opens the cable once the board has read `before_open` pin levels (0: at
+    once), and listens until it has read `after_open` more, and a little longer; the
+    presses a tracker made of its edges, and the edges."""
+    inbox = QueueInbox()
+    host = SerialBoard(inbox, find_ports=lambda: [cable.path], open_port=cable.open_port)
+    tracker = ButtonTracker()
+    presses: list[Press] = []
+    edges: list[Edge] = []
+    try:
+        if before_open:  # nobody listens until the board has read the taps before the open
+            wait_for_levels(pico, before_open)  # one level change per entry
+            time.sleep(0.1)  # and written their lines into the USB buffer
+        host.start()
+        wait_for_levels(pico, before_open + after_open)
+        deadline = time.monotonic() + 0.8
+        while time.monotonic() < deadline:
+            for item in inbox.get(timeout=0.01):
+                assert isinstance(item, Edge)
+                edges.append(item)
+                presses += tracker.feed(item)
+            presses += tracker.due(time.monotonic())
+        assert host.connected
+    finally:
+        host.close()
+        cable.close()
+    return presses, edges
+
+
 def test_every_press_arrives_exactly_once_over_usb(start) -> None:
     """Defects 1 and 3 against the real firmware's bytes: taps made before nsdevice opens
     the port stay in the USB buffer and must not count; two quick taps stay two."""
@@ -210,32 +243,35 @@ def test_every_press_arrives_exactly_once_over_usb(start) -> None:
         *tap(NEXT, 4500),
     ]
     pico = start(script(*before_open, *after_open))
-    cable = UsbCable(pico)
-    inbox = QueueInbox()
-    host = SerialBoard(inbox, find_ports=lambda: [cable.path], open_port=cable.open_port)
-    tracker = ButtonTracker()
-    presses: list[Press] = []
-    edges: list[Edge] = []
-    try:
-        # nobody listens until the board has read all four taps made before the open
-        wait_for_levels(pico, len(before_open))  # one level change per entry
-        time.sleep(0.1)  # and written their lines into the USB buffer
-        host.start()
-        # then listen until the board has read the last tap, and a little longer
-        wait_for_levels(pico, len(before_open) + len(after_open))
-        deadline = time.monotonic() + 0.8
-        while time.monotonic() < deadline:
-            for item in inbox.get(timeout=0.01):
-                assert isinstance(item, Edge)
-                edges.append(item)
-                presses += tracker.feed(item)
-            presses += tracker.due(time.monotonic())
-        assert host.connected
-    finally:
-        host.close()
-        cable.close()
+    presses, edges = listen(pico, UsbCable(pico), len(before_open), len(after_open))
     taps = [press.button for press in presses if press.gesture is Gesture.TAP]
     assert taps == [Button.NEXT, Button.NEXT, Button.MENU, Button.MENU, Button.NEXT]
     assert [p for p in presses if p.gesture is Gesture.HOLD] == [Press(Button.BACK, Gesture.HOLD)]
     downs = [(edge.button, edge.down) for edge in edges]
     assert downs.count((Button.BACK, True)) == 1 and downs.count((Button.BACK, False)) == 1
+
+
+def test_a_late_stale_tail_is_not_pressed_over_usb(start) -> None:
+    """The kept tail comes 400 ms after the open, long after the host's 100 ms of quiet and
+    its HELLO: the boot HELLO in it repeats no echo (1.2), so it is no answer, and the taps
+    behind it are old news. The tap after the real answer is pressed."""
+    before_open = [*tap(NEXT, 200), *tap(MENU, 400)]
+    after_open = tap(BACK, 2500)
+    pico = start(script(*before_open, *after_open))
+    cable = UsbCable(pico, flush_delay=0.4)
+    presses, edges = listen(pico, cable, len(before_open), len(after_open))
+    assert presses == [Press(Button.BACK)], edges
+
+
+def test_a_first_down_lost_on_the_cable_is_still_a_tap_over_usb(start) -> None:
+    """The host connects at once; the board's first event after that, a DOWN, is lost on
+    the cable before any heartbeat. The BEAT the board sends right after its answer (1.2)
+    gave the event count, so the UP shows one line lost and the tap is made whole."""
+    pico = start(script(*tap(NEXT, 800)))  # before the board's first heartbeat at 1000 ms
+    cable = UsbCable(pico, lose=b"DOWN 0")
+    presses, edges = listen(pico, cable, 0, 2)
+    assert presses == [Press(Button.NEXT)], edges
+    assert [(edge.button, edge.down) for edge in edges] == [
+        (Button.NEXT, True),
+        (Button.NEXT, False),
+    ]

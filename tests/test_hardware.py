@@ -328,14 +328,13 @@ def test_a_debounce_that_would_swallow_taps_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_runner_hands_the_profiles_debounce_to_the_button_tracker(tmp_path: Path) -> None:
-    from argparse import Namespace
-
     from nsdevice.inputs.events import ButtonTracker
-    from nsdevice.runner import _tracker_options, plan
+    from nsdevice.options import RunOptions
+    from nsdevice.runner.opening import tracker_options
+    from nsdevice.runner.planning import plan
 
     worn = write(tmp_path, GOOD_GPIO.replace('kind = "gpio"', 'kind = "gpio"\ndebounce_ms = 75'))
-    args = Namespace(hardware=str(worn), display="json", input="script", keys="next", size=None,
-                     port=None, state_dir=None, shutdown_command=None)  # fmt: skip
-    assert ButtonTracker(**_tracker_options(plan(args))).debounce == 0.075
-    args.hardware = None
-    assert ButtonTracker(**_tracker_options(plan(args))).debounce == 0.03
+    options = RunOptions(hardware=str(worn), display="json", input="script", keys="next")
+    assert ButtonTracker(**tracker_options(plan(options))).debounce == 0.075
+    options = RunOptions(display="json", input="script", keys="next")
+    assert ButtonTracker(**tracker_options(plan(options))).debounce == 0.03

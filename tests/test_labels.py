@@ -114,23 +114,21 @@ def test_a_narrow_notes_column_shows_the_underground_count_alone_and_big_C4():
 
 
 def test_window_and_terminal_labels_name_their_keys_and_every_key_can_be_drawn():
-    import argparse
-
-    from nsdevice import runner
     from nsdevice.displays.pygame_display import KEY_LABELS as WINDOW_KEYS
     from nsdevice.displays.text_fit import FontBook
     from nsdevice.inputs.keyboard import KEY_LABELS as TERMINAL_KEYS
     from nsdevice.inputs.keyboard import TerminalKeys
+    from nsdevice.options import RunOptions
+    from nsdevice.runner import opening
+    from nsdevice.runner.planning import Plan, plan
 
-    def plan(hardware: str | None, display: str) -> runner.Plan:
-        args = argparse.Namespace(hardware=hardware, display=display, input="auto", keys=None,
-                                  size=None, port=None, shutdown_command=None)  # fmt: skip
-        return runner.plan(args)
+    def chosen(hardware: str | None, display: str) -> Plan:
+        return plan(RunOptions(hardware=hardware, display=display))
 
-    assert runner.panel(plan("desktop", "window"), []).keys == WINDOW_KEYS
+    assert opening.panel(chosen("desktop", "window"), []).keys == WINDOW_KEYS
     terminal = TerminalKeys.__new__(TerminalKeys)  # only its type matters here
-    assert runner.panel(plan(None, "text"), [terminal]).keys == TERMINAL_KEYS
-    assert runner.panel(plan("display-hat-mini", "st7789"), [object()]).keys == ()  # type: ignore[list-item]
+    assert opening.panel(chosen(None, "text"), [terminal]).keys == TERMINAL_KEYS
+    assert opening.panel(chosen("display-hat-mini", "st7789"), [object()]).keys == ()  # type: ignore[list-item]
     fonts = FontBook()
     assert all(not fonts.missing_glyphs(key) for _, key in (*WINDOW_KEYS, *TERMINAL_KEYS))
     text = TextDisplay().render(DEFAULT_PANEL.with_keys(TERMINAL_KEYS).placed(

@@ -7,11 +7,11 @@ factory, with a pin another program already holds.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero import DigitalInputDevice
@@ -20,16 +20,16 @@ from gpiozero.pins.mock import MockFactory
 from nsdevice.errors import UsageError
 from nsdevice.inputs.events import QueueInbox
 from nsdevice.missing_hardware import HardwareMissing, required_parts
-from nsdevice.runner import open_display, open_hardware, open_inputs, plan
+from nsdevice.options import RunOptions
+from nsdevice.runner.opening import open_display, open_hardware, open_inputs
+from nsdevice.runner.planning import plan
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 PROFILES = REPOSITORY / "nsdevice" / "profiles"
 
 
-def args(**overrides: object) -> argparse.Namespace:
-    base = {"display": "auto", "input": "auto", "keys": None, "size": None, "hardware": None,
-            "port": None}  # fmt: skip
-    return argparse.Namespace(**{**base, **overrides})
+def args(**overrides: Any) -> RunOptions:
+    return RunOptions(**overrides)
 
 
 def panel_on_a_missing_bus(folder: Path) -> Path:
@@ -170,15 +170,15 @@ def test_buttons_missing_close_the_display_that_did_open(busy_pin):
             closed.append(True)
 
     chosen = plan(args(hardware="arcade-gpio", display="json"), {})
-    import nsdevice.runner as runner
+    import nsdevice.runner.opening as opening
 
-    original = runner.open_display
-    runner.open_display = lambda plan: (Panel(), None)
+    original = opening.open_display
+    opening.open_display = lambda plan: (Panel(), None)
     try:
         with pytest.raises(HardwareMissing):
             open_hardware(chosen)
     finally:
-        runner.open_display = original
+        opening.open_display = original
     assert closed == [True]
 
 
@@ -200,3 +200,89 @@ def test_gpiozeros_fallback_list_is_summarised_so_the_fix_stays_on_the_line():
     line = readable(str(missing_input(load_profile("arcade-gpio"), reason)))
     assert "Falling back" not in line
     assert "pin factory" in line and line.endswith("--input keyboard")
+
+
+class NotifySocket:
+    """systemd's end of NOTIFY_SOCKET: keeps each message, and closes a barrier's pipe
+    only once the messages before it have been read, as systemd does."""
+
+    def __init__(self, folder: Path) -> None:
+        import socket
+        import threading
+
+        self.path = str(folder / "notify")
+        self.messages: list[str] = []
+        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self._socket.bind(self.path)
+        self._socket.settimeout(0.2)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._listen, daemon=True)
+        self._thread.start()
+
+    def _listen(self) -> None:
+        import array
+        import socket
+
+        while not self._stop.is_set():
+            try:
+                data, extras, _, _ = self._socket.recvmsg(4096, socket.CMSG_SPACE(16))
+            except TimeoutError:
+                continue
+            self.messages.append(data.decode())
+            for level, kind, payload in extras:
+                if (level, kind) == (socket.SOL_SOCKET, socket.SCM_RIGHTS):
+                    for descriptor in array.array("i", payload[: len(payload) // 4 * 4]):
+                        os.close(descriptor)  # the barrier: everything before it was read
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        self._socket.close()
+
+
+def test_a_missing_panel_is_the_services_status_and_waits_for_systemd_to_read_it(tmp_path):
+    """Issue 22: `systemctl status` showed only systemd's own lines after the restart
+    limit. The cause line is sent as STATUS= and a barrier makes sure systemd read it
+    before the process exits (a message from a main process already gone is dropped).
+    tools/systemd-status-check shows it under a real systemd."""
+    profile = panel_on_a_missing_bus(tmp_path)
+    listener = NotifySocket(tmp_path)
+    environment = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+                   "GPIOZERO_PIN_FACTORY": "mock", "STATE_DIRECTORY": str(tmp_path / "state"),
+                   "NOTIFY_SOCKET": listener.path}  # fmt: skip
+    try:
+        result = subprocess.run([sys.executable, "-m", "nsdevice", "run", "--hardware",
+                                 str(profile)], capture_output=True, text=True, env=environment,
+                                timeout=60)  # fmt: skip
+    finally:
+        listener.close()
+    assert result.returncode == 2
+    (line,) = result.stderr.splitlines()
+    assert listener.messages == [f"STATUS={line}", "BARRIER=1"]
+
+
+def test_the_status_barrier_waits_until_systemd_has_read_the_line(tmp_path):
+    import socket
+    import threading
+    import time
+
+    from nsdevice.notify import Notifier
+
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(str(tmp_path / "notify"))
+    got: list[bytes] = []
+
+    def slow_systemd() -> None:
+        got.append(server.recv(4096))
+        _, extras, _, _ = server.recvmsg(4096, socket.CMSG_SPACE(4))
+        time.sleep(0.5)  # busy elsewhere: the barrier holds until the pipe is closed
+        os.close(int.from_bytes(extras[0][2][:4], sys.byteorder))
+
+    thread = threading.Thread(target=slow_systemd)
+    thread.start()
+    started = time.monotonic()
+    Notifier({"NOTIFY_SOCKET": str(tmp_path / "notify")}).status("no panel;\nfix: switch SPI on")
+    waited = time.monotonic() - started
+    thread.join()
+    server.close()
+    assert got == [b"STATUS=no panel; fix: switch SPI on"] and waited >= 0.45

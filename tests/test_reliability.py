@@ -64,6 +64,16 @@ def test_garbage_and_unplugging_on_the_serial_line_leave_no_stuck_button():
     assert report.counts["slowest_reconnect_s"] < 2.0
 
 
+def test_a_serial_flood_costs_no_memory_and_a_press_after_it_is_answered():
+    """Issue 22 item 7: valid lines as fast as a pty takes them, into a real `nsdevice run`
+    whose display is as slow as a Pi's panel (the 20 s figure is the harness's; before the
+    inbox had a bound, 5 s of this grew the box by 14 MB and left a minute of backlog)."""
+    report = run_check("serial_flood", seconds=4.0, limit_mb=8.0)
+    _held(report)
+    assert report.counts["flood_lines"] > 10_000
+    assert report.counts["press_to_frame_ms"] < 5000
+
+
 @pytest.mark.parametrize("command", ["run", "deal", "score", "simulate", "screenshot", "hwtest"])
 def test_the_bad_command_lines_cover_every_command(command, tmp_path):
     assert any(words[:1] == [command] for words in bad_command_lines(tmp_path))

@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-import argparse
-
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from nsdevice.errors import UsageError
 from nsdevice.inputs.events import QueueInbox
-from nsdevice.runner import choose_inbox, open_display, open_inputs, open_lights, parse_size, plan
+from nsdevice.options import RunOptions, parse_size
+from nsdevice.runner.opening import choose_inbox, open_display, open_inputs, open_lights
+from nsdevice.runner.planning import plan
 
 
-def args(**overrides) -> argparse.Namespace:
-    base = {"display": "auto", "input": "auto", "keys": None, "size": None, "hardware": None,
-            "port": None}  # fmt: skip
-    return argparse.Namespace(**{**base, **overrides})
+def args(**overrides) -> RunOptions:
+    return RunOptions(**overrides)
 
 
 def test_auto_picks_a_window_on_a_desktop_and_the_terminal_without_a_screen(monkeypatch):
     assert plan(args(), {"DISPLAY": ":0"}).display == "window"
-    monkeypatch.setattr("nsdevice.runner.Path.glob", lambda self, pattern: iter(()))
+    monkeypatch.setattr("nsdevice.runner.planning.Path.glob", lambda self, pattern: iter(()))
     chosen = plan(args(), {})
     assert chosen.display == "text" and chosen.notice.startswith("no screen found")
 
@@ -29,7 +27,35 @@ def test_auto_picks_a_window_on_a_desktop_and_the_terminal_without_a_screen(monk
 def test_a_hardware_profile_chooses_display_input_and_size():
     chosen = plan(args(hardware="display-hat-mini"), {})
     assert (chosen.display, chosen.input, chosen.size) == ("st7789", "gpio", (320, 240))
-    assert plan(args(hardware="display-hat-mini", size="480x320"), {}).size == (480, 320)
+    json = args(hardware="display-hat-mini", display="json", size="480x320")
+    assert plan(json, {}).size == (480, 320)  # a window's size is a choice; a panel's is not
+
+
+def test_the_panel_is_drawn_at_its_own_size_without_a_profile(monkeypatch):
+    """Issue 22: `--display st7789` without `--hardware` sent a 480x320 frame to the
+    320x240 panel. The size comes from the panel; a --size that differs is refused."""
+    from nsdevice.displays import st7789_display
+
+    assert plan(args(display="st7789"), {}).size == (320, 240)
+    asked: dict[str, object] = {}
+
+    class Panel:
+        def set_window(self, *corners: object) -> None: ...
+        def data(self, data: bytes) -> None: ...
+        def set_backlight(self, value: bool) -> None: ...
+
+    def open_panel(**settings: object) -> Panel:
+        asked.update(settings)
+        return Panel()
+
+    monkeypatch.setattr(st7789_display, "_open_panel", open_panel)
+    display, fell_back = open_display(plan(args(display="st7789"), {}))
+    assert fell_back is None and (asked["width"], asked["height"]) == (320, 240)
+    assert display.size == (320, 240)
+    with pytest.raises(UsageError, match="--size 480x320: the st7789 panel is 320x240"):
+        plan(args(display="st7789", size="480x320"), {})
+    with pytest.raises(UsageError, match="the st7789 panel is 320x240"):
+        plan(args(hardware="display-hat-mini", size="480x320"), {})
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ tests/test_firmware_micropython.py.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 
@@ -22,6 +23,8 @@ from nsdevice.inputs.serial_board import SerialBoard
 
 HELLO_10 = b"HELLO nsboard proto=1.0 fw=0.1.0 buttons=4 led=rgb\r\n"
 HELLO_11 = b"HELLO nsboard proto=1.1 fw=0.2.0 buttons=4 led=rgb\r\n"
+HELLO_12 = b"HELLO nsboard proto=1.2 fw=0.3.0 buttons=4 led=rgb\r\n"  # a boot line: no echo
+ANSWER_12 = b"HELLO nsboard proto=1.2 fw=0.3.0 buttons=4 led=rgb echo={echo}\r\n"
 
 
 USB_PACKET = 64  # a full-speed USB bulk packet: the stale tail comes in these, 1 ms apart
@@ -29,29 +32,40 @@ FLUSH_DELAY = 0.016  # MicroPython sends its kept output 16 USB frames after the
 
 
 class ScriptedPort:
-    """A port whose board is a script: `stale` comes at once on open, in USB packets;
-    `answer` follows the host's first HELLO, then each (delay after the answer, bytes)
-    of `later` in turn."""
+    """A port whose board is a script: `stale` comes `flush_delay` after the open, in USB
+    packets; `answer` follows the host's first HELLO (behind the stale tail when that has
+    not all gone yet; `{echo}` in it becomes the host's echo= word), then each (delay
+    after the answer, bytes) of `later` in turn."""
 
-    def __init__(self, stale: bytes, answer: bytes, later: list[tuple[float, bytes]]) -> None:
+    def __init__(
+        self,
+        stale: bytes,
+        answer: bytes,
+        later: list[tuple[float, bytes]],
+        flush_delay: float = FLUSH_DELAY,
+    ) -> None:
+        self._flush_delay = flush_delay
         self._pending = bytearray()
         self._stale = [stale[at : at + USB_PACKET] for at in range(0, len(stale), USB_PACKET)]
         self._opened_at: float | None = None  # the host's first look at the port
         self._sent_stale = 0
         self._answer = answer
         self._later = list(later)
-        self._answered_at: float | None = None
+        self._asked = False
+        self._answered_at: float | None = None  # when the answer went out to the host
         self._lock = threading.Lock()
         self.written = bytearray()
 
     def _release_due(self) -> None:
         if self._opened_at is None:
             self._opened_at = time.monotonic()
-        since_open = time.monotonic() - self._opened_at - FLUSH_DELAY
+        since_open = time.monotonic() - self._opened_at - self._flush_delay
         packets_due = int(since_open / 0.001) + 1 if since_open >= 0 else 0
         while self._stale and self._sent_stale < packets_due:
             self._pending += self._stale.pop(0)
             self._sent_stale += 1
+            if not self._stale and self._asked and self._answered_at is None:
+                self._answered_at = time.monotonic()  # the answer was the tail's last packet
         if self._answered_at is None:
             return
         while self._later and time.monotonic() >= self._answered_at + self._later[0][0]:
@@ -79,9 +93,15 @@ class ScriptedPort:
     def write(self, data: bytes) -> int:
         with self._lock:
             self.written += data
-            if b"HELLO" in data and self._answered_at is None:
-                self._answered_at = time.monotonic()
-                self._pending += self._answer
+            if b"HELLO" in data and not self._asked:
+                self._asked = True
+                asked = re.search(rb"echo=(\w+)", data)
+                answer = self._answer.replace(b"{echo}", asked.group(1) if asked else b"")
+                if self._stale:  # the board's answer waits behind what its buffer kept
+                    self._stale.append(answer)
+                else:
+                    self._answered_at = time.monotonic()
+                    self._pending += answer
         return len(data)
 
     def close(self) -> None:
@@ -133,6 +153,34 @@ def test_defect1_presses_kept_from_before_the_port_opened_are_not_pressed() -> N
     rig = Rig(ScriptedPort(stale, HELLO_10, later), clock=time.monotonic)
     presses = rig.run(1.5)
     assert presses == [] and rig.changes() == []
+
+
+@pytest.mark.parametrize("flush_delay", [0.3, 0.9])
+def test_a_stale_tail_that_comes_late_is_not_pressed_either(flush_delay: float) -> None:
+    """The kept tail comes after the host's 100 ms of quiet and its HELLO (a slow USB
+    stack): its boot HELLO repeats no echo, so it is no answer, and its tap is old news.
+    A tap after the real answer is pressed."""
+    stale = HELLO_12 + b"BEAT 0000\r\n" * 2 + b"DOWN 0\r\nUP 0\r\nBEAT 0000\r\n"
+    later = [(0.2, b"DOWN 1\r\n"), (0.3, b"UP 1\r\n")]
+    later += [(0.2 + step * 0.3, b"BEAT 0000\r\n") for step in range(1, 6)]
+    port = ScriptedPort(stale, ANSWER_12, later, flush_delay=flush_delay)
+    rig = Rig(port, clock=time.monotonic)
+    presses = rig.run(flush_delay + 1.5)
+    assert presses == [Press(Button.BACK)], rig.changes()
+    assert rig.changes() == [(Button.BACK, True), (Button.BACK, False)]
+
+
+def test_a_first_event_whose_down_was_lost_is_still_a_tap() -> None:
+    """1.2: the BEAT right after the answer gives the count, so the connection's very
+    first event (`UP 0 n=6`) shows its DOWN (n=5) lost, and the tap is made whole."""
+    answer = ANSWER_12 + b"BEAT 0000 n=4 t=1000\r\n"
+    later = [(0.2, b"UP 0 n=6 t=1300 s=0000\r\n")]
+    later += [(0.2 + step * 0.3, b"BEAT 0000 n=6 t=" + str(1300 + 300 * step).encode() + b"\r\n")
+              for step in range(1, 5)]  # fmt: skip
+    rig = Rig(ScriptedPort(b"", answer, later), clock=time.monotonic)
+    presses = rig.run(1.4)
+    assert presses == [Press(Button.NEXT)]
+    assert rig.changes() == [(Button.NEXT, True), (Button.NEXT, False)]
 
 
 def test_defect2_unknown_fields_on_down_and_up_are_skipped() -> None:
@@ -241,7 +289,7 @@ def test_a_board_that_restarts_is_asked_again_and_its_new_count_is_no_loss(
     with caplog.at_level(logging.INFO, logger="nsdevice.inputs.serial_board"):
         presses = rig.run(0.8)
     assert presses == [Press(Button.NEXT), Press(Button.MENU)]
-    assert port.written.count(b"HELLO proto=1.1") == 2  # asked again after the restart
+    assert port.written.count(b"HELLO proto=1.2") == 2  # asked again after the restart
     assert not any("lost" in record.getMessage() for record in caplog.records)
 
 

@@ -44,7 +44,7 @@ class Box:
     its display records when each frame was drawn and which table went with it."""
 
     def __init__(self, port: int) -> None:
-        from nsdevice.runner import _open_web  # the runner's own wiring of the page
+        from nsdevice.runner.web import open_web as _open_web  # the runner's own wiring of the page
 
         self.session = Session(
             Settings(city="tokyo", players=SEATS),
@@ -98,9 +98,10 @@ class _Holding:
     def __init__(self, inbox: QueueInbox) -> None:
         self._inbox = inbox
 
-    def put(self, item) -> None:
-        if not isinstance(item, Stop):
-            self._inbox.put(item)
+    def put(self, item, wait: float = 0.0) -> bool:
+        if isinstance(item, Stop):
+            return True  # taken, and kept back
+        return self._inbox.put(item, wait)
 
     def get(self, timeout):
         return self._inbox.get(timeout)

@@ -124,7 +124,7 @@ def test_the_web_side_waits_for_the_first_frame_before_loading_its_server():
     script = (
         "import sys, time\n"
         "from nsdevice.inputs.events import QueueInbox\n"
-        "from nsdevice.runner import _open_web\n"
+        "from nsdevice.runner.web import open_web as _open_web\n"
         "from nsdevice.session import Session\n"
         "web = _open_web(('127.0.0.1', 0), QueueInbox())\n"
         "web.start(); time.sleep(0.5)\n"
@@ -139,3 +139,24 @@ def test_the_web_side_waits_for_the_first_frame_before_loading_its_server():
                             timeout=60, env=env)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[] ['uvicorn', 'starlette', 'asyncio']"
+
+
+@pytest.mark.parametrize("flags", [("--phone-buttons",), ()])
+def test_phone_buttons_reach_the_page_as_the_readme_says(tmp_path, flags):
+    """`nsdevice run --web … --phone-buttons` (once refused as an unknown argument): the
+    page tells phones the controller's may press; without the flag it may not."""
+    port = free_port()
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [sys.executable, "-m", "nsdevice", "run", "--display", "json", "--input",
+               "keyboard", "--state-dir", str(tmp_path), "--web", f"127.0.0.1:{port}",
+               *flags]  # fmt: skip
+    box = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, env=env)  # fmt: skip
+    try:
+        table = _next_table(port, -1, 120)
+        _, err = box.communicate(b"", timeout=60)  # the end of input ends the run
+    finally:
+        box.kill()
+    assert table is not None, err
+    assert box.returncode == 0, err
+    assert table["buttons"] is bool(flags)

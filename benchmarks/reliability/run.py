@@ -21,6 +21,7 @@ from benchmarks.reliability.harness import (
 from benchmarks.reliability.kill_storm import kill_storm
 from benchmarks.reliability.locked_store import locked_store
 from benchmarks.reliability.schema_flips import schema_flips
+from benchmarks.reliability.serial_flood import serial_flood
 from benchmarks.reliability.serial_line import serial_line
 from benchmarks.reliability.two_boxes import two_boxes
 from benchmarks.reliability.web_acting import web_acting
@@ -38,6 +39,7 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
         {"actions": 400, "unplug_every": 20},
     ),
     "bad_command_line": (bad_command_line, {}, {}),
+    "serial_flood": (serial_flood, {"seconds": 20.0}, {"seconds": 60.0}),
     "schema_flips": (schema_flips, {"flips": 4}, {"flips": 160}),
     "damage_notice": (damage_notice, {"kills": 2}, {"kills": 10}),
     "two_boxes": (two_boxes, {"tries": 2}, {"tries": 5}),

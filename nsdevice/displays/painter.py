@@ -86,7 +86,7 @@ class Painter:
         self.diagonal_inches = diagonal_inches  # None: a desktop window at 96 dpi
         self.fonts = FontBook()
         self.symbols = SymbolBook()
-        self._legends: dict[tuple, _Legend] = {}
+        self._legends: dict[tuple[object, ...], _Legend] = {}  # by size, words, place
 
     def page_seconds(self, view: views.View, surface: pygame.Surface) -> tuple[float, ...]:
         """How long each page of `view` stays on `surface`, when it is more than one page

@@ -22,7 +22,7 @@ import pygame
 from nsdevice.displays import DisplayUnavailable
 from nsdevice.displays.painted import PaintedDisplay
 from nsdevice.displays.painter import Painter
-from nsdevice.inputs.events import Button, Edge, Item, Stop
+from nsdevice.inputs.events import INBOX_BOUND, Button, Edge, Item, Stop, offer
 
 # Keyboard keys by their SDL names (`pygame.key.key_code`), kept as data so a hardware
 # profile can bring its own. Several keys per button: whatever a USB keypad sends.
@@ -59,7 +59,7 @@ SAMPLE_RATE = 22050
 
 def tone_samples(
     notes: tuple[tuple[float, float], ...], rate: int, channels: int = 1, volume: float = 0.3
-) -> array:
+) -> array[int]:
     """Signed 16-bit samples of `notes`, each faded in and out over 5 ms so it does not click."""
     samples = array("h")
     peak = 32767 * volume
@@ -95,12 +95,12 @@ class PygameInbox:
         self._keys = {pygame.key.key_code(name): button for name, button in keys.items()}
         self._clock = clock
         self._on_expose = on_expose
-        self._items: queue.SimpleQueue[Item] = queue.SimpleQueue()
+        self._items: queue.Queue[Item] = queue.Queue(maxsize=INBOX_BOUND)  # every queue bounded
         self._down: set[int] = set()
         pygame.key.set_repeat()  # no arguments: repeat off
 
-    def put(self, item: Item) -> None:
-        self._items.put(item)
+    def put(self, item: Item, wait: float = 0.0) -> bool:
+        return offer(self._items, item, wait)
 
     def get(self, timeout: float | None) -> list[Item]:
         deadline = None if timeout is None else time.monotonic() + max(0.0, timeout)

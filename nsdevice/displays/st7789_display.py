@@ -244,6 +244,7 @@ def _open_panel(**settings: Any) -> Panel:
     except ImportError:
         raise DisplayUnavailable(INSTALL_HINT) from None
     try:
-        return st7789.ST7789(**settings)
+        panel: Panel = st7789.ST7789(**settings)
     except (OSError, RuntimeError, ValueError) as error:  # no SPI device, pin busy, ...
         raise DisplayUnavailable(f"SPI panel did not start: {error}") from None
+    return panel

@@ -94,24 +94,49 @@ class Typed:
 Item = Edge | Press | Stop | Scored | Typed
 
 
-class Inbox(Protocol):
-    """Where inputs drop their items; the loop blocks on `get`. `put` is thread-safe."""
+# Room in an inbox. A person makes a few edges a second and the loop takes each in well
+# under a millisecond, so a full inbox means something is flooding it (a faulty or hostile
+# serial board, a chattering contact): what comes then is refused, never kept in memory.
+INBOX_BOUND = 256
 
-    def put(self, item: Item) -> None: ...
+
+class Inbox(Protocol):
+    """Where inputs drop their items; the loop blocks on `get`. `put` is thread-safe.
+
+    An inbox holds at most `INBOX_BOUND` items. `put` says whether it took the item: when
+    full it waits up to `wait` seconds for room, then refuses. A source that must not lose
+    an item (a script, a Stop) waits again; one that can mend (the serial board, whose next
+    line says every button's state) keeps its belief unchanged and goes on.
+    """
+
+    def put(self, item: Item, wait: float = 0.0) -> bool: ...
 
     def get(self, timeout: float | None) -> list[Item]:
         """Block until at least one item arrives or `timeout` seconds pass; return all waiting."""
         ...
 
 
+def offer(items: queue.Queue[Item], item: Item, wait: float = 0.0) -> bool:
+    """Put `item` in a bounded queue, waiting up to `wait` seconds for room; False if full."""
+    try:
+        if wait > 0:
+            items.put(item, timeout=wait)
+        else:
+            items.put_nowait(item)
+    except queue.Full:
+        return False
+    return True
+
+
 class QueueInbox:
-    """The plain inbox: a thread-safe queue. Back ends with no event loop of their own use it."""
+    """The plain inbox: a bounded thread-safe queue. Back ends with no event loop of their
+    own use it."""
 
-    def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[Item] = queue.SimpleQueue()
+    def __init__(self, bound: int = INBOX_BOUND) -> None:
+        self._queue: queue.Queue[Item] = queue.Queue(maxsize=bound)
 
-    def put(self, item: Item) -> None:
-        self._queue.put(item)
+    def put(self, item: Item, wait: float = 0.0) -> bool:
+        return offer(self._queue, item, wait)
 
     def get(self, timeout: float | None) -> list[Item]:
         try:

@@ -20,6 +20,8 @@ from typing import Any
 from nsdevice.inputs.device import InputDevice, InputUnavailable
 from nsdevice.inputs.events import Button, Edge, Inbox
 
+EDGE_WAIT = 1.0  # seconds an edge waits for room in a full inbox
+
 
 class GpioUnavailable(InputUnavailable):
     """This machine cannot read GPIO buttons; the one-line message says why."""
@@ -75,7 +77,9 @@ class GpioButtons(InputDevice):
 
     def _sender(self, button: Button, *, down: bool) -> Callable[[], None]:
         def send() -> None:  # runs on gpiozero's callback thread; Inbox.put is thread-safe
-            self._inbox.put(Edge(button, down, self._clock()))
+            # The loop takes an edge in microseconds: a full inbox empties long before a
+            # second is up, so waiting (not dropping) keeps a release from being lost.
+            self._inbox.put(Edge(button, down, self._clock()), wait=EDGE_WAIT)
 
         return send
 

@@ -16,10 +16,10 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import MappingProxyType
-from typing import TextIO
+from typing import Any, TextIO
 
 from nsdevice.inputs.device import InputDevice
-from nsdevice.inputs.events import Button, Gesture, Inbox, Press, Stop, Typed
+from nsdevice.inputs.events import Button, Gesture, Inbox, Item, Press, Stop, Typed
 
 log = logging.getLogger(__name__)
 UNREADABLE = "\ufffd"  # what a byte that is not text decodes to
@@ -79,7 +79,7 @@ class TerminalKeys(InputDevice):
     def __init__(self, inbox: Inbox, stream: TextIO = sys.stdin) -> None:
         self._inbox = inbox
         self._stream = stream
-        self._saved_mode: list | None = None
+        self._saved_mode: list[Any] | None = None  # termios.tcgetattr's attributes
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._read, name="terminal-keys", daemon=True)
 
@@ -122,11 +122,15 @@ class TerminalKeys(InputDevice):
             escape = ""
             item = KEYS.get(key)
             if item is not None:
-                self._inbox.put(item)
+                self._deliver(item)
             if isinstance(item, Stop):
                 return
-        if not self._closed.is_set():
-            self._inbox.put(Stop("end of keyboard input"))
+        self._deliver(Stop("end of keyboard input"))
+
+    def _deliver(self, item: Item) -> None:
+        """Put `item`, waiting while the inbox is full (a key is never dropped), until closed."""
+        while not self._closed.is_set() and not self._inbox.put(item, wait=0.5):
+            pass
 
     def _characters(self) -> Iterator[str]:
         """The stream's characters until its end. Bytes are decoded here, one at a time, so

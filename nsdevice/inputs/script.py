@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from nsdevice.inputs.device import InputDevice
 from nsdevice.inputs.events import Inbox, Press, Stop
 
+WAIT = 0.5  # how long one wait for room in a full inbox lasts before close is checked
 # Commas or whitespace separate words; spaces around a colon belong to the word.
 _SEPARATORS = re.compile(r"[\s,]+")
 _COLON = re.compile(r"\s*:\s*")
@@ -46,19 +47,31 @@ class ScriptInput(InputDevice):
         self._closed = threading.Event()
 
     def start(self) -> None:
-        if self._pace <= 0:
-            self._play()
-        else:
-            threading.Thread(target=self._play, name="nsdevice-script", daemon=True).start()
+        items: list[Press | Stop] = [*self._presses, Stop("script ended")]
+        if self._pace <= 0:  # what fits goes in now, read by the loop after its first frame
+            taken = 0
+            while taken < len(items) and self._inbox.put(items[taken]):
+                taken += 1
+            if taken == len(items):
+                return
+            items = items[taken:]  # a script longer than the inbox's room waits for the loop
+        threading.Thread(
+            target=self._play, args=(items,), name="nsdevice-script", daemon=True
+        ).start()
 
-    def _play(self) -> None:
-        for press in self._presses:
+    def _play(self, items: list[Press | Stop]) -> None:
+        for item in items:
             if self._pace > 0 and self._closed.wait(self._pace):
                 return
-            self._inbox.put(press)
-        if self._pace > 0 and self._closed.wait(self._pace):
-            return
-        self._inbox.put(Stop("script ended"))
+            if not self._deliver(item):
+                return
+
+    def _deliver(self, item: Press | Stop) -> bool:
+        """Put `item`, waiting while the inbox is full; False once closed."""
+        while not self._closed.is_set():
+            if self._inbox.put(item, wait=WAIT):
+                return True
+        return False
 
     def close(self) -> None:
         self._closed.set()

@@ -1,0 +1,286 @@
+"""The command line's options, as typed data: one frozen dataclass per command.
+
+`parse` turns argv into one of them (`RunOptions`, `DealOptions`, …); nothing past this
+module reads an `argparse.Namespace`. Each dataclass's fields are its parser's
+destinations, name for name: a flag added to a parser without its field (or the other
+way round) fails on the first parse (`_options`), and tests/test_options.py checks every
+flag against the README's command table.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, NoReturn
+
+from nsdevice import __version__, backends
+from nsdevice.errors import UsageError
+from nsdevice.locale import LANGUAGES
+from nsdevice.rules.cities import CityName
+from nsdevice.rules.deal import normalize_seed
+
+AUTO = "auto"
+DISPLAYS = (AUTO, *backends.DISPLAYS)
+INPUTS = (AUTO, *backends.INPUTS)
+CITIES = tuple(c.value for c in CityName)
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """`nsdevice run`: the box. Strings stay as typed; `runner.planning.plan` checks them together
+    (a size, a profile, keys that go with a script), since one flag's meaning hangs on
+    another's."""
+
+    display: str = AUTO
+    input: str = AUTO
+    keys: str | None = None  # with --input script: presses such as next,back,hold:menu
+    pace: float | None = None  # with --input script: seconds between presses
+    size: str | None = None  # WIDTHxHEIGHT
+    hardware: str | None = None  # a profile's name or a .toml path
+    port: str | None = None  # the serial button board's port
+    state_dir: str | None = None
+    shutdown_command: str | None = None
+    web: str | None = None  # [HOST:]PORT of the phones' page
+    no_web: bool = False
+    phone_buttons: bool = False  # the controller's joined phone may press NEXT and BACK
+    voice: bool = False  # say each card aloud (kept as the menu's Voice)
+    language: str | None = None  # the box's language (kept)
+
+
+@dataclass(frozen=True, slots=True)
+class DealOptions:
+    city: str
+    players: int
+    modules: str = ""
+    seed: str | None = None  # None: a random one
+    json: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreOptions:
+    city: str
+    line: tuple[str, ...] = ()
+    stamps: int = 0
+    ring_unconnected: int = 0
+    interchanges: str = ""
+    overpasses_once: int = 0
+    overpasses_twice: int = 0
+    objectives: int = 0
+    total: int | None = None
+    solo_modules: int | None = None
+    json: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SimulateOptions:
+    city: str
+    rounds: int = 100_000
+    seed: str = "SIMULATE"
+    json: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenshotOptions:
+    out: str
+    size: str | None = None
+    hardware: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HwtestOptions:
+    hardware: str
+    timeout: float = 30.0
+
+
+Options = (
+    RunOptions | DealOptions | ScoreOptions | SimulateOptions | ScreenshotOptions | HwtestOptions
+)
+COMMANDS: Mapping[str, type[Options]] = {
+    "run": RunOptions,
+    "deal": DealOptions,
+    "score": ScoreOptions,
+    "simulate": SimulateOptions,
+    "screenshot": ScreenshotOptions,
+    "hwtest": HwtestOptions,
+}
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def parse(argv: Sequence[str] | None = None) -> Options:
+    """argv (without the program name; None: sys.argv) as the command's options."""
+    namespace = build_parser().parse_args(argv)
+    return _options(COMMANDS[namespace.command], vars(namespace))
+
+
+def _options(kind: type[Options], parsed: Mapping[str, Any]) -> Options:
+    # `append` collects a list; frozen data keeps a tuple
+    values: dict[str, Any] = {
+        key: tuple(value) if isinstance(value, list) else value
+        for key, value in parsed.items()
+        if key != "command"
+    }
+    names = {field.name for field in fields(kind)}
+    if set(values) != names:  # a parser and its dataclass drifted apart: a bug, said plainly
+        raise TypeError(f"{kind.__name__} fields {sorted(names)} != flags {sorted(values)}")
+    return kind(**values)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    width, sep, height = text.lower().partition("x")
+    if not (sep and width.isdigit() and height.isdigit()):
+        raise ValueError(f"size must look like 480x320, not {text!r}")
+    size = (int(width), int(height))
+    if not (160 <= size[0] <= 4096 and 120 <= size[1] <= 4096):
+        raise ValueError(f"size {text} is outside 160x120 to 4096x4096")
+    return size
+
+
+def _seed(text: str) -> str:
+    try:
+        return normalize_seed(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _players(text: str) -> int:
+    try:
+        players = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"players must be a number, not {text!r}") from None
+    if not 1 <= players <= 4:
+        raise argparse.ArgumentTypeError(f"players must be 1 to 4, not {players}")
+    return players
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected zero or more, not {value}")
+    return value
+
+
+def _rounds(text: str) -> int:
+    value = _count(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected at least 1 round")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0 < value < 86_400:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"expected 0 to 86400 seconds (not 0), not {text}")
+    return value
+
+
+def _city(text: str) -> str:
+    name = text.strip().lower()
+    if name not in CITIES:
+        raise argparse.ArgumentTypeError(f"unknown city {text!r} (choose {', '.join(CITIES)})")
+    return name
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="nsdevice", description="The Next Station table companion.")
+    parser.add_argument("--version", action="version", version=f"nsdevice {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    run_box = commands.add_parser("run", help="run the box (window, Pi screen, terminal or JSON)")
+    add_run_arguments(run_box)
+
+    deal = commands.add_parser("deal", help="print a whole game for a setup and seed")
+    deal.add_argument("--city", type=_city, required=True)
+    deal.add_argument("--players", type=_players, required=True)
+    deal.add_argument("--modules", default="", help="comma-separated module names")
+    deal.add_argument("--seed", type=_seed, help="1-16 letters or digits (random if left out)")
+    deal.add_argument("--json", action="store_true")
+
+    score = commands.add_parser("score", help="add up a final score; solo tier and penalty")
+    score.add_argument("--city", type=_city, required=True)
+    score.add_argument("--line", action="append", default=[], help="Tokyo DxS, Paris DxS+M")
+    score.add_argument("--stamps", type=_count, default=0)
+    score.add_argument("--ring-unconnected", type=_count, default=0)
+    score.add_argument("--interchanges", default="", help="LINES:COUNT,... e.g. 3:1,4:2")
+    score.add_argument("--overpasses-once", type=_count, default=0)
+    score.add_argument("--overpasses-twice", type=_count, default=0)
+    score.add_argument("--objectives", type=_count, default=0)
+    score.add_argument("--total", type=int, help="the final total instead of its parts")
+    score.add_argument("--solo-modules", type=_count, help="modules played in a solo game")
+    score.add_argument("--json", action="store_true")
+
+    simulate = commands.add_parser("simulate", help="play many rounds; the rules speed benchmark")
+    simulate.add_argument("--city", type=_city, required=True)
+    simulate.add_argument("--rounds", type=_rounds, default=100_000)
+    simulate.add_argument("--seed", type=_seed, default="SIMULATE")
+    simulate.add_argument("--json", action="store_true")
+
+    screenshot = commands.add_parser("screenshot", help="render every screen to PNG files")
+    screenshot.add_argument("--out", required=True, help="folder for the PNG files")
+    screenshot.add_argument("--size", default=None, help="WIDTHxHEIGHT (480x320)")
+    screenshot.add_argument(
+        "--hardware", default=None, help="a build's profile: its panel's size and button labels"
+    )
+
+    hwtest = commands.add_parser("hwtest", help="check the buttons, LED and screen of a build")
+    hwtest.add_argument("--hardware", required=True, help="profile name or .toml path")
+    hwtest.add_argument("--timeout", type=_seconds, default=30.0, help="seconds to wait per button")
+    return parser
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--display",
+        choices=DISPLAYS,
+        default=AUTO,
+        help="where to draw (auto: window on a desktop, else the Pi's screen)",
+    )
+    parser.add_argument(
+        "--input",
+        choices=INPUTS,
+        default=AUTO,
+        help="where presses come from (auto: the hardware profile or keyboard)",
+    )
+    parser.add_argument(
+        "--keys", default=None, help="with --input script: presses such as next,back,hold:menu"
+    )
+    parser.add_argument(
+        "--pace", type=float, default=None, help="with --input script: seconds between presses"
+    )
+    parser.add_argument("--size", default=None, help="window size WIDTHxHEIGHT (480x320)")
+    parser.add_argument("--hardware", default=None, help="hardware profile name or .toml path")
+    parser.add_argument("--port", default=None, help="serial port of the button board")
+    parser.add_argument("--state-dir", default=None, help="where the game is kept")
+    parser.add_argument(
+        "--shutdown-command", default=None, help="offer 'shut down' in the menu, running this"
+    )
+    parser.add_argument(
+        "--web",
+        default=None,
+        metavar="[HOST:]PORT",
+        help="serve the phones' page there (the service uses 0.0.0.0:8414)",
+    )
+    parser.add_argument(
+        "--phone-buttons",
+        action="store_true",
+        help="with --web: the controller's joined phone may press NEXT and BACK",
+    )
+    parser.add_argument(
+        "--no-web", action="store_true", help="no phones' page, whatever --web says"
+    )
+    parser.add_argument(
+        "--voice", action="store_true", help="say each card aloud (kept as the menu's Voice)"
+    )
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default=None, help="the box's language (kept)"
+    )

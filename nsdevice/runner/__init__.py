@@ -1,0 +1,205 @@
+"""`nsdevice run` and `hwtest`: plan the back ends, open them, and run the loop or the check.
+
+`cli` is the one dispatcher; this package only plans (`plan`), opens (`opening`, and the
+phones' page in `web`) and runs. The back ends come from one table (`nsdevice.backends`),
+imported only when chosen.
+
+A back end chosen on the command line that cannot start falls back to one that can, with
+a one-line notice on stderr (and on screen where it matters). The SPI panel and GPIO
+buttons a hardware profile names are required instead: see `missing_hardware`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import os
+import shlex
+import subprocess
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from nsdevice.errors import UsageError
+from nsdevice.options import HwtestOptions, RunOptions
+from nsdevice.runner.opening import (
+    led_output,
+    open_hardware,
+    open_lights,
+    panel,
+    tracker_options,
+)
+from nsdevice.runner.planning import Plan, notice, plan, usage
+
+if TYPE_CHECKING:
+    from nsdevice.displays import Display
+    from nsdevice.inputs.device import InputDevice
+    from nsdevice.inputs.events import Inbox
+from nsdevice.runner.web import open_web, phone_addresses, web_address
+
+
+def run(options: RunOptions) -> int:
+    from nsdevice.inputs.events import ButtonTracker
+    from nsdevice.locale import system_language
+    from nsdevice.loop import Loop
+    from nsdevice.notify import Notifier
+    from nsdevice.saving import Saver, open_game
+    from nsdevice.session import Capabilities, Session, Settings
+    from nsdevice.session.settings import VOLUME_LEVELS
+    from nsdevice.speaker import Speaker
+    from nsdevice.store import hold_folder, state_directory
+
+    chosen = plan(options)
+    address = web_address(options)
+    today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
+    directory = Path(options.state_dir) if options.state_dir else state_directory()
+    folder = hold_folder(directory)  # one box per state folder, else exit 2 naming the other
+    display, inbox, inputs = open_hardware_saying_why(chosen)
+
+    # Under the service the box may not power off itself: it exits with an agreed status
+    # and the unit's root-side ExecStopPost powers off (systemd/nsdevice.service).
+    power_off_status = os.environ.get("NSDEVICE_POWER_OFF_EXIT_STATUS", "")
+    capabilities = Capabilities(
+        brightness=display.supports_brightness,
+        shutdown=bool(options.shutdown_command) or power_off_status.isdigit(),
+        panel=panel(chosen, inputs),
+        phones=phone_addresses(*address) if address else (),
+    )
+    chosen_settings = _chosen_settings(options)
+
+    def fresh(records: Saver) -> Session:
+        # No game under way: deal one of the remembered setup, so that NEXT goes forward
+        # from the first screen; saved at once, so a restart keeps the same deal.
+        session = Session(
+            Settings.from_dict({"language": system_language(), **chosen_settings}),
+            capabilities=capabilities,
+            records=records,
+            today=today,
+        )
+        session.deal_new_game()
+        records(session.snapshot())
+        return session
+
+    started = open_game(
+        directory,
+        fresh=fresh,
+        restore=lambda data, records: Session.restore(
+            _with_settings(data, chosen_settings),
+            capabilities=capabilities,
+            records=records,
+            today=today,
+        ),
+        log=notice,
+    )
+    session, saver = started.session, started.saver
+    for key, detail in started.notices:
+        notice(f"{key.replace('_', ' ')}: {detail}")
+
+    exit_status = 0
+
+    def on_request(request: str) -> None:
+        nonlocal exit_status
+        if request != "shutdown":
+            return
+        if options.shutdown_command:
+            subprocess.run(shlex.split(options.shutdown_command), check=False)
+        elif power_off_status.isdigit():
+            exit_status = int(power_off_status)
+
+    web = open_web(address, inbox, options.phone_buttons) if address else None
+    # the voice follows the menu's setting; pygame's mixer opens after the first frame
+    speaker = Speaker(lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS))
+    loop = Loop(
+        session=session,
+        display=display,
+        inbox=inbox,
+        tracker=ButtonTracker(**tracker_options(chosen)),
+        save=saver,
+        notifier=Notifier(),
+        outputs=[*led_output(chosen, inputs), speaker],
+        on_request=on_request,
+        publish=web.publish if web is not None else None,
+        retry=saver.retry,
+    )
+    if web is not None:
+        web.start()  # it serves once the loop has drawn its first frame
+    try:
+        status = loop.run()
+        return exit_status or status
+    finally:
+        if web is not None:
+            web.close()
+        for device in inputs:
+            with contextlib.suppress(Exception):
+                device.close()
+        speaker.close()
+        display.close()
+        saver.close(session.snapshot())
+        folder.release()
+
+
+def _chosen_settings(options: RunOptions) -> dict[str, Any]:
+    """What the command line sets of the remembered settings: `--language`, `--voice`."""
+    chosen: dict[str, Any] = {}
+    if options.language:
+        chosen["language"] = options.language
+    if options.voice:
+        chosen["voice"] = True
+    return chosen
+
+
+def _with_settings(data: dict[str, Any], chosen: dict[str, Any]) -> dict[str, Any]:
+    """A saved snapshot with the command line's settings in force (a damaged one is left
+    for `Session.restore` to refuse)."""
+    settings = data.get("settings") if isinstance(data, dict) else None
+    if not chosen or not isinstance(settings, dict):
+        return data
+    return {**data, "settings": {**settings, **chosen}}
+
+
+def open_hardware_saying_why(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:
+    """`open_hardware`; when the profile's hardware is missing, its one line (cause; fix)
+    also goes to systemd as the service's status, so `systemctl status nsdevice` shows it
+    even after the restart limit has pushed it out of the journal lines it shows."""
+    from nsdevice.missing_hardware import HardwareMissing
+    from nsdevice.notify import Notifier
+
+    try:
+        return open_hardware(chosen)
+    except HardwareMissing as missing:
+        Notifier().status(str(missing))
+        raise
+
+
+TODAY_VARIABLE = "NSDEVICE_TODAY"  # a test hook: YYYY-MM-DD fixes the clock of the day's deal
+
+
+def local_date(environ: Mapping[str, str]) -> Callable[[], datetime.date]:
+    """The clock for the day's deal (D-2): the local date, asked at each new game; a test
+    fixes it with NSDEVICE_TODAY=YYYY-MM-DD (refused with exit 2 when not a date)."""
+    fixed = environ.get(TODAY_VARIABLE, "")
+    if not fixed:
+        return datetime.date.today
+    try:
+        day = datetime.date.fromisoformat(fixed)
+    except ValueError:
+        raise usage(f"{TODAY_VARIABLE}={fixed!r}: not a date (YYYY-MM-DD)") from None
+    return lambda: day
+
+
+def check_hardware(options: HwtestOptions) -> int:
+    """`nsdevice hwtest`: open the profile's hardware as `run` would, and guide the check."""
+    from nsdevice.hwtest import check
+
+    try:
+        chosen = plan(RunOptions(hardware=options.hardware))
+    except UsageError as error:  # plan speaks as `run`; this is hwtest's own option
+        raise UsageError(str(error).replace("nsdevice run:", "nsdevice hwtest:", 1)) from None
+    display, inbox, inputs = open_hardware_saying_why(chosen)
+    leds = open_lights(chosen, inputs)
+    try:
+        return check(display, inbox, leds=leds, timeout=options.timeout)
+    finally:
+        for device in inputs:
+            device.close()
+        display.close()

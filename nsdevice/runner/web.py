@@ -1,0 +1,59 @@
+"""The phones' page as the runner opens it: the address from the options, the addresses
+phones are shown, and the page wired to the box's inbox."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from nsdevice.options import RunOptions
+from nsdevice.runner.planning import notice, usage
+
+if TYPE_CHECKING:
+    from nsdevice.inputs.events import Inbox, Press, Scored
+    from nsdevice.web.server import WebSide
+
+
+def web_address(options: RunOptions) -> tuple[str, int] | None:
+    """Where to serve the phones' page; None for no page (no --web, an empty one, --no-web)."""
+    text = options.web
+    if not text or options.no_web:
+        return None
+    from nsdevice.web.server import parse_address
+
+    try:
+        return parse_address(text)
+    except ValueError as error:
+        raise usage(str(error)) from None
+
+
+def phone_addresses(host: str, port: int) -> tuple[str, ...]:
+    """Where phones find the page: this machine's address on the network (for the QR
+    code) and its mDNS name; the bound address itself when it is a single one."""
+    import socket
+
+    if host not in ("0.0.0.0", "::", ""):
+        return (f"http://{host}:{port}/",)
+    addresses = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 9))  # a datagram socket sends nothing on connect
+        addresses.append(f"http://{probe.getsockname()[0]}:{port}/")
+    addresses.append(f"http://{socket.gethostname()}.local:{port}/")
+    return tuple(addresses)
+
+
+def open_web(address: tuple[str, int], inbox: Inbox, buttons: bool = False) -> WebSide:
+    """The phones' page, ready to start; its symbols are drawn by the box's own painter."""
+    from nsdevice.web.payload import Artwork
+    from nsdevice.web.server import WebSide
+
+    def artwork() -> Artwork:
+        from nsdevice.displays import artwork as drawn
+
+        return Artwork(drawn.symbol_pngs(), drawn.card_colours(), drawn.pencil_colours())
+
+    def put(item: Scored | Press) -> None:
+        inbox.put(item)  # never waits: the page's event loop must not stall on a full inbox
+
+    host, port = address
+    return WebSide(host, port, put, artwork, on_error=notice, buttons=buttons)

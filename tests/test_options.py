@@ -1,0 +1,100 @@
+"""The command line as typed data: every flag the README's command table shows is accepted
+by its command, every flag a command takes is in the table, and each command's options
+arrive as its own frozen dataclass."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+
+from nsdevice.errors import UsageError
+from nsdevice.options import (
+    COMMANDS,
+    DealOptions,
+    HwtestOptions,
+    RunOptions,
+    ScoreOptions,
+    build_parser,
+    parse,
+)
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+
+
+def readme_commands() -> dict[str, set[str]]:
+    """Each command's row of the README's command table: the flags written in it."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Commands\n", 1)[1].splitlines()
+    start = next(number for number, line in enumerate(section) if line.startswith("|"))
+    table = itertools.takewhile(lambda line: line.startswith("|"), section[start:])
+    rows: dict[str, set[str]] = {}
+    for line in table:
+        found = re.match(r"\| `nsdevice (\w+)", line)
+        if found:
+            rows.setdefault(found.group(1), set()).update(FLAG.findall(line))
+    return rows
+
+
+def parser_flags() -> dict[str, set[str]]:
+    subparsers = build_parser()._subparsers._group_actions[0]  # type: ignore[union-attr]
+    assert isinstance(subparsers, argparse._SubParsersAction)
+    return {
+        name: {
+            flag
+            for action in parser._actions
+            for flag in action.option_strings
+            if flag.startswith("--") and flag != "--help"
+        }
+        for name, parser in subparsers.choices.items()
+    }
+
+
+def test_the_readme_table_has_a_row_for_every_command_and_no_other() -> None:
+    assert set(readme_commands()) == set(parser_flags()) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_flag_in_the_readme_is_accepted_and_every_flag_is_in_the_readme(command) -> None:
+    written, taken = readme_commands()[command], parser_flags()[command]
+    assert written - taken == set(), f"README shows flags `nsdevice {command}` refuses"
+    assert taken - written == set(), f"`nsdevice {command}` takes flags the README leaves out"
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_each_commands_dataclass_fields_are_its_parsers_destinations(command) -> None:
+    subparsers = build_parser()._subparsers._group_actions[0]  # type: ignore[union-attr]
+    parser = subparsers.choices[command]
+    destinations = {action.dest for action in parser._actions if action.dest != "help"}
+    kind = COMMANDS[command]
+    assert {field.name for field in dataclasses.fields(kind)} == destinations
+    assert kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+def test_run_options_are_frozen_data_with_the_flags_values() -> None:
+    options = parse(["run", "--display", "json", "--web", "8414", "--phone-buttons"])
+    assert options == RunOptions(display="json", web="8414", phone_buttons=True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.display = "text"  # type: ignore[misc]
+    assert parse(["run"]) == RunOptions()
+
+
+def test_other_commands_get_their_own_options() -> None:
+    assert parse(["deal", "--city", "Tokyo", "--players", "2", "--seed", "abc"]) == DealOptions(
+        city="tokyo", players=2, seed="ABC"
+    )
+    score = parse(["score", "--city", "paris", "--line", "7x5+5", "--line", "1x1+0"])
+    assert isinstance(score, ScoreOptions) and score.line == ("7x5+5", "1x1+0")
+    assert parse(["hwtest", "--hardware", "desktop", "--timeout", "5"]) == HwtestOptions(
+        "desktop", 5.0
+    )
+
+
+def test_a_bad_flag_is_a_usage_error_naming_the_command() -> None:
+    with pytest.raises(UsageError, match="unrecognized arguments: --jump"):
+        parse(["run", "--jump"])
