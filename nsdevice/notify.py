@@ -9,6 +9,7 @@ import socket
 from collections.abc import Mapping
 
 BARRIER_SECONDS = 5.0  # the longest a barrier waits for systemd to read what was sent
+MOST_PING_SECONDS = 4.0  # the longest an idle loop goes without a watchdog ping
 
 
 class Notifier:
@@ -23,9 +24,13 @@ class Notifier:
         usec = env.get("WATCHDOG_USEC", "")
         pid = env.get("WATCHDOG_PID", "")
         mine = not pid or pid == str(os.getpid())
-        # Ping at half the watchdog period, as systemd's documentation recommends.
+        # Ping at half the watchdog period, as systemd's documentation recommends, and at
+        # least every MOST_PING_SECONDS: a gap between pings then says the loop is stuck,
+        # whatever WatchdogSec the unit sets (an idle box with 15 s pinged every 7.5 s).
         self.watchdog_interval: float | None = (
-            int(usec) / 2_000_000 if usec.isdigit() and int(usec) > 0 and mine else None
+            min(int(usec) / 2_000_000, MOST_PING_SECONDS)
+            if usec.isdigit() and int(usec) > 0 and mine
+            else None
         )
 
     @property

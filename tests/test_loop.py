@@ -179,6 +179,17 @@ def test_systemd_hears_ready_after_the_first_frame_and_watchdog_pings(tmp_path):
     server.close()
 
 
+def test_an_idle_box_pings_the_watchdog_at_least_every_four_seconds_whatever_the_unit_sets():
+    # The service sets WatchdogSec=15: half of it would leave 7.5 s between an idle box's pings.
+    def notifier(usec: str) -> Notifier:
+        pid = str(os.getpid())
+        return Notifier({"NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": usec, "WATCHDOG_PID": pid})
+
+    service, short = notifier("15000000"), notifier("3000000")
+    assert service.watchdog_interval == 4.0
+    assert short.watchdog_interval == 1.5  # a shorter period keeps its half
+
+
 def test_notifier_is_silent_without_systemd():
     notifier = Notifier({})
     assert not notifier.active and notifier.watchdog_interval is None
