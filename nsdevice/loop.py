@@ -70,26 +70,26 @@ class Loop:
                 self._published = table
 
     def handle(self, press: Press) -> None:
-        # Picture first: the save waits on the disk (an fsync, tens of ms on an SD card)
-        # and resume promises only "this step or the one before", so the frame need not.
-        # The save still ends before the next press is handled.
         self.session.press(press)
-        self.draw()
-        self.save(self.session.snapshot())
-        self.draw()  # a notice the save gave the session (e.g. the disk is full) shows now
+        self._draw_then_save()
 
     def score(self, scored: Scored) -> None:
         if scored.game == self.session.game and self.session.enter_score(
             scored.seat, scored.total, scored.best_line
         ):
-            self.draw()  # picture first, as for a press: the frame never waits for the disk
-            self.save(self.session.snapshot())
-            self.draw()  # a notice the save gave the session shows now
+            self._draw_then_save()
 
     def typed(self, typed: Typed) -> None:
         if self.session.type_digit(typed.character):
-            self.draw()
-            self.save(self.session.snapshot())
+            self._draw_then_save()
+
+    def _draw_then_save(self) -> None:
+        # Picture first: the save waits on the disk (an fsync, tens of ms on an SD card)
+        # and resume promises only "this step or the one before", so the frame need not.
+        # The save still ends before the next item is handled.
+        self.draw()
+        self.save(self.session.snapshot())
+        self.draw()  # a notice the save gave the session (e.g. the disk is full) shows now
 
     def run(self) -> int:
         """Run until a Stop arrives or the session asks to shut down; the exit status."""
