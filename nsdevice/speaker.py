@@ -5,8 +5,9 @@ the view has something new to say and hands the utterance to the voice's own thr
 mixer plays it on SDL's audio thread, on whatever device SDL finds (HDMI, a USB speaker, an
 I2S amplifier through ALSA). A new utterance cuts the old one off.
 
-The voice's thread decodes each clip once (`nsdevice.voice`), joins the view's clips with a
-short pause between phrases into one sound on one channel, and plays it. Decoding an Ogg
+The voice's thread decodes each clip (`nsdevice.voice`; the latest ~2 MB are kept), joins
+the view's clips with a short pause between phrases into one sound on one channel, and
+plays it. Decoding an Ogg
 clip holds the interpreter for 1–2 ms, so the thread does it only while the loop is not
 making a frame (`inputs.events.Busy`): a press never waits behind the voice. pygame is
 imported and the mixer opened at the first call while the voice is on: after the first
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import io
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +31,10 @@ SAMPLE_RATE = 22050  # the clips' own rate (tools/voice.py), and the chimes'
 BUFFER = 512  # samples: ~23 ms a buffer keeps the press → sound delay short
 PAUSE = 0.12  # seconds between two phrases
 MOST_FRAME_WAIT = 0.05  # seconds the voice waits for a frame at most (a stuck loop)
+# Decoded clips kept, in bytes (~45 s of speech): a language's 147 clips decoded are 9 MB
+# and five languages 46 MB, near a Pi Zero 2 W's whole budget; decoding again costs 1–2 ms
+# on the voice's own thread, never in a frame.
+KEPT_BYTES = 2_000_000
 
 Utterance = tuple[str, tuple[str, ...], float]  # language, phrase ids, volume 0..1
 
@@ -46,7 +52,8 @@ class Speaker:
         self._said: tuple[str, ...] = ()  # the last utterance: not said twice in a row
         self._mixer: Any = None  # pygame.mixer once open; False: no sound card here
         self._channel: Any = None
-        self._raw: dict[tuple[str, str], bytes] = {}  # (language, phrase id) → samples
+        # (language, phrase id) → samples, the least recently said first
+        self._raw: OrderedDict[tuple[str, str], bytes] = OrderedDict()
         self.said_last = False  # whether the last view started an utterance
         self._asked = threading.Condition()
         self._next: Utterance | None = None  # the newest utterance not yet taken up
@@ -126,12 +133,17 @@ class Speaker:
 
     def _samples(self, language: str, phrase_id: str) -> bytes:
         key = (language, phrase_id)
-        if key not in self._raw:
-            data = clip_bytes(language, phrase_id) or clip_bytes("en", phrase_id) or b""
-            self._busy.wait(MOST_FRAME_WAIT)  # decoding holds the interpreter: not mid-frame
-            # decoded to the mixer's own format on load; kept, so a clip is decoded once
-            self._raw[key] = self._mixer.Sound(io.BytesIO(data)).get_raw() if data else b""
-        return self._raw[key]
+        if key in self._raw:
+            self._raw.move_to_end(key)
+            return self._raw[key]
+        data = clip_bytes(language, phrase_id) or clip_bytes("en", phrase_id) or b""
+        self._busy.wait(MOST_FRAME_WAIT)  # decoding holds the interpreter: not mid-frame
+        # decoded to the mixer's own format on load; kept while the budget allows
+        samples = self._mixer.Sound(io.BytesIO(data)).get_raw() if data else b""
+        self._raw[key] = samples
+        while sum(map(len, self._raw.values())) > KEPT_BYTES and len(self._raw) > 1:
+            self._raw.popitem(last=False)
+        return samples
 
     def close(self) -> None:
         if self._thread is not None:

@@ -120,3 +120,15 @@ def test_a_newer_card_replaces_an_utterance_not_yet_started(speaker):
         assert sound.get_length() == pytest.approx(samples(turn(Symbol.CIRCLE, 2, "fr")) / 22050)
     finally:
         box.close()
+
+
+def test_the_decoded_clips_kept_stay_within_their_budget(speaker, monkeypatch):
+    """A Pi Zero 2 W has 512 MB and the box 50 MB: five languages' clips decoded are 46 MB."""
+    monkeypatch.setattr(speaker_module, "KEPT_BYTES", 300_000)
+    for language in ("en", "de", "es", "fr", "it"):
+        for symbol in Symbol:
+            speaker(turn(symbol, 2, language))
+            assert speaker.wait()
+    kept = speaker._raw
+    assert 0 < sum(map(len, kept.values())) <= 300_000
+    assert ("it", phrase_ids(turn(Symbol.PENTAGON, 2, "it"))[0]) in kept  # the newest stay
