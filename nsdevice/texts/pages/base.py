@@ -63,6 +63,7 @@ class Page:
     lines: tuple[Line, ...] = ()
     emphasis: tuple[int, ...] = ()  # indexes of lines to mark (a list's cursor, a value set)
     form: Form = Form.LINES
+    cursor: int | None = None  # the character being set in a code line (Role.CODE)
 
 
 def items(texts: list[str] | tuple[str, ...], role: Role = Role.ITEM) -> list[Line]:

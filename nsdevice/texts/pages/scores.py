@@ -92,7 +92,9 @@ class ScorePages(Pages):
         elif view.field == "total" and not view.line_scoring:
             city = self.city(view.city)
             lines.append(Line(_("{city}: enter the total, no sheet to add up").format(city=city)))
-        return Page(self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE)
+        return Page(
+            self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE, cursor=view.cursor
+        )
 
     @register_page
     def _score_sheet(self, view: views.SheetView) -> Page:
@@ -118,7 +120,9 @@ class ScorePages(Pages):
                 )
                 lines.append(Line(solo, Role.NOTE))
         lines.append(Line(_("Hold MENU: skip, type the total in"), Role.NOTE))
-        return Page(self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE)
+        return Page(
+            self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE, cursor=view.cursor
+        )
 
     def sheet_count(self, key: str) -> str:
         if key.startswith("interchanges_"):

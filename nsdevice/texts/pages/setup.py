@@ -29,7 +29,7 @@ class SetupPages(Pages):
             Line(code, Role.CODE),
             Line(self._("The same code deals the same cards."), Role.NOTE),
         )
-        return Page(self.title(view), lines, emphasis=(0,), form=Form.CODE)
+        return Page(self.title(view), lines, emphasis=(0,), form=Form.CODE, cursor=view.cursor)
 
     @register_page
     def _pencil_order(self, view: views.PencilOrderView) -> Page:
