@@ -50,6 +50,8 @@ def sheets(draw, city_name: str) -> tuple[bool, list[int]]:
     layout = sheet_counts(at_score_entry(city_name, objectives).current_setup())
     counts = [draw(st.integers(0, min(c.most or 20, 20))) for _, c in layout]
     keys = [c.key for _, c in layout]
+    if "stamps" in keys:  # S-T-END: sums of the districts' stamps, fives up to 60
+        counts[keys.index("stamps")] = draw(st.sampled_from(sorted(city(city_name).stamp_totals())))
     if "overpasses_once" in keys:
         once, twice = keys.index("overpasses_once"), keys.index("overpasses_twice")
         counts[twice] = min(counts[twice], scoring.PARIS_OVERPASSES - counts[once])
