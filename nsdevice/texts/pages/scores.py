@@ -85,10 +85,10 @@ class ScorePages(Pages):
         lines = [
             Line("".join(view.digits), Role.CODE),
             Line(step, Role.NOTE),
-            Line(_("Hold NEXT: +5 · hold BACK: digit before"), Role.NOTE),
+            Line(_("Hold NEXT: +5 · hold BACK: digit before"), Role.BUTTONS),
         ]
         if view.sheet:
-            lines.append(Line(_("Hold MENU: add it up on the score sheet"), Role.NOTE))
+            lines.append(Line(_("Hold MENU: add it up on the score sheet"), Role.BUTTONS))
         elif view.field == "total" and not view.line_scoring:
             city = self.city(view.city)
             lines.append(Line(_("{city}: enter the total, no sheet to add up").format(city=city)))
@@ -119,7 +119,7 @@ class ScorePages(Pages):
                     penalty=view.module_penalty
                 )
                 lines.append(Line(solo, Role.NOTE))
-        lines.append(Line(_("Hold MENU: skip, type the total in"), Role.NOTE))
+        lines.append(Line(_("Hold MENU: skip, type the total in"), Role.BUTTONS))
         return Page(
             self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE, cursor=view.cursor
         )

@@ -40,5 +40,5 @@ class SetupPages(Pages):
             text = _("Round {number}: {colour}").format(number=number, colour=self.colour(colour))
             lines.append(Line(text, Role.PENCIL))
         if view.chosen:
-            lines.append(Line(_("Hold BACK to take the last one back."), Role.NOTE))
+            lines.append(Line(_("Hold BACK to take the last one back."), Role.BUTTONS))
         return Page(self.title(view), tuple(lines), emphasis=(len(row),))
