@@ -70,7 +70,8 @@ def take(session: Context) -> dict[str, Any]:
         "digit": state.digit,
         "sheet": list(state.sheet),
         "sheet_step": state.sheet_step,
-        "sheet_best": list(state.sheet_best),
+        # left out when empty, so a game without sheets saves exactly what it did before
+        **({"sheet_best": list(state.sheet_best)} if state.sheet_best else {}),
         "recorded": state.recorded,
         "best_before": state.best_before,
     }
