@@ -17,6 +17,7 @@ frame, never before.
 from __future__ import annotations
 
 import io
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -87,6 +88,9 @@ class Speaker:
 
     def _open(self) -> bool:
         if self._mixer is None:
+            # SDL would take SIGTERM for a quit event that only a window reads: a box with
+            # another display (JSON, text, the SPI panel) would then ignore systemctl stop
+            os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
             import pygame
 
             try:

@@ -128,3 +128,26 @@ def test_voice_and_language_from_the_command_line_are_kept_as_settings(tmp_path:
     assert rows["voice"] == "on" and rows["volume"] == "5/5"
     switched = first_screen("--language", "it")  # a saved game takes the new language
     assert switched["language"] == "it"
+
+
+def test_a_box_speaking_without_a_window_still_stops_on_sigterm(tmp_path: Path):
+    """`systemctl stop` sends SIGTERM. SDL, once the mixer opened, took SIGTERM for a quit
+    event only a window reads, so a box with the voice on and the JSON, text or SPI display
+    ran on until systemd's SIGKILL 90 s later."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANG": "C"}
+    env.pop("SDL_NO_SIGNAL_HANDLERS", None)
+    command = [sys.executable, "-m", "nsdevice", "run", "--input", "script", "--keys",
+               ",".join(["next"] * 100), "--pace", "0.2", "--display", "json", "--voice",
+               "--state-dir", str(tmp_path)]  # fmt: skip
+    box = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           env=env, text=True)  # fmt: skip
+    try:
+        assert box.stdout is not None
+        for _ in range(3):  # the first frame, then presses: the mixer is open by now
+            assert box.stdout.readline()
+        box.terminate()
+        assert box.wait(timeout=10) != 0  # ended by the signal, not by running out of keys
+    finally:
+        if box.poll() is None:
+            box.kill()
+            box.wait()
