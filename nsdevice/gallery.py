@@ -280,6 +280,7 @@ def example_views(
         ("store_rewound", "nsdevice.sqlite3.damaged-20261123-101500"),
         ("display_fallback", "st7789 library not installed: pip install 'nsdevice[pi]'"),
         ("input_fallback", ""),
+        ("presses_dropped", ""),
     ):
         examples.append(
             (f"notice-{notice.replace('_', '-')}", notice_view(notice, detail, language))

@@ -16,6 +16,7 @@ from nsdevice.displays import Display
 from nsdevice.inputs.events import (
     Busy,
     ButtonTracker,
+    Dropped,
     Edge,
     Inbox,
     Press,
@@ -27,6 +28,8 @@ from nsdevice.notify import Notifier
 from nsdevice.session import Session, held_buttons
 from nsdevice.session.holds import EVERY_BUTTON
 from nsdevice.views import TableView, View
+
+DROPPED_NOTICE = "presses_dropped"  # texts: some presses were lost in a flood
 
 
 @dataclass
@@ -98,6 +101,13 @@ class Loop:
         if self.session.type_digit(typed.character):
             self._draw_then_save()
 
+    def dropped(self) -> None:
+        """An input lost presses in a flood: a notice says so (one at a time: a flood
+        that goes on does not stack them)."""
+        if all(notice != DROPPED_NOTICE for notice, _ in self.session.notices):
+            self.session.notices.append((DROPPED_NOTICE, ""))
+            self.draw()
+
     def _draw_then_save(self) -> None:
         # Picture first: the save waits on the disk (an fsync, tens of ms on an SD card)
         # and resume promises only "this step or the one before", so the frame need not.
@@ -126,6 +136,9 @@ class Loop:
                     continue
                 if isinstance(item, Typed):
                     self.typed(item)
+                    continue
+                if isinstance(item, Dropped):
+                    self.dropped()
                     continue
                 presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
                 for press in presses:

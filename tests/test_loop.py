@@ -283,3 +283,19 @@ def test_the_loop_is_busy_from_a_press_until_its_frame_is_out():
     assert seen["save"] == [False, False, False]
     assert seen["publish"] and not any(seen["publish"])
     assert not busy.busy
+
+
+
+def test_presses_lost_in_a_flood_are_said_on_screen_once():
+    from nsdevice.inputs.events import Dropped
+
+    loop, display, inbox = make_loop()
+    inbox.put(Dropped(40))
+    inbox.put(Dropped(12))  # the flood goes on: still one notice
+    inbox.put(Stop())
+    loop.run()
+    notices = [view for view in display.shown if view.screen == "notice"]
+    assert [view.notice for view in notices] == ["presses_dropped"]
+    assert loop.session.notices == [("presses_dropped", "")]
+    loop.session.press(Press.parse("next"))  # any button puts it away
+    assert loop.session.view().screen == "setup"

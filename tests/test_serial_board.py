@@ -375,3 +375,31 @@ def test_importing_the_module_does_not_load_pyserial() -> None:
     code = "import sys, nsdevice.inputs.serial_board; print('serial' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_a_flood_the_inbox_refused_is_told_to_the_loop_once_there_is_room():
+    """Issue 22: a flood loses taps (both edges refused); the box must not lose them
+    silently. The refused edges are counted and told, at most every DROPPED_SECONDS."""
+    from nsdevice.inputs.events import Dropped
+    from nsdevice.inputs.serial_board.protocol import DROPPED_SECONDS, BoardMirror
+
+    inbox = QueueInbox(bound=4)
+    mirror = BoardMirror(inbox, lambda: 7.0, hold_timeout=2.0)
+    for _ in range(10):  # ten taps of NEXT into room for four edges
+        mirror.handle("DOWN 0", 100.0)
+        mirror.handle("UP 0", 100.0)
+    taken = inbox.get(0)
+    assert taken == [Edge(Button.NEXT, down, 7.0, debounced=True)
+                     for down in (True, False, True, False)]  # fmt: skip
+    assert mirror.dropped == 8  # each later DOWN (its UP then changes nothing)
+    mirror.handle("BEAT 0000", 100.5)  # room again: the loop hears of the lost ones
+    assert inbox.get(0) == [Dropped(8)]
+    for _ in range(2):  # the inbox full again
+        mirror.handle("DOWN 0", 101.0)
+        mirror.handle("UP 0", 101.0)
+    mirror.handle("DOWN 0", 101.0)  # the fifth edge since: refused
+    inbox.get(0)
+    mirror.handle("BEAT 0000", 101.0 + DROPPED_SECONDS / 2)
+    assert inbox.get(0) == []  # not again so soon
+    mirror.handle("BEAT 0000", 100.5 + DROPPED_SECONDS)
+    assert inbox.get(0) == [Dropped(1)]

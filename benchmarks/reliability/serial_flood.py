@@ -104,6 +104,7 @@ class Frames:
 
     def __init__(self, stream: object) -> None:
         self.count = 0
+        self.lost_said = 0  # notices that presses were lost (the inbox refused edges)
         self.last: dict[str, object] = {}
         self.at = time.monotonic()
         self._stream = stream
@@ -113,6 +114,7 @@ class Frames:
         for line in self._stream:  # type: ignore[attr-defined]
             with contextlib.suppress(ValueError):
                 self.last = json.loads(line)
+                self.lost_said += self.last.get("notice") == "presses_dropped"
             self.count += 1
             self.at = time.monotonic()
             time.sleep(FRAME_SECONDS)
@@ -164,6 +166,9 @@ def serial_flood(seconds: float = 20.0, *, limit_mb: float = 20.0) -> Report:
             report.counts["frames_during_flood"] = frames.count
             if not frames.quiet(1.0, 60):
                 report.fail("the box kept drawing for a minute after the flood ended")
+            report.counts["notices_of_lost_presses"] = frames.lost_said
+            if not frames.lost_said:
+                report.fail("the flood lost presses and the screen never said so")
             peak = max(peak, rss_kb(box.pid))
             report.counts["rss_before_mb"] = round(before / 1024, 1)
             report.counts["rss_peak_mb"] = round(peak / 1024, 1)

@@ -92,7 +92,15 @@ class Typed:
     character: str  # "0".."9" or "-"
 
 
-Item = Edge | Press | Stop | Scored | Typed
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """Edges an input had to let go because the inbox was full (a flood): presses were
+    lost, and the box says so. Sent once there is room again, at most every few seconds."""
+
+    edges: int
+
+
+Item = Edge | Press | Stop | Scored | Typed | Dropped
 
 
 # Room in an inbox. A person makes a few edges a second and the loop takes each in well

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from nsdevice.inputs.events import Button, Edge, Inbox
+from nsdevice.inputs.events import Button, Dropped, Edge, Inbox
 
 log = logging.getLogger("nsdevice.inputs.serial_board")
 
@@ -25,6 +25,7 @@ ECHO_FROM = 2  # the minor version from which a board repeats HELLO's echo= word
 BOARD_NAME = "nsboard"
 MAX_LINE = 62  # longest line content the protocol allows, terminator excluded
 BUTTONS_BY_INDEX = (Button.NEXT, Button.BACK, Button.MENU)  # index 3 is a spare: ignored
+DROPPED_SECONDS = 5.0  # refused edges are told to the loop at most this often
 EVENT_MODULO = 65536  # the board's event counter `n=` wraps here
 TICKS_PERIOD = 1 << 30  # the board's times `t=` are milliseconds modulo this
 # How much faster the board's clock may run than ours (ppm-level crystals, with room):
@@ -190,7 +191,9 @@ class BoardMirror:
     Each change goes to the inbox as a debounced `Edge`. When the inbox refuses one (it is
     full: a flood), the picture stays as it was, so the next line that shows the board's
     state (its `s=` word, the next `BEAT`) sends the change again: no button is left held
-    and no release is lost, and the flood costs no memory.
+    and no release is lost, and the flood costs no memory. A tap whose both edges were
+    refused is lost, though: the refused edges are counted, and once the inbox has room
+    (at most every DROPPED_SECONDS) a `Dropped` tells the loop, which says so on screen.
     """
 
     def __init__(self, inbox: Inbox, clock: Callable[[], float], hold_timeout: float) -> None:
@@ -200,6 +203,8 @@ class BoardMirror:
         self.held: set[Button] = set()
         self._confirmed: dict[Button, float] = {}  # held button → when a line last said so
         self.link = _LinkState(buttons=0, echo="")  # per connection
+        self.dropped = 0  # edges refused since the loop was last told
+        self._told_at: float | None = None
 
     def connect(self, hello: Hello, echo: str) -> None:
         """A new connection: its button count and event count start afresh."""
@@ -305,6 +310,7 @@ class BoardMirror:
                 log.info("button board events %s..%s were lost: mending", link.last_event, count)
             link.last_event = count
         self._take_state(state, self._clock(), now)
+        self._tell_dropped(now)  # a flood that ended with a refusal is told at the next beat
         return True
 
     def _take_state(self, state: str, at: float, now: float) -> None:
@@ -318,12 +324,23 @@ class BoardMirror:
         if down == (button in self.held):
             return  # nothing changed: a repeat, or a heartbeat agreeing with us
         if not self._inbox.put(Edge(button, down, at, debounced=True)):
+            self.dropped += 1
             return  # the inbox is full: unchanged, so the board's next state line resends it
         if down:
             self.held.add(button)
         else:
             self.held.discard(button)
             self._confirmed.pop(button, None)
+        self._tell_dropped(now)
+
+    def _tell_dropped(self, now: float) -> None:
+        """Tell the loop that edges were refused, once there is room for the word."""
+        if not self.dropped:
+            return
+        if self._told_at is not None and now - self._told_at < DROPPED_SECONDS:
+            return
+        if self._inbox.put(Dropped(self.dropped)):
+            self.dropped, self._told_at = 0, now
 
     def let_go_of_unconfirmed(self, now: float) -> None:
         """A held button no line has confirmed for hold_timeout is let go: the board

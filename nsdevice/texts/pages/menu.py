@@ -31,6 +31,7 @@ NOTICES = {
     "store_rewound": N_("The newest save was damaged: the game goes on from an earlier step."),
     "display_fallback": N_("No screen found; showing text instead."),
     "input_fallback": N_("Buttons not found; using the keyboard."),
+    "presses_dropped": N_("Buttons sent too fast; some presses were lost."),
 }
 LED_COLOURS = {"red": N_("red"), "green": N_("green"), "blue": N_("blue")}
 
