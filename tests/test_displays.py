@@ -92,6 +92,34 @@ def test_text_display_marks_the_digit_under_the_cursor_in_brackets():
     assert "> AB[·]" in stream.getvalue().splitlines()
 
 
+def _blanks_between_letters(surface: pygame.Surface) -> list[int]:
+    """The widths of the blank columns between runs of ink, left to right."""
+    width, height = surface.get_size()
+    inked = [any(surface.get_at((x, y))[0] > 110 for y in range(height)) for x in range(width)]
+    starts = [x for x in range(1, width) if inked[x] and not inked[x - 1]]
+    ends = [x for x in range(1, width) if inked[x - 1] and not inked[x]]
+    following = starts if inked[0] else starts[1:]  # the blank after each run, not before
+    return [start - end for end, start in zip(ends, following, strict=False)]
+
+
+def test_letters_of_a_word_sit_evenly_at_the_480x320_sizes():
+    """Issue 26: "pl ace le ft", "Purp le". pygame.font (SDL_ttf) laid a string out with
+    the font's kerning pairs and its own rounding, which put some letters a pixel or two
+    off the advances (Table: gaps 4, 1, 3 at 19-20 px; place: 2, 4, 2, 1 at 22 px); drawn
+    by FreeType without kerning, the blanks between the letters of a word differ by at
+    most 2 px at every size the 480×320 screens use."""
+    fonts = FontBook()
+    uneven = []
+    for px in range(11, 23):
+        for word in ("place", "left", "Purple", "Table", "Seat", "pencil", "moves", "Brown"):
+            surface = pygame.Surface((fonts.width(word, px) + 4, fonts.height(px) + 8))
+            fonts.draw(surface, word, px, (255, 255, 255), (0, 0))
+            blanks = _blanks_between_letters(surface)
+            if max(blanks) - min(blanks) > 2:
+                uneven.append((word, px, blanks))
+    assert uneven == []
+
+
 # --- fitting text -----------------------------------------------------------------------
 @pytest.mark.parametrize("width", [20, 60, 140, 400])
 @pytest.mark.parametrize("lines", [1, 2, 4])
