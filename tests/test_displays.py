@@ -260,7 +260,7 @@ def test_inbox_turns_keys_into_edges_and_ignores_repeats(window):
     before = time.monotonic()
     _key(pygame.KEYDOWN, pygame.K_RIGHT)
     _key(pygame.KEYDOWN, pygame.K_RIGHT)  # a repeat while held: dropped
-    _key(pygame.KEYDOWN, pygame.K_q)  # not ours: dropped
+    _key(pygame.KEYDOWN, pygame.K_z)  # not ours: dropped (q is: it quits)
     _key(pygame.KEYUP, pygame.K_RIGHT)
     _key(pygame.KEYDOWN, pygame.K_ESCAPE)
     _key(pygame.KEYUP, pygame.K_ESCAPE)
@@ -313,6 +313,27 @@ def test_inbox_key_table_is_data():
         assert [(i.button, i.down) for i in inbox.get(1.0)] == [(Button.NEXT, True)]
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("event", ["WINDOWSIZECHANGED", "VIDEORESIZE", "WINDOWEXPOSED"])
+def test_a_resized_or_uncovered_window_paints_its_view_again_without_a_key(window, event):
+    """Issue 26: a resized window stayed black until a key. The window's own event now
+    paints the last view again, and the inbox gives the loop nothing to handle."""
+    window.show(dict(example_views("tokyo"))["turn"])
+    screen = pygame.display.get_surface()
+    screen.fill((0, 0, 0))  # what the window shows after the resize
+    pygame.event.clear()
+    size = {"w": 320, "h": 240, "x": 320, "y": 240, "size": (320, 240)}
+    pygame.event.post(pygame.event.Event(getattr(pygame, event), **size))
+    assert window.inbox().get(0) == []
+    colours = {screen.get_at((x, y))[:3] for x in range(0, 320, 8) for y in range(0, 240, 8)}
+    assert len(colours) > 3  # the turn is on the glass again, not a black window
+
+
+def test_q_closes_the_window_as_it_ends_a_terminal_run(window):
+    pygame.event.clear()
+    _key(pygame.KEYDOWN, pygame.K_q)
+    assert window.inbox().get(1.0) == [Stop("quit key")]
 
 
 def test_window_unavailable_is_one_line(monkeypatch):
