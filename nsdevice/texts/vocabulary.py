@@ -191,10 +191,10 @@ class Vocabulary:
     def slot(self, slot: str, players: int) -> str:
         """A pencil's place: a seat, or the spare spot on the table (C-8, D-7)."""
         _ = self._
-        if slot == "table":
-            return _("Table, by seat {seat}").format(seat=1)
-        if slot.startswith("table-"):
-            return _("Table, by seat {seat}").format(seat=slot.removeprefix("table-"))
+        if slot == "table":  # 3 players: between the last seat and seat 1, on seat 1's right
+            return _("Table, right of seat {seat}").format(seat=1)
+        if slot.startswith("table-"):  # 2 players: a spot on each seat's left (C-8)
+            return _("Table, left of seat {seat}").format(seat=slot.removeprefix("table-"))
         if players == 1:
             return _("You")
         return _("Seat {seat}").format(seat=slot)
