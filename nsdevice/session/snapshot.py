@@ -22,7 +22,7 @@ from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.fields import SCORE_LIMITS, entry_field, load_field
 from nsdevice.session.screens.menu import session_menu_rows
 from nsdevice.session.screens.score_sheet import count_field, sheet_counts
-from nsdevice.session.screens.setup import SEED_CHARACTERS, session_setup_rows
+from nsdevice.session.screens.setup import SEED_CHARACTERS, lays_own_pencils, session_setup_rows
 
 VERSION = 2  # 2: the score entry's digits and the score sheet
 QUESTIONS = ("back_to_round", "restart_round", "new_game", "shutdown")
@@ -216,7 +216,7 @@ def _check_pencils(session: Context) -> None:
     _require(set(laid) <= set(colours), f"pencils {laid!r}")
     if state.screen is ScreenName.PENCIL_ORDER:
         settings = state.settings
-        _require(settings.players == 1 and settings.pencil_order == "own", "a pencil row not asked")
+        _require(lays_own_pencils(settings), "a pencil row not asked")
         _require(
             0 <= state.cursor < len(colours) and colours[state.cursor] not in laid,
             f"pencil cursor {state.cursor!r}",

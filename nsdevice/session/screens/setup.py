@@ -29,12 +29,12 @@ def setup_rows(
     settings: Settings, seed_code: str | None, today: bool = False
 ) -> tuple[views.Row, ...]:
     """`today`: the day's deal was chosen (D-2); the deal row shows it instead of a code."""
-    solo = settings.players == 1
+    own = settings.players == 1 and city(settings.city).own_pencil_order  # C-8, city data
     return (
         views.Row("start"),
         views.Row("city", settings.city),
         views.Row("players", str(settings.players)),
-        *((views.Row("pencil_order", settings.pencil_order),) if solo else ()),  # C-8
+        *((views.Row("pencil_order", settings.pencil_order),) if own else ()),
         *(views.Row(m, "on" if m in settings.modules else "off") for m in MODULES),
         views.Row("seed", "today" if today else seed_code or "random"),
         views.Row("language", settings.language),
@@ -95,12 +95,22 @@ def on_setup(session: Context, press: Press) -> None:
         state.settings = replace(s, language=cycle(LANGUAGES, s.language))
 
 
+def lays_own_pencils(settings: Settings) -> bool:
+    """C-8: a solo player who chose their own pencil order, in a city whose rules allow
+    it (a choice made in Tokyo is kept, and Paris still draws the order)."""
+    return (
+        settings.players == 1
+        and settings.pencil_order == "own"
+        and city(settings.city).own_pencil_order
+    )
+
+
 def start_game(session: Context) -> None:
     """A new game of the remembered setup; a solo player who lays their own pencils
     does so first (C-8)."""
     state = session.state
     s = state.settings
-    if s.players == 1 and s.pencil_order == "own":
+    if lays_own_pencils(s):
         last = state.setup.pencil_order if state.setup is not None else None
         colours = city(s.city).colours
         state.pencil_preference = last if last and set(last) == set(colours) else colours
