@@ -31,7 +31,7 @@ KEPT_SYMBOLS = "·→×−+=/"  # signs the layout and the sums rely on
 ACTIONS = (
     "reveal", "undo", "menu", "up", "down", "select", "start", "continue", "back", "yes",
     "no", "plus", "minus", "done", "ok", "skip", "scores", "new_game", "change",
-    "next_character", "next_page", "previous_page",
+    "next_character", "next_page", "previous_page", "to_top", "to_end",
 )  # fmt: skip
 
 
