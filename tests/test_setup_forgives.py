@@ -86,3 +86,20 @@ def test_a_list_says_where_it_goes_round_past_either_end(opened):
     assert _legend(session) == {"next": "To the top", "back": "Up", "menu": "Select"}
     session.press(NEXT)
     assert session.view().cursor == 0
+
+
+def test_the_undo_survives_a_restart_and_a_bad_one_is_refused():
+    import json
+
+    session = _at_setup()
+    _on_row(session, "language")
+    session.press(MENU)
+    saved = json.loads(json.dumps(session.snapshot()))
+    assert saved["language_before"] == "en"
+    again = Session.restore(saved)
+    assert again.view() == session.view()
+    again.press(BACK)
+    assert again.state.settings.language == "en"
+    for damage in ({"language_before": "xx"}, {"language_before": "en", "screen": "summary"}):
+        with pytest.raises(ValueError):
+            Session.restore({**saved, **damage})
