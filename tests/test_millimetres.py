@@ -34,8 +34,8 @@ SMALLEST_MM = {"turn": 1.0, "round-start": 1.0, "summary": 1.0}
 SMALL_GLASS_MM = 40.0
 SMALL_SMALLEST_MM = {"round-start": 2.5, "summary": 2.5, "phones": 2.5}
 # What acts on a 2-inch turn stands in the 19 mm beside the 15 mm card: at 3 mm where the
-# language's longest word fits that column (English), never under 2 mm ("Doppelstation").
-SMALL_EFFECT_LEAST_MM = 2.0
+# language's longest word fits that column (English), never under 1.9 mm ("Spezialeffekt:").
+SMALL_EFFECT_LEAST_MM = 1.9
 IDLE_LEAST_MM = 1.8  # a pairing that does nothing this turn: small, greyed, still legible
 ACTIVE_ROLES = {"paired", "switch-note", "last"}  # what acts this turn
 TURNS = ("turn", "turn-paired-effect", "turn-paired-no-effect", "turn-joker", "turn-last",

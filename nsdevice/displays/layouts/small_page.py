@@ -33,15 +33,22 @@ PAGED = (views.SummaryView, views.RoundStartView, views.PhonesView)
 HEADING = "heading"  # an item that introduces the next: never the last on a page
 
 
-def _title_fit(canvas: Canvas, view: views.View, words: Words) -> tuple[Fitted, int]:
-    """The title fitted between the upper labels; the row's height."""
+def _title_fit(canvas: Canvas, view: views.View, words: Words) -> tuple[Fitted, int, bool]:
+    """The title fitted between the upper labels; the row's height; whether the labels'
+    actions go one word a line, which they do only when the title needs their width
+    ("Téléphones" beside "Nouveau code")."""
     fonts, margin = canvas.fonts, canvas.margin()
     px = canvas.cap_px(TEXT_MM)
     label_px = canvas.px(canvas.theme.sizes.legend)
-    chips = [_chip_size(canvas, h, words, label_px) for h in view.hints if h.edge == "top"]
-    room = canvas.surface.get_width() - 4 * margin - sum(w for w, _ in chips)
-    fitted = fit_text(words.title(view), px, max(1, room), fonts=fonts, max_lines=2, min_size=px)
-    return fitted, max([fitted.height, *(h for _, h in chips)]) + margin
+    upper = [h for h in view.hints if h.edge == "top"]
+    for wrap in (False, True):
+        chips = [_chip_size(canvas, h, words, label_px, wrap) for h in upper]
+        room = canvas.surface.get_width() - 4 * margin - sum(w for w, _ in chips)
+        fitted = fit_text(words.title(view), px, max(1, room), fonts=fonts, max_lines=2,
+                          min_size=px)  # fmt: skip
+        if not fitted.cut:
+            break
+    return fitted, max([fitted.height, *(h for _, h in chips)]) + margin, wrap
 
 
 def _title_row(canvas: Canvas, view: views.View, words: Words, bands: dict[str, Box]) -> None:
@@ -51,15 +58,15 @@ def _title_row(canvas: Canvas, view: views.View, words: Words, bands: dict[str, 
     width = canvas.surface.get_width()
     margin = canvas.margin()
     label_px = canvas.px(canvas.theme.sizes.legend)
-    fitted, row = _title_fit(canvas, view, words)
+    fitted, row, wrap = _title_fit(canvas, view, words)
     pygame.draw.rect(canvas.surface, palette.header, (0, 0, width, row))
     x_left, x_right = 0, width
     for hint in (h for h in view.hints if h.edge == "top"):
-        chip_w, _ = _chip_size(canvas, hint, words, label_px)
+        chip_w, _ = _chip_size(canvas, hint, words, label_px, wrap)
         left = hint.order == 1
         x = x_left if left else x_right - chip_w
         bands[f"top-{'left' if left else 'right'}"] = _chip(
-            canvas, hint, words, label_px, (x, 0), left=left
+            canvas, hint, words, label_px, (x, 0), left=left, wrap=wrap
         )
         if left:
             x_left += chip_w
@@ -71,21 +78,36 @@ def _title_row(canvas: Canvas, view: views.View, words: Words, bands: dict[str, 
                   centre=True)  # fmt: skip
 
 
-def _chip_size(canvas: Canvas, hint: views.Hint, words: Words, px: int) -> tuple[int, int]:
-    """A label as narrow as it can be: the key cap over the action's word."""
+def _action_lines(hint: views.Hint, words: Words, wrap: bool) -> list[str]:
+    action = words.action(hint.action)
+    return action.split() if wrap else [action]
+
+
+def _chip_size(
+    canvas: Canvas, hint: views.Hint, words: Words, px: int, wrap: bool
+) -> tuple[int, int]:
+    """A label as narrow as it can be: the key cap over the action's words."""
     fonts = canvas.fonts
     pad = max(2, round(px * 0.3))
+    lines = _action_lines(hint, words, wrap)
     cap = fonts.width(cap_text(hint, words), px) + 2 * pad
-    widest = max(cap, fonts.width(words.action(hint.action), px)) + 2 * pad
-    return widest, fonts.height(px) * 2 + 4 * pad
+    widest = max([cap, *(fonts.width(line, px) for line in lines)]) + 2 * pad
+    return widest, fonts.height(px) * (1 + len(lines)) + 4 * pad
 
 
 def _chip(
-    canvas: Canvas, hint: views.Hint, words: Words, px: int, at: tuple[int, int], *, left: bool
+    canvas: Canvas,
+    hint: views.Hint,
+    words: Words,
+    px: int,
+    at: tuple[int, int],
+    *,
+    left: bool,
+    wrap: bool,
 ) -> Box:
     """A button's key cap over its action, flush with the glass's edge its button is at."""
     fonts = canvas.fonts
-    width, height = _chip_size(canvas, hint, words, px)
+    width, height = _chip_size(canvas, hint, words, px, wrap)
     x, y = at
     pad = max(2, round(px * 0.3))
     pygame.draw.rect(canvas.surface, canvas.theme.palette.legend, (x, y, width, height))
@@ -93,10 +115,11 @@ def _chip(
     cap_w = fonts.width(cap, px) + 2 * pad
     cap_x = x + pad if left else x + width - pad - cap_w
     key_cap(canvas, cap, px, pad, (cap_x, y + pad), fonts.height(px) + 2 * pad)
-    action = words.action(hint.action)
-    action_x = x + pad if left else x + width - pad - fonts.width(action, px)
     at_y = y + fonts.height(px) + 3 * pad
-    canvas.text(action, px, canvas.theme.palette.text, (action_x, at_y), "legend")
+    for line in _action_lines(hint, words, wrap):
+        line_x = x + pad if left else x + width - pad - fonts.width(line, px)
+        canvas.text(line, px, canvas.theme.palette.text, (line_x, at_y), "legend")
+        at_y += fonts.height(px)
     return (x, y, width, height)
 
 
@@ -124,7 +147,7 @@ def _layout(
     labels' band, drawn on `canvas`. The page mark takes the lower right corner."""
     width, height = canvas.surface.get_size()
     margin = canvas.margin()
-    _, row = _title_fit(canvas, view, words)
+    _, row, _ = _title_fit(canvas, view, words)
     lower = dataclasses.replace(view, hints=tuple(h for h in view.hints if h.edge == "bottom"))
     bands = legend(canvas, lower, words, 0, snug=True) if lower.hints else {}
     bottom = min(bands["bottom"][1] if "bottom" in bands else height, _mark_top(canvas))

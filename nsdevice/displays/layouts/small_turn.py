@@ -31,7 +31,7 @@ from nsdevice import views
 from nsdevice.displays import figures
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
-from nsdevice.displays.layouts.stack import Icon, Item, Row, fit_rows, measure, place_rows, total
+from nsdevice.displays.layouts.stack import Item, Row, fit_rows, measure, place_rows, total
 from nsdevice.displays.text_fit import fit_text
 from nsdevice.texts import Words
 
@@ -40,7 +40,7 @@ SYMBOL_MM = 15.0  # the card's symbol, drawn pixels top to bottom
 KIND_MM = 4.0  # capital height of the card's kind word
 COUNT_MM = 4.0  # capital height of the underground count
 NOTE_MM = 3.0  # capital height of what acts this turn
-NOTE_LEAST_MM = 2.0  # ... giving way only for a word wider than the column ("Doppelstation")
+NOTE_LEAST_MM = 1.9  # ... giving way only for a word wider than the column ("Spezialeffekt:")
 IDLE_MM = 1.8  # what does nothing this turn: greyed, and smaller than anything that acts
 SYMBOL_FILL = 0.85  # the least share of its box a symbol's drawn pixels fill (a triangle)
 CARD_SHARE = 0.55  # the most of the width the card takes: the count and notes need the rest
@@ -191,7 +191,6 @@ def note_groups(canvas: Canvas, view: views.TurnView, words: Words) -> list[Grou
         rule = Item(switch, colour, max_lines=4, role="switch-note")
         groups.append(Group((rule,)))
     note = words.paired_note(view.paired_effect, view.paired_effect_active)
-    symbol = (Icon("symbol", view.pairing.symbol),) if view.pairing else ()
     if note and view.paired_effect_active is not False:  # T-SP-3: it acts now
         # no symbol beside it: the card's own symbol is the one that fires
         badge = palette.special_badge
@@ -207,7 +206,8 @@ def note_groups(canvas: Canvas, view: views.TurnView, words: Words) -> list[Grou
     elif not note and view.pairing is not None:  # a reminder of this round's pairing
         idle = words.pairing(view.pairing)
     if idle:
-        quiet = Item(idle, palette.dim, icons=symbol, max_lines=4, role="pairing")
+        # its symbol in words only: an icon would cost "Doppelstation" its one line
+        quiet = Item(idle, palette.dim, max_lines=4, role="pairing")
         groups.append(Group((quiet,), IDLE_MM, IDLE_MM))
     return groups
 
