@@ -131,7 +131,6 @@ class Painter:
         screen of words in pages at a size read across the table."""
         if isinstance(view, views.TurnView):
             placed = corner_hints(view)
-            assert isinstance(placed, views.TurnView)
             bands = self._legend(canvas, placed, words, 0, snug=True)
             count = small_turn(canvas, placed, words, bands, page_index)
         else:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pygame
 
@@ -51,7 +52,10 @@ def is_small(canvas: Canvas) -> bool:
     return canvas.glass_height_mm() < SMALL_GLASS_MM
 
 
-def corner_hints(view: views.View) -> views.View:
+ViewT = TypeVar("ViewT", bound=views.View)
+
+
+def corner_hints(view: ViewT) -> ViewT:
     """`view` with each side button's label moved to the corner nearest that button: the
     upper half of a side to the top band, the lower half to the bottom band, the left
     side's at the band's left end and the right side's at its right end."""
