@@ -21,6 +21,7 @@ from nsdevice.displays.theme import Colour
 # × · − but no arrow: these characters are drawn here instead.
 DRAWN_GLYPHS = frozenset("→←")  # arrows the font lacks or draws too small: drawn here
 ELLIPSIS = "…"
+WIDTHS_KEPT = 4096  # measured strings remembered (a few hundred bytes each at most)
 
 
 class Face:
@@ -40,6 +41,8 @@ class Face:
         self._face = pygame.freetype.Font(path, self.metrics_font.get_point_size())
         self._face.kerning = False  # the font's kerning pairs are hinted as well
         self._face.pad = True  # a string's box is its advances wide, its baseline at .y
+        # how far below the top of FreeType's box the baseline lies (pygame.font's: ascent)
+        self._ascender = int(self._face.get_rect("H").y)
 
     def get_height(self) -> int:
         return self.metrics_font.get_height()
@@ -57,12 +60,11 @@ class Face:
     def width(self, text: str) -> int:
         return int(self._face.get_rect(text).width) if text else 0
 
-    def render(self, text: str, colour: Colour) -> tuple[pygame.Surface, int]:
-        """The text drawn, and how far its top lies above the line's top (FreeType's box
-        is a little taller than pygame.font's: the baselines are kept level)."""
-        image, box = self._face.render(text, colour)
-        return image, box.y - self.get_ascent()
-
+    def draw(self, surface: pygame.Surface, text: str, colour: Colour, at: Point) -> None:
+        """Straight onto `surface` (no picture in between to blit), the line's top at
+        `at`: FreeType's box is a little taller than pygame.font's, the baselines level."""
+        x, y = at
+        self._face.render_to(surface, (x, y + self.get_ascent() - self._ascender), text, colour)
 
 class FontBook:
     """The bundled font at any pixel height, each size loaded once.
@@ -78,6 +80,9 @@ class FontBook:
         self._fonts: dict[int, Face] = {}
         self._glyphs: dict[str, bool] = {}
         self._for_cap: dict[float, int] = {}
+        # Fitting measures the same few strings over and over (each paint, each size tried):
+        # FreeType's measure costs ~12 µs, a look-up well under 1. Bounded, as every store.
+        self._widths: dict[tuple[str, int], int] = {}
         probe = pygame.font.Font(path, 100)
         self._scale = probe.get_height() / 100
 
@@ -114,10 +119,16 @@ class FontBook:
         return max(4, round(self.height(px) * 0.9))
 
     def width(self, text: str, px: int) -> int:
+        known = self._widths.get((text, px))
+        if known is not None:
+            return known
         font = self.font(px)
         total = 0
         for piece in _pieces(text):
             total += self._arrow_width(px) if piece in DRAWN_GLYPHS else font.width(piece)
+        if len(self._widths) >= WIDTHS_KEPT:
+            self._widths.clear()
+        self._widths[(text, px)] = total
         return total
 
     def has_glyph(self, char: str) -> bool:
@@ -145,9 +156,8 @@ class FontBook:
                 _draw_arrow(surface, (x, y), width, font, colour, leftward=piece == "←")
                 x += width
             elif piece:
-                image, above = font.render(piece, colour)
-                surface.blit(image, (x, y - above))
-                x += font.width(piece)
+                font.draw(surface, piece, colour, (x, y))
+                x += self.width(piece, px)
         return (start, y, x - start, font.get_height())
 
 
