@@ -223,6 +223,10 @@ class TurnView(View):
     pairing: Pairing | None = None
     joker_extra: str = ""  # T-3 double track, P-3 guided tour
     last: bool = False  # this turn reveals the 5th underground card (C-4)
+    remaining: tuple[StationCard, ...] = ()  # still in the deck: underground first (C-2, C-3)
+    objectives: tuple[str, ...] = ()  # the game's module cards, face up all game (C-11)
+    city_gates: tuple[tuple[str, str], ...] = ()  # (corner, bonus) (P-CG-1)
+    pencil_powers: tuple[tuple[str, str], ...] = ()  # (colour, power) (L-PP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +237,19 @@ class RoundSoFarView(View):
     city: str = "tokyo"
     round: int = 1
     turns: tuple[PlayedTurn, ...] = ()  # every turn revealed in this round, the first first
+    underground_seen: int = 0
+    underground_total: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class DeckView(View):
+    """The round's cards still in the deck, by kind and symbol (C-2, C-3): the tracker the
+    big screens show beside the earlier cards, as a screen of its own on small glass."""
+
+    screen: ClassVar[str] = "deck"
+    city: str = "tokyo"
+    round: int = 1
+    remaining: tuple[StationCard, ...] = ()  # underground first, each kind in deck order
     underground_seen: int = 0
     underground_total: int = 5
 
@@ -467,6 +484,7 @@ ALL_VIEWS: tuple[type[View], ...] = (
     RoundStartView,
     TurnView,
     RoundSoFarView,
+    DeckView,
     RoundEndView,
     PencilPassView,
     GameEndView,
