@@ -126,20 +126,21 @@ def _module_items(canvas: Canvas, view: views.TurnView, words: Words) -> list[It
     def heading(module: str) -> None:
         items.append(Item(words.module(module), palette.dim, scale=0.8, role="module"))
 
-    if view.objectives:
+    cards = view.module_cards
+    if cards.objectives:
         heading("objectives")
-        for name in view.objectives:
+        for name in cards.objectives:
             objective = words.objective(view.city, name)
             items.append(Item(objective, palette.text, max_lines=2, role="module"))
-    if view.city_gates:
+    if cards.city_gates:
         heading("city_gates")
-        for corner, bonus in view.city_gates:  # the corner drawn: its name is long
+        for corner, bonus in cards.city_gates:  # the corner drawn: its name is long
             place = (Icon("corner", corner),)
             bonus_name = words.bonus(bonus)
             items.append(Item(bonus_name, palette.text, icons=place, max_lines=2, role="module"))
-    if view.pencil_powers:
+    if cards.pencil_powers:
         heading("pencil_powers")
-        for colour, power in view.pencil_powers:
+        for colour, power in cards.pencil_powers:
             pencil = (Icon("pencil", colour),)
             power_name = words.power(power)
             items.append(Item(power_name, palette.text, icons=pencil, max_lines=1, role="module"))
