@@ -12,10 +12,13 @@ from nsdevice import views
 from nsdevice.displays import figures
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
-from nsdevice.displays.layouts.small_turn import EFFECT_ROLES, GIVING_WAY, KIND_MM
+from nsdevice.displays.layouts.small_turn import KIND_MM
 from nsdevice.displays.layouts.stack import Icon, Item, fit_rows, place_rows, stack
 from nsdevice.displays.text_fit import fit_text
 from nsdevice.texts import Words
+
+EFFECT_ROLES = ("paired", "pairing")  # the special station's line: kept at its size
+GIVING_WAY = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4)  # the other notes, against it
 
 
 def turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> None:
