@@ -21,6 +21,10 @@ from nsdevice.displays.theme import Colour
 # × · − but no arrow: these characters are drawn here instead.
 DRAWN_GLYPHS = frozenset("→←")  # arrows the font lacks or draws too small: drawn here
 ELLIPSIS = "…"
+# The face has no glyph for the no-break spaces (French before ':'; FreeType would draw a
+# box): drawn as the space they are. Lines still never break there: wrapping splits on
+# plain spaces only.
+SPACES = str.maketrans({"\u00a0": " ", "\u202f": " "})
 WIDTHS_KEPT = 8192  # widths and fits remembered per font book: a few screens' words, sizes
 
 
@@ -56,12 +60,12 @@ class Face:
         return metrics[3] if metrics else self.get_height()
 
     def width(self, text: str) -> int:
-        return int(self._face.get_rect(text).width) if text else 0
+        return int(self._face.get_rect(text.translate(SPACES)).width) if text else 0
 
     def render(self, text: str, colour: Colour) -> tuple[pygame.Surface, int]:
         """The text drawn, and how far its top lies above the line's top (FreeType's box
         is a little taller than pygame.font's: the baselines are kept level)."""
-        image, box = self._face.render(text, colour)
+        image, box = self._face.render(text.translate(SPACES), colour)
         return image, box.y - self.get_ascent()
 
 
