@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from nsdevice.rules.cards import StationCard
 from nsdevice.rules.deal import ROUNDS, Deal, Turn
 
 
@@ -36,6 +37,14 @@ class Progress:
     def visible(self, deal: Deal) -> tuple[Turn, ...]:
         """The round's revealed turns, oldest first (C-3)."""
         return deal.rounds[self.round - 1].turns[: self.revealed]
+
+    def remaining(self, deal: Deal) -> tuple[StationCard, ...]:
+        """The round's cards not revealed yet (C-2: all 11 were shuffled; C-3: the rest are
+        face up), underground first, each kind in the city's deck order: never the
+        shuffled order, which would tell the future."""
+        revealed = {card.id for turn in self.visible(deal) for card in turn.cards}
+        left = [card for card in deal.city.deck if card.id not in revealed]
+        return tuple(sorted(left, key=lambda card: not card.underground))  # a stable sort
 
     def round_over(self, deal: Deal) -> bool:
         return self.revealed == len(deal.rounds[self.round - 1].turns)
