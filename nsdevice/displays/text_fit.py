@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 import pygame
 
 from nsdevice.displays.drawing import Box, Point
 from nsdevice.displays.theme import Colour
+from nsdevice.rules.frozen import dataclass
 
 # The bundled font (FreeSans Bold) has every accented letter of our five languages and
 # × · − but no arrow: these characters are drawn here instead.

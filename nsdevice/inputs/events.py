@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 import queue
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
+
+from nsdevice.rules.frozen import dataclass
 
 
 class Button(StrEnum):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from nsdevice.rules.cards import Kind, Special, StationCard, Symbol
+from nsdevice.rules.frozen import dataclass
 
 
 class CityName(StrEnum):

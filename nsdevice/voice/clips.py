@@ -4,10 +4,11 @@ package): which file says each phrase in each language, and the words it says.""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
+
+from nsdevice.rules.frozen import dataclass
 
 MANIFEST = "manifest.json"
 
