@@ -59,10 +59,17 @@ class FontBook:
         px = self._for_cap.get(cap)
         if px is None:
             px = max(1, math.ceil(cap))
-            while self.cap(px) < cap:
+            while self._probe_cap(px) < cap:
                 px += 1
             self._for_cap[cap] = px
         return px
+
+    def _probe_cap(self, px: int) -> int:
+        """`cap(px)` from a font that is not kept unless already loaded: the sizes tried on
+        the way are never drawn with, and each kept font holds 50 KB or more (issue 23)."""
+        font = self._fonts.get(px) or pygame.font.Font(self._path, max(1, round(px / self._scale)))
+        (metrics,) = font.metrics("H")
+        return metrics[3] if metrics else px
 
     def advance(self, px: int) -> int:
         """Distance from one wrapped line to the next."""

@@ -71,7 +71,11 @@ class WebSide:
         try:
             import asyncio
 
-            import uvicorn
+            from nsdevice.web.uvicorn_parts import load_without_command_line
+
+            load_without_command_line()  # first: uvicorn's modules below then skip it
+            from uvicorn.config import Config
+            from uvicorn.server import Server as UvicornServer
 
             from nsdevice.web.app import make_app
             from nsdevice.web.doorman import Doorman, guarded, raise_file_limit
@@ -79,7 +83,7 @@ class WebSide:
 
             side = self
 
-            class Server(uvicorn.Server):
+            class Server(UvicornServer):
                 async def main_loop(self) -> None:
                     """Wait for `close` instead of uvicorn's ten checks a second: an idle
                     page wakes the box for nothing."""
@@ -95,7 +99,7 @@ class WebSide:
             self.doorman = doorman = Doorman(raise_file_limit())
             names = own_names([self.host] if self.host not in ("0.0.0.0", "::") else [])
             app = make_app(self.stage, self._inbox_put, self._artwork(), self._buttons, None, names)
-            config = uvicorn.Config(
+            config = Config(
                 app,
                 host=self.host,
                 port=self.port,
@@ -104,6 +108,7 @@ class WebSide:
                 lifespan="on",
                 timeout_graceful_shutdown=1,
                 http=guarded(doorman),
+                ws="none",  # the page has no websocket: its modules would cost 1.2 MB
                 date_header=False,  # it would go stale: nothing ticks to refresh it
             )
             self._server = server = Server(config)
