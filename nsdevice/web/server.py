@@ -69,13 +69,19 @@ class WebSide:
         if self._stopping.wait(SETTLE):
             return
         try:
+            # drawn before the server's modules are loaded: its big working pictures are
+            # freed at once, so they add to a smaller total (the box's peak memory, issue 23)
+            artwork = self._artwork()
             import asyncio
 
-            from nsdevice.web.uvicorn_parts import load_without_command_line
+            from nsdevice.imports import provide, without_init
 
-            load_without_command_line()  # first: uvicorn's modules below then skip it
+            # uvicorn's __init__ would load its command line (click, multiprocessing): 2.3 MB
+            without_init("uvicorn")
             from uvicorn.config import Config
             from uvicorn.server import Server as UvicornServer
+
+            provide("uvicorn", Config=Config, Server=UvicornServer)  # its lifespan takes Config
 
             from nsdevice.web.app import make_app
             from nsdevice.web.doorman import Doorman, guarded, raise_file_limit
@@ -98,7 +104,7 @@ class WebSide:
             # limit_concurrency (which idle streams and half-sent requests exhausted).
             self.doorman = doorman = Doorman(raise_file_limit())
             names = own_names([self.host] if self.host not in ("0.0.0.0", "::") else [])
-            app = make_app(self.stage, self._inbox_put, self._artwork(), self._buttons, None, names)
+            app = make_app(self.stage, self._inbox_put, artwork, self._buttons, None, names)
             config = Config(
                 app,
                 host=self.host,
