@@ -4,10 +4,10 @@ A frozen dataclass compiles six methods from source text when its module is impo
 (`__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__`, `__delattr__`). The box
 defines about a hundred before its first frame: on the Pi Zero 2 W that compiling was a
 third of the start (issue 23, counted with benchmarks/pi_cost.py). Here the standard
-decorator only gathers the fields (and makes the slots); comparison, hash, repr and the
-refusal to change a field are small functions made from the fields, with nothing to
-compile, and `__init__` is compiled the first time the class is called, so a class the
-start never uses costs no compiling at all. They behave as the standard ones: equal only to
+decorator only gathers the fields (and makes the slots). `__init__`, `__eq__` and `__hash__`
+are compiled from the same text as the standard's, but at their first call, so a class the
+start never uses costs no compiling; the repr and the refusal to change a field are small
+functions shared or made from the fields. They behave as the standard ones: equal only to
 an instance of the very same class with equal compared fields, the same hash for equal
 values, the same repr, `FrozenInstanceError` on assignment, `__post_init__` called,
 defaults and default factories as given. Type checkers see the standard decorator.
@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import reprlib
-from collections.abc import Callable
-from operator import attrgetter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 __all__ = ["dataclass"]
@@ -49,23 +48,28 @@ def _cheap(cls: type, options: dict[str, Any]) -> type:
     plain = {**options, "init": False, "repr": False, "eq": False, "frozen": False}
     cls = dataclasses.dataclass(cls, **plain)
     fields = dataclasses.fields(cls)
-    compared = _getter([f.name for f in fields if f.compare])
-    hashed = _getter([f.name for f in fields if (f.compare if f.hash is None else f.hash)])
+    compared = tuple(f.name for f in fields if f.compare)
+    hashed = tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))
     shown = [f.name for f in fields if f.repr]
     names = [f.name for f in fields]
 
+    # __init__, __eq__ and __hash__ run often (views are made and compared on every press,
+    # cards in every simulated round): each is compiled, as the standard's, at its first
+    # call, and the class keeps that one.
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        made = _compiled_init(cls, fields)  # once: later calls go straight to it
+        made = _compiled_init(cls, fields)
         cls.__init__ = made  # type: ignore[misc]
         made(self, *args, **kwargs)
 
     def __eq__(self: Any, other: object) -> Any:
-        if other.__class__ is self.__class__:
-            return compared(self) == compared(other)
-        return NotImplemented
+        made = _compiled(cls, "__eq__", ("self", "other"), _comparison(compared))
+        cls.__eq__ = made  # type: ignore[method-assign]
+        return made(self, other)
 
     def __hash__(self: Any) -> int:
-        return hash(hashed(self))
+        made = _compiled(cls, "__hash__", ("self",), f"  return hash({_values('self', hashed)})")
+        cls.__hash__ = made  # type: ignore[method-assign]
+        return int(made(self))
 
     @reprlib.recursive_repr()
     def __repr__(self: Any) -> str:
@@ -128,21 +132,30 @@ def _compiled_init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Any
         body.append(f"  setter(self, {field.name!r}, {value})")
     if hasattr(cls, "__post_init__"):
         body.append("  self.__post_init__()")
-    source = f"def __init__({', '.join(parameters)}):\n" + "\n".join(body or ["  pass"])
-    exec(source, scope)  # our own text, from the class's field names
-    made = scope["__init__"]
-    made.__qualname__ = f"{cls.__qualname__}.__init__"
+    return _compiled(cls, "__init__", parameters, "\n".join(body or ["  pass"]), scope)
+
+
+def _compiled(
+    cls: type, name: str, parameters: Sequence[str], body: str, scope: dict[str, Any] | None = None
+) -> Any:
+    scope = {} if scope is None else scope
+    exec(f"def {name}({', '.join(parameters)}):\n{body}", scope)  # our text, from field names
+    made = scope[name]
+    made.__qualname__ = f"{cls.__qualname__}.{name}"
     return made
 
 
-def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
-    """The values of `names` as one tuple (attrgetter gives a bare value for one name)."""
-    if not names:
-        return lambda value: ()
-    get = attrgetter(*names)
-    if len(names) == 1:
-        return lambda value: (get(value),)
-    return get
+def _values(owner: str, names: Sequence[str]) -> str:
+    """A tuple display of the fields, as the standard's methods build it: "(self.a,self.b,)"."""
+    return "(" + "".join(f"{owner}.{name}," for name in names) + ")"
+
+
+def _comparison(names: Sequence[str]) -> str:
+    return (
+        "  if other.__class__ is self.__class__:\n"
+        f"    return {_values('self', names)} == {_values('other', names)}\n"
+        "  return NotImplemented"
+    )
 
 
 def _dataclass(cls: type | None = None, /, **options: Any) -> Any:
