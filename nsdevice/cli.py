@@ -129,13 +129,15 @@ def _interchanges(text: str, allowed: Sequence[int]) -> dict[int, int]:
 
 
 def _line(text: str, with_monuments: bool) -> tuple[int, int, int]:
+    """A line as its sheet writes it: DxS, and in Paris +M when it has monuments (a
+    line without any is DxS, as on the sheet)."""
     body, plus, monuments = text.partition("+")
     districts, times, stations = body.lower().partition("x")
-    parts = [districts, stations] + ([monuments] if with_monuments else [])
-    shape = "DxS+M, e.g. 7x5+5" if with_monuments else "DxS, e.g. 5x4"
-    if not times or bool(plus) != with_monuments or not all(p.isdigit() for p in parts):
+    parts = [districts, stations] + ([monuments] if plus else [])
+    shape = "DxS or DxS+M, e.g. 7x5+5" if with_monuments else "DxS, e.g. 5x4"
+    if not times or (plus and not with_monuments) or not all(p.isdigit() for p in parts):
         raise UsageError(f"nsdevice score: bad --line {text!r} (use {shape})")
-    return int(districts), int(stations), int(monuments) if with_monuments else 0
+    return int(districts), int(stations), int(monuments) if plus else 0
 
 
 def _sheet_score(args: ScoreOptions) -> tuple[int, list[int]]:
@@ -156,6 +158,11 @@ def _sheet_score(args: ScoreOptions) -> tuple[int, list[int]]:
         "objectives": args.objectives,
         **{f"interchanges_{n}": counts.get(n, 0) for n in table},
     }
+    on_sheet = {count.key for item in items for count in item.counts}
+    for key, value in given.items():  # a count this city's sheet has no place for
+        if value and key not in on_sheet:
+            option = f"--{key.replace('_', '-')}"
+            raise UsageError(f"nsdevice score: {town.words.name} sheets have no {option}")
     values: list[tuple[int, ...]] = []
     for item in items:
         if item.key == "line":

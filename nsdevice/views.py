@@ -178,6 +178,20 @@ class SummaryView(View):
 
 
 @dataclass(frozen=True, slots=True)
+class ModuleCards:
+    """The module cards that lie face up all game, for screens that keep them in view
+    during a round: the shared objectives (C-11), the city gates' bonus per corner
+    (P-CG-1, X-3), each pencil colour's power (L-PP)."""
+
+    objectives: tuple[str, ...] = ()
+    city_gates: tuple[tuple[str, str], ...] = ()  # (corner, bonus)
+    pencil_powers: tuple[tuple[str, str], ...] = ()  # (colour, power)
+
+    def __bool__(self) -> bool:
+        return bool(self.objectives or self.city_gates or self.pencil_powers)
+
+
+@dataclass(frozen=True, slots=True)
 class Pairing:
     symbol: str
     effect: str
@@ -194,6 +208,7 @@ class RoundStartView(View):
     pencils: tuple[SeatPencil, ...] = ()  # seats first, then the table spots
     pairing: Pairing | None = None
     objectives: tuple[str, ...] = ()
+    module_cards: ModuleCards = ModuleCards()
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +238,7 @@ class TurnView(View):
     pairing: Pairing | None = None
     joker_extra: str = ""  # T-3 double track, P-3 guided tour
     last: bool = False  # this turn reveals the 5th underground card (C-4)
+    module_cards: ModuleCards = ModuleCards()  # face up all game: kept in view
 
 
 @dataclass(frozen=True, slots=True)

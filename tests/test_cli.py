@@ -170,6 +170,23 @@ def test_score_paris_worked_example_json_S_P_END(capsys):
     assert json.loads(out) == {"city": "paris", "lines": [45, 30, 29, 30], "total": 174}
 
 
+def test_score_takes_a_paris_line_without_monuments_as_the_sheet_writes_it_S_P(capsys):
+    code, out, err = run(capsys, "score", "--city", "paris", "--json", "--line", "7x5",
+                         "--line", "7x5+0")  # fmt: skip
+    assert (code, err) == (0, "")
+    assert json.loads(out) == {"city": "paris", "lines": [35, 35], "total": 70}
+
+
+@pytest.mark.parametrize("stamps", range(0, 61))
+def test_score_takes_exactly_the_stamp_points_a_tokyo_sheet_holds_S_T_END(capsys, stamps):
+    """Corner districts 10, the other four outer ones 5: every five from 0 to 60."""
+    code, out, err = run(capsys, "score", "--city", "tokyo", "--json", "--stamps", str(stamps))
+    if stamps % 5:
+        assert code == 2 and "stamps come in 5 and 10" in err and out == ""
+    else:
+        assert (code, err) == (0, "") and json.loads(out)["total"] == stamps
+
+
 def test_score_london_total_with_solo_modules_gives_adjusted_and_tier_C13_S_SOLO(capsys):
     code, out, err = run(capsys, "score", "--city", "london", "--total", "120",
                          "--solo-modules", "1", "--json")  # fmt: skip
@@ -240,7 +257,11 @@ BAD = {  # case: (argv, a word the one error line must contain, so it fails for 
     "score-line-half": ((*TOKYO_SCORE, "--line", "5x"), "--line"),
     "score-line-letters": ((*TOKYO_SCORE, "--line", "fivex4"), "--line"),
     "score-tokyo-line-monuments": ((*TOKYO_SCORE, "--line", "5x4+2"), "--line"),
-    "score-paris-line-no-monuments": ((*PARIS_SCORE, "--line", "7x5"), "--line"),
+    "score-tokyo-stamps-7": ((*TOKYO_SCORE, "--stamps", "7"), "stamps come in 5 and 10"),
+    "score-tokyo-stamps-65": ((*TOKYO_SCORE, "--stamps", "65"), "stamps"),
+    "score-paris-stamps": ((*PARIS_SCORE, "--stamps", "10"), "Paris sheets have no --stamps"),
+    "score-paris-ring": ((*PARIS_SCORE, "--ring-unconnected", "1"), "--ring-unconnected"),
+    "score-tokyo-overpasses": ((*TOKYO_SCORE, "--overpasses-once", "1"), "--overpasses-once"),
     "score-line-negative": ((*TOKYO_SCORE, "--line=-5x4"), "--line"),
     "score-line-14-districts": ((*TOKYO_SCORE, "--line", "14x4"), "districts"),
     "score-paris-9-monuments": ((*PARIS_SCORE, "--line", "7x5+9"), "monuments"),

@@ -82,6 +82,16 @@ def test_text_display_prints_title_lines_cursor_and_legend():
     assert display.inbox() is None
 
 
+def test_text_display_marks_the_digit_under_the_cursor_in_brackets():
+    stream = io.StringIO()
+    view = views.ScoreEntryView(seat=2, solo=False, digits=("1", "5", "0"), cursor=1, steps=4)
+    TextDisplay(stream).show(view)
+    assert "> 1[5]0" in stream.getvalue().splitlines()
+    stream = io.StringIO()
+    TextDisplay(stream).show(views.SeedEntryView(characters=("A", "B", ""), cursor=2))
+    assert "> AB[·]" in stream.getvalue().splitlines()
+
+
 # --- fitting text -----------------------------------------------------------------------
 @pytest.mark.parametrize("width", [20, 60, 140, 400])
 @pytest.mark.parametrize("lines", [1, 2, 4])

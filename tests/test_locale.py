@@ -31,7 +31,7 @@ KEPT_SYMBOLS = "·→×−+=/"  # signs the layout and the sums rely on
 ACTIONS = (
     "reveal", "undo", "menu", "up", "down", "select", "start", "continue", "back", "yes",
     "no", "plus", "minus", "done", "ok", "skip", "scores", "new_game", "change",
-    "next_character",
+    "next_character", "next_page", "previous_page",
 )  # fmt: skip
 
 
@@ -197,3 +197,50 @@ def test_system_language_from_the_environment(monkeypatch):
     assert system_language({"LANGUAGE": "sv:it"}) == "it"
     assert system_language({"LANG": "ja_JP.UTF-8"}) == "en"
     assert system_language({}) == "en"
+
+
+# --- French spacing before high punctuation ------------------------------------------------
+# One choice, everywhere: a no-break space (U+00A0) before ":", "?", "!" and ";" in French,
+# so a label never ends a line on its own colon. Not the narrow one (U+202F), not a plain
+# space, never none. A colon inside a {placeholder} or between digits is no punctuation.
+FRENCH_HIGH = re.compile(r"(?<!\u00a0)[:?!;]|[ \u202f][:?!;]")
+
+
+def _french_spacing_faults(text: str) -> list[str]:
+    text = PLACEHOLDER.sub("", text)
+    text = re.sub(r"https?://\S+|\d:\d", "", text)
+    return [text] if FRENCH_HIGH.search(text) else []
+
+
+def test_the_rule_catches_every_wrong_french_spacing():
+    for wrong in ("Tour 1: carré", "Tour 1 : carré", "Tour 1\u202f: carré", "Prêts?"):
+        assert _french_spacing_faults(wrong), wrong
+    for right in ("Tour 1\u00a0: carré", "Prêts\u00a0?", "{label}\u00a0: {value}", "1:2"):
+        assert not _french_spacing_faults(right), right
+
+
+def test_french_puts_a_no_break_space_before_colons_and_marks_in_the_catalog():
+    faults = [f for _, string in entries(catalog("fr")) for f in _french_spacing_faults(string)]
+    assert faults == []
+
+
+def test_french_screens_and_speech_space_their_colons_the_same_way():
+    """Every gallery screen of every city as French shows it and says it: the lines put
+    together in code (a label and its value) follow the same rule as the catalog."""
+    from dataclasses import replace
+
+    from nsdevice.gallery import example_views
+    from nsdevice.texts import Role, words
+    from nsdevice.voice import phrase_ids, phrase_text
+
+    said = words("fr")
+    faults = []
+    for city in ("tokyo", "paris", "london"):
+        for name, view in example_views(city):
+            view = replace(view, language="fr")
+            page = said.page(view)
+            shown = [line.text for line in page.lines if line.role is not Role.DETAIL]
+            texts = [page.title, *shown]
+            texts += [phrase_text(phrase, "fr") for phrase in phrase_ids(view)]
+            faults += [(name, f) for text in texts for f in _french_spacing_faults(text)]
+    assert faults == []

@@ -39,7 +39,7 @@ def test_lists_are_rows_then_warnings_with_the_cursor_marked_X4():
 
 def test_the_number_being_set_is_a_value_and_the_tier_a_headline():
     _view, entry = _page("tokyo", "score-entry-solo")
-    assert [line.role for line in entry.lines] == [Role.CODE, Role.NOTE, Role.NOTE, Role.NOTE]
+    assert [line.role for line in entry.lines] == [Role.CODE, Role.NOTE, Role.BUTTONS, Role.BUTTONS]
     assert "+5" in entry.lines[2].text  # a held button counts fast: said on the screen
     assert "sheet" in entry.lines[3].text  # and the score sheet is a hold away
 

@@ -102,7 +102,7 @@ def test_only_the_seats_tied_for_the_top_total_give_their_best_line_C12():
     session = _table((120, 95, 120))
     view = session.view()
     assert view.screen == "score_entry"
-    assert (view.seat, view.field, view.step, view.steps) == (1, "best_line", 3, 5)
+    assert (view.seat, view.field, view.step, view.steps) == (1, "best_line", 0, 2)
     for press in presses_for(30, TOTAL_FIELD):
         session.press(press)
     assert (session.view().seat, session.view().field) == (3, "best_line")
@@ -110,6 +110,23 @@ def test_only_the_seats_tied_for_the_top_total_give_their_best_line_C12():
         session.press(press)
     assert session.screen == "result"
     assert session.view().winners == (3,) and session.view().decided_by == "best_line"
+
+
+def test_the_counter_counts_seats_and_never_jumps_as_ties_come_and_go_C12():
+    """Paris with 4: every field at 0 ties them all, one total breaks the tie, the next
+    makes one again; the counter still reads seat k of 4, then tied seat k of 2."""
+    session = _table((), players=4)
+    seen = []
+    for total in (100, 100, 90, 80, 12, 15):
+        view = session.view()
+        seen.append((view.field, view.step + 1, view.steps))
+        for press in presses_for(total, TOTAL_FIELD):
+            session.press(press)
+    assert seen == [
+        ("total", 1, 4), ("total", 2, 4), ("total", 3, 4), ("total", 4, 4),
+        ("best_line", 1, 2), ("best_line", 2, 2),
+    ]  # fmt: skip
+    assert session.screen == "result" and session.view().winners == (2,)
 
 
 def test_back_on_an_empty_field_goes_to_the_one_before_and_from_the_first_to_the_game_end():

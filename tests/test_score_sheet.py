@@ -50,6 +50,8 @@ def sheets(draw, city_name: str) -> tuple[bool, list[int]]:
     layout = sheet_counts(at_score_entry(city_name, objectives).current_setup())
     counts = [draw(st.integers(0, min(c.most or 20, 20))) for _, c in layout]
     keys = [c.key for _, c in layout]
+    if "stamps" in keys:  # S-T-END: sums of the districts' stamps, fives up to 60
+        counts[keys.index("stamps")] = draw(st.sampled_from(sorted(city(city_name).stamp_totals())))
     if "overpasses_once" in keys:
         once, twice = keys.index("overpasses_once"), keys.index("overpasses_twice")
         counts[twice] = min(counts[twice], scoring.PARIS_OVERPASSES - counts[once])
@@ -199,3 +201,67 @@ def test_a_solo_sheet_ends_by_naming_the_module_penalty_C13():
     first = at_score_entry("tokyo", True)
     first.press(HOLD_MENU)
     assert not any("−10" in line.text for line in words("en").page(first.view()).lines)
+
+
+def _two_seat_keys() -> tuple[list[str], int]:
+    """From power-on: a 2-player Tokyo game on deal code B, then NEXT to its end."""
+    keys = ["menu", "next", "next", "next"]  # the setup list, past players to the modules
+    keys += ["next"] * 4 + ["menu", "menu"]  # past the four modules: deal row, today
+    keys += ["next", "next", "menu", "menu"]  # "" → A → B, on to the blank end, done
+    keys += ["back"] * 7 + ["menu"]  # up to "start": the summary
+    session = Session(Settings(city="tokyo", players=2), seed_source=lambda: "B")
+    session.deal_new_game()
+    turns = 0
+    while session.screen != "game_end":
+        session.next()
+        turns += 1
+    return keys + ["next"] * turns, turns
+
+
+def _sheet_keys(counts: list[int]) -> list[str]:
+    """A held MENU on a seat's total, its sheet count by count, and MENU to take it."""
+    layout = sheet_counts(at_score_entry("tokyo", False, players=2).current_setup())
+    keys = [str(HOLD_MENU)]
+    for (_, count), value in zip(layout, counts, strict=True):
+        keys += [str(p) for p in presses_for(value, counting_field(count.most))]
+    return [*keys, "menu"]
+
+
+def test_two_seats_tied_after_their_sheets_are_never_asked_for_a_best_line_C12(tmp_path):
+    """Through `nsdevice run --input script --display json`: both seats add up their
+    sheets to 20; the sheets know seat 1's best line (20) beats seat 2's (10)."""
+    from tests.test_run import run_box
+
+    start, _ = _two_seat_keys()
+    seat_one = [5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]  # a 5×4 line: 20
+    seat_two = [2, 5, 2, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]  # two 2×5 lines: 10 + 10
+    keys = [*start, "next", *_sheet_keys(seat_one), *_sheet_keys(seat_two)]
+    screens, result = run_box(tmp_path, ",".join(keys))
+    assert result.returncode == 0, result.stderr
+    summary = [s for s in screens if s["screen"] == "summary"][-1]
+    assert (summary["city"], summary["players"]) == ("tokyo", 2)
+    entries = [s for s in screens if s["screen"] == "score_entry"]
+    assert entries and all(s["field"] == "total" for s in entries)
+    assert {s["step"] + 1 for s in entries} == {1, 2} and {s["steps"] for s in entries} == {2}
+    final = screens[-1]
+    assert final["screen"] == "result", [s["screen"] for s in screens[-5:]]
+    assert [(s["total"], s["best_line"]) for s in final["seats"]] == [(20, 20), (20, 10)]
+    assert final["winners"] == [1] and final["decided_by"] == "best_line"
+    assert final["seed"] == "B"  # the deal the turns were counted on (D-2)
+
+
+def test_a_sheet_given_best_line_survives_a_restart_and_a_bad_seat_is_refused_C12():
+    import json
+
+    import pytest
+
+    session = at_score_entry("tokyo", False, players=2)
+    for key in _sheet_keys([5, 4, *[0] * 11]):
+        session.press(Press.parse(key))
+    assert session.view().seat == 2  # seat 1's total and best line came from the sheet
+    saved = json.loads(json.dumps(session.snapshot()))
+    assert saved["sheet_best"] == [1] and saved["scores"][:2] == [20, 20]
+    assert Session.restore(saved).snapshot() == session.snapshot()
+    for damage in ([3], [1, 1], [0]):
+        with pytest.raises(ValueError):
+            Session.restore({**saved, "sheet_best": damage})

@@ -148,6 +148,25 @@ def test_each_seat_sees_its_pencil_this_round_C8(table):
     assert len(data["pencils"]) == 3
 
 
+def test_after_the_game_the_phone_shows_no_pencil_and_no_box_button_hint_C8(table):
+    """At the game's end a phone can only send its sheet: no "your pencil this round",
+    no "Hold NEXT…" for the box's buttons; the box itself keeps its hint."""
+    to_game_end(table.session)
+    table.show()
+    data = table.client.get("/state").json()
+    assert data["screen"] == "game_end" and data["pencils"] == []
+    assert all("NEXT" not in text for text, _ in data["lines"]), data["lines"]
+    from nsdevice.texts import words
+
+    box = words("en").page(table.session.view())
+    assert any("Hold NEXT" in line.text for line in box.lines)
+    table.session.next()  # the score entry: its digit hints are the box's alone too
+    table.show()
+    data = table.client.get("/state").json()
+    assert data["screen"] == "score_entry" and data["pencils"] == []
+    assert all("Hold" not in text for text, _ in data["lines"]), data["lines"]
+
+
 def test_no_action_without_the_join_code(table):
     to_game_end(table.session)
     table.show()

@@ -56,7 +56,8 @@ def bad_command_lines(folder: Path) -> list[list[str]]:
         ["deal", "--city", "tokyo", "--players", "2", "--modules", "teleporters"],
         ["deal", "--city", "tokyo", "--players", "2", "extra"],
         ["score", "--city", "tokyo", "--line", "5by4"],
-        ["score", "--city", "paris", "--line", "5x4"],
+        ["score", "--city", "paris", "--stamps", "10"],  # a Paris sheet has no stamps
+        ["score", "--city", "tokyo", "--stamps", "7"],  # Tokyo's stamps come in fives
         ["score", "--city", "tokyo", "--line", "99x4"],
         ["score", "--city", "tokyo", *["--line", "1x1"] * 5],
         ["score", "--city", "tokyo", "--interchanges", "9:1"],

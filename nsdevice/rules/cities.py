@@ -52,6 +52,7 @@ class City:
     no_effect_switch_turns: int  # T-4 / L-3: a switch on these first turns has no effect
     joker_extra: str  # "double_track" (T-3), "guided_tour" (P-3) or ""
     line_scoring: str  # "districts", "quarters" or "" (totals only)
+    stamp_values: tuple[int, ...]  # S-T-END: each outer district's tourist stamp (Tokyo)
     objectives: tuple[str, ...]  # C-11: the city's 5 shared objectives, by id
     tier_upper_bounds: tuple[int, ...]  # S-SOLO: inclusive tops of tiers 1-5
     modules: Mapping[str, ModuleCards]  # module cards this city contributes
@@ -65,6 +66,13 @@ class City:
 
     def start_station(self, colour: str) -> StartStation | None:
         return next((s for s in self.start_stations if s.colour == colour), None)
+
+    def stamp_totals(self) -> frozenset[int]:
+        """Every sum of stamps a sheet can hold: some of the districts' stamps, each once."""
+        totals = {0}
+        for value in self.stamp_values:
+            totals |= {total + value for total in totals}
+        return frozenset(totals)
 
     def tier_band(self, tier: int) -> tuple[int | None, int | None]:
         """S-SOLO: the lowest and highest adjusted score of a tier, both inclusive (D-4);
@@ -119,6 +127,7 @@ def _parse(data: dict[str, Any]) -> City:
         no_effect_switch_turns=int(data["no_effect_switch_turns"]),
         joker_extra=data["joker_extra"],
         line_scoring=data["line_scoring"],
+        stamp_values=tuple(int(v) for v in data.get("stamp_values", ())),
         objectives=tuple(data["objectives"]["ids"]),
         tier_upper_bounds=tuple(data["solo"]["tier_upper_bounds"]),
         modules=data.get("module", {}),

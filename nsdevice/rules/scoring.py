@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from nsdevice.rules import cities
 from nsdevice.rules.cities import City
 from nsdevice.rules.frozen import dataclass
 
@@ -11,7 +12,6 @@ MODULE_PENALTY = 10  # C-13: per module used in a solo game
 OBJECTIVE_POINTS = 10  # C-11
 TOKYO_RING_STATIONS = 8  # T-5
 TOKYO_RING_PENALTY = 3  # S-T-END
-TOKYO_MOST_STAMPS = 4 * 10 + 4 * 5  # S-T-END: four corner districts and four other outer ones
 TOKYO_INTERCHANGES = {3: 5, 4: 15, 5: 30}  # S-T-END: lines through one station → points
 PARIS_INTERCHANGES = {2: 2, 3: 5, 4: 9}  # S-P-END
 PARIS_OVERPASS_ONCE = 2
@@ -51,6 +51,21 @@ def _interchange_points(table: Mapping[int, int], counts: Mapping[int, int]) -> 
     return total
 
 
+def _stamps(stamps: int) -> int:
+    """S-T-END: the points of a sheet's tourist stamps, a sum the city's stamps can make
+    (Tokyo: corner districts 10, the other outer ones 5, so fives from 0 to 60)."""
+    town = cities.city("tokyo")
+    most = sum(town.stamp_values)
+    _count("tourist stamps", stamps, most)
+    if stamps not in town.stamp_totals():
+        raise ValueError(f"tourist stamps come in {_values(town.stamp_values)} ({stamps})")
+    return stamps
+
+
+def _values(values: Sequence[int]) -> str:
+    return " and ".join(str(v) for v in sorted(set(values)))
+
+
 def tokyo_total(
     lines: Sequence[int],
     stamps: int = 0,
@@ -61,7 +76,7 @@ def tokyo_total(
     """S-T-END: lines + stamps − 3 per lonely ring station + interchanges + objectives."""
     return (
         sum(_count("line score", line) for line in lines)
-        + _count("tourist stamps", stamps, TOKYO_MOST_STAMPS)
+        + _stamps(stamps)
         - TOKYO_RING_PENALTY
         * _count("unconnected ring stations", ring_unconnected, TOKYO_RING_STATIONS)
         + _interchange_points(TOKYO_INTERCHANGES, interchanges or {})
@@ -167,7 +182,7 @@ def sheet_items(city: City, objectives: bool) -> tuple[SheetItem, ...]:
     lines = tuple(SheetItem("line", counts, number) for number in range(1, LINES + 1))
     if city.line_scoring == "districts":
         own: tuple[SheetItem, ...] = (
-            SheetItem("stamps", (Count("stamps", TOKYO_MOST_STAMPS),)),
+            SheetItem("stamps", (Count("stamps", sum(city.stamp_values)),)),
             SheetItem("ring", (Count("ring_unconnected", TOKYO_RING_STATIONS),)),
             _interchanges(TOKYO_INTERCHANGES),
         )

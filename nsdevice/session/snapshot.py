@@ -70,6 +70,8 @@ def take(session: Context) -> dict[str, Any]:
         "digit": state.digit,
         "sheet": list(state.sheet),
         "sheet_step": state.sheet_step,
+        # left out when empty, so a game without sheets saves exactly what it did before
+        **({"sheet_best": list(state.sheet_best)} if state.sheet_best else {}),
         "recorded": state.recorded,
         "best_before": state.best_before,
     }
@@ -122,6 +124,7 @@ def load(session: Context, data: dict[str, Any]) -> None:
         state.digit = int(data["digit"])
         state.sheet = [int(v) for v in data["sheet"]]
         state.sheet_step = int(data["sheet_step"])
+    state.sheet_best = [int(v) for v in data.get("sheet_best", [])]  # before: none known
     state.recorded = bool(data["recorded"])
     best = data.get("best_before")
     state.best_before = None if best is None else int(best)
@@ -245,6 +248,10 @@ def _check_values(session: Context) -> None:
     low, high = SCORE_LIMITS
     if any(not isinstance(v, int) or not low <= v <= high for v in state.scores):
         raise ValueError(f"scores {state.scores!r} outside {low} to {high}")
+    seats = len(state.scores) // 2
+    known = state.sheet_best
+    if len(set(known)) != len(known) or not all(_within(seat - 1, seats) for seat in known):
+        raise ValueError(f"sheet best lines {known!r} for {seats} seats")
     if state.scores and not _within(state.entry, len(state.scores)):
         raise ValueError(f"entry {state.entry!r} outside {len(state.scores)} fields")
     if state.best_before is not None and not isinstance(state.best_before, int):

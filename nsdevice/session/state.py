@@ -32,6 +32,8 @@ class State:
     digit: int = 0  # the digit being set
     sheet: list[int] = field(default_factory=list)  # the score sheet's counts, in sheet order
     sheet_step: int = 0  # the count being set
+    # seats whose best line a score sheet gave (the box's or a phone's): never asked (C-12)
+    sheet_best: list[int] = field(default_factory=list)
     recorded: bool = False
     best_before: int | None = None  # the solo best for the city before this game
     chime: str | None = None

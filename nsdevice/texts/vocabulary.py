@@ -109,6 +109,8 @@ ACTIONS = {  # the legend for one button on one screen
     "setup": N_("Setup"),
     "renew": N_("New code"),
     "take": N_("Take"),
+    "next_page": N_("Next page"),
+    "previous_page": N_("Previous"),
 }
 MONTHS = (  # short month names, for the day's deal (D-2)
     N_("Jan"),

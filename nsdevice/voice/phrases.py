@@ -130,7 +130,7 @@ def _catalogue() -> dict[str, Wording]:
     for corner in CORNERS:  # P-CG-1: each corner's bonus, for the whole game
         for bonus in BONUSES:
             t[f"gate.{corner}.{bonus}"] = _phrase(
-                lambda w, _, c, b: f"{w.corner(c)}: {w.bonus(b)}", corner, bonus
+                lambda w, _, c, b: w.labelled(w.corner(c), w.bonus(b)), corner, bonus
             )
     t["pencil_powers"] = _phrase(lambda w, _: w.module("pencil_powers"))
     t["game_over"] = _phrase(lambda w, _: _("Game over"))

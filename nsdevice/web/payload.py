@@ -15,7 +15,7 @@ from nsdevice import views
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.frozen import dataclass
-from nsdevice.texts import LANGUAGE_NAMES, words
+from nsdevice.texts import LANGUAGE_NAMES, Role, words
 from nsdevice.voice import phrase_ids, phrase_text
 
 
@@ -83,7 +83,9 @@ def payload(
     ]
     page = said.page(view)
     data["title"] = page.title
-    data["lines"] = [[line.text, line.role.value] for line in page.lines]
+    data["lines"] = [  # the box's own buttons are no use on a phone: their hints stay home
+        [line.text, line.role.value] for line in page.lines if line.role is not Role.BUTTONS
+    ]
     if isinstance(view, views.TurnView):
         data["cards"] = [card(item) for item in view.cards]
         data["earlier"] = [[card(item) for item in turn.cards] for turn in view.earlier]

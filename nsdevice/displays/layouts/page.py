@@ -46,6 +46,7 @@ STYLES: dict[Role, Style] = {  # every role, once
     Role.WARNING: Style(colour="warning"),
     Role.VALUE: Style(colour="accent", size="value"),
     Role.NOTE: Style(colour="dim"),
+    Role.BUTTONS: Style(colour="dim"),
     Role.DETAIL: Style(colour="dim", scale=0.8),
     Role.FORMULA: Style(colour="accent"),
     Role.HEADLINE: Style(colour="accent_text", band="accent"),

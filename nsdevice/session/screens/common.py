@@ -59,3 +59,12 @@ def pairing_view(deal: Deal, round_number: int) -> views.Pairing | None:
     """T-SP-2: the round's special-station pairing, if the module is played."""
     pairing = deal.rounds[round_number - 1].pairing
     return views.Pairing(pairing.symbol.value, pairing.effect) if pairing else None
+
+
+def module_cards(deal: Deal) -> views.ModuleCards:
+    """The module cards face up all game (C-11, P-CG-1, L-PP), for the round's screens."""
+    return views.ModuleCards(
+        objectives=deal.objectives,
+        city_gates=deal.city_gates or (),
+        pencil_powers=deal.pencil_powers or (),
+    )

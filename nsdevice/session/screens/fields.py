@@ -3,7 +3,7 @@ each seat's total and best line, as the score entry and the score sheet both set
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.deal import Setup
@@ -20,15 +20,32 @@ def score_field(setup: Setup, entry: int) -> NumberField:
     return TOTAL_FIELD if setup.solo or entry % 2 == 0 else BEST_LINE_FIELD
 
 
-def score_fields(setup: Setup, scores: Sequence[int]) -> tuple[int, ...]:
+def score_fields(
+    setup: Setup, scores: Sequence[int], known: Collection[int] = ()
+) -> tuple[int, ...]:
     """The fields asked, in order: every seat's total, then the best line of only the
-    seats tied for the top total (C-12: nobody else's decides anything)."""
+    seats tied for the top total (C-12: nobody else's decides anything), unless a score
+    sheet already gave it (`known`: those seats)."""
     if setup.solo:
         return (0,)
     totals = tuple(range(0, 2 * setup.players, 2))
     top = max(scores[t] for t in totals)
     tied = tuple(t + 1 for t in totals if scores[t] == top)
-    return totals + (tied if len(tied) > 1 else ())
+    if len(tied) < 2:
+        return totals
+    return totals + tuple(t for t in tied if t // 2 + 1 not in known)
+
+
+def asked_fields(session: Context) -> tuple[int, ...]:
+    """The session's fields asked (`score_fields`), its sheets' best lines left out."""
+    state = session.state
+    return score_fields(session.current_setup(), state.scores, state.sheet_best)
+
+
+def field_place(fields: Sequence[int], entry: int) -> int:
+    """Where `entry` stands among `fields`; a best line no longer asked stands by its
+    seat's total (a total changed under it: the cursor goes on from there)."""
+    return fields.index(entry) if entry in fields else fields.index(entry - entry % 2)
 
 
 def entry_field(session: Context) -> NumberField:

@@ -12,7 +12,7 @@ from nsdevice.rules.modules import mixes_card_modules
 from nsdevice.rules.progress import Progress
 from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
-from nsdevice.session.screens.common import hints, pairing_view, seat_pencils
+from nsdevice.session.screens.common import hints, module_cards, pairing_view, seat_pencils
 from nsdevice.session.screens.menu import ask, open_menu
 from nsdevice.session.screens.score_sheet import open_sheet, sheet_counts
 from nsdevice.session.screens.scores import begin_scores
@@ -74,6 +74,7 @@ def round_start_view(deal: Deal, round_number: int, language: str) -> views.Roun
         pencils=seat_pencils(deal, round_number),
         pairing=pairing_view(deal, round_number),
         objectives=deal.objectives,
+        module_cards=module_cards(deal),
         hints=hints(next="reveal", back="back", menu="menu"),
         language=language,
     )
@@ -119,6 +120,7 @@ def turn_view(deal: Deal, progress: Progress, language: str) -> views.TurnView:
         pairing=pairing_view(deal, progress.round),
         joker_extra=deal.city.joker_extra,
         last=turn.last,
+        module_cards=module_cards(deal),
         hints=hints(next="continue" if turn.last else "reveal", back="undo", menu="menu"),
         language=language,
     )

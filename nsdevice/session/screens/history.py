@@ -51,7 +51,8 @@ def history_view(history: History, today: date, page: int, language: str) -> vie
         bests=shown.bests,
         streak=shown.streak,
         days_played=shown.days_played,
-        hints=hints(next="continue", back="back", menu="menu")
+        # labelled by what they do: BACK turns a page back, it does not leave the history
+        hints=hints(next="next_page", back="previous_page", menu="menu")
         if len(pages) > 1
         else hints(next="back", back="back", menu="back"),
         language=language,

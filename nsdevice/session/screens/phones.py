@@ -46,7 +46,10 @@ def table_view(session: Context) -> views.TableView:
         view=session.screens[beneath].view(session),
         city=setup.city.value,
         players=setup.players,
-        pencils=seat_pencils(deal, min(state.progress.round, ROUNDS)),
+        # once the game is over nobody holds a pencil "this round" any more
+        pencils=()
+        if session.screens[beneath].over
+        else seat_pencils(deal, min(state.progress.round, ROUNDS)),
         line_scoring=deal.city.line_scoring,
         scoring=beneath in SCORING and not state.recorded,
         seats_in=tuple(sorted(session.phone_seats)),

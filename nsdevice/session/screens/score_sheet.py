@@ -128,15 +128,34 @@ def count_field(session: Context) -> NumberField:
     return counting_field(counts[session.state.sheet_step][1].most)
 
 
+def sheet_best_line(setup: Setup, counts: Sequence[int]) -> int:
+    """The best of the sheet's lines (C-12's tie-break), by the city's line rule."""
+    town = city(setup.city)
+    items = scoring.sheet_items(town, Module.OBJECTIVES in setup.modules)
+    lines = [
+        scoring.line_points(town, values)
+        for item, values in zip(items, sheet_values(items, counts), strict=True)
+        if item.key == "line"
+    ]
+    return max(lines, default=0)
+
+
 def _leave_sheet(session: Context, total: int | None) -> None:
     """Back to the seat's total: filled from the sheet, the cursor on its last digit so
-    one MENU takes it; or (skipped) as it was."""
+    one MENU takes it, and the seat's best line taken from the sheet too (never asked
+    again, C-12); or (skipped) as it was."""
     state = session.state
     state.screen = ScreenName.SCORE_ENTRY
     if total is None:
         load_field(session, state.entry)
         return
     state.scores[state.entry] = total
+    setup = session.current_setup()
+    if not setup.solo:
+        state.scores[state.entry + 1] = sheet_best_line(setup, state.sheet)
+        seat = state.entry // 2 + 1
+        if seat not in state.sheet_best:
+            state.sheet_best.append(seat)
     load_field(session, state.entry, digit=entry_field(session).width - 1)
 
 

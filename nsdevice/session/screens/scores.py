@@ -3,7 +3,7 @@ digit by digit, from the box or from the seats' phones, and the result they make
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from nsdevice import views
@@ -17,7 +17,9 @@ from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints
 from nsdevice.session.screens.fields import (
     SCORE_LIMITS,
+    asked_fields,
     entry_field,
+    field_place,
     load_field,
     score_field,
     score_fields,
@@ -39,15 +41,21 @@ def score_entry_view(
     language: str,
     digits: Sequence[str] | None = None,
     cursor: int = 0,
+    known: Collection[int] = (),
 ) -> views.ScoreEntryView:
     """`scores`: every field (solo: the total; else each seat's total and best line);
-    `entry`: the one being set; `digits`: it as shown (by default, its value)."""
-    fields = score_fields(setup, scores)
-    step = fields.index(entry) if entry in fields else fields.index(entry - 1)
+    `entry`: the one being set; `digits`: it as shown (by default, its value); `known`:
+    the seats whose best line a score sheet gave (never asked)."""
+    fields = score_fields(setup, scores, known)
+    here = field_place(fields, entry)
     field = score_field(setup, entry)
     shown = tuple(digits) if digits is not None else digits_of(scores[entry], field)
     last = cursor + 1 == field.width
     total = setup.solo or entry % 2 == 0
+    # The counter counts within its kind, so it never jumps as ties come and go: a total
+    # is seat k of N; a best line, k of the seats tied on the top total still to give one.
+    group = [f for f in fields if f % 2 == entry % 2] if not setup.solo else [0]
+    step = group.index(entry) if entry in group else 0
     line_scoring = city(setup.city).line_scoring
     return views.ScoreEntryView(
         city=setup.city.value,
@@ -55,7 +63,7 @@ def score_entry_view(
         field="total" if total else "best_line",
         value=scores[entry],
         step=step,
-        steps=len(fields),
+        steps=max(len(group), step + 1),
         solo=setup.solo,
         digits=shown,
         cursor=cursor,
@@ -64,7 +72,7 @@ def score_entry_view(
         hints=hints(
             next="plus_five",
             back="minus_one",
-            menu=("done" if step + 1 == len(fields) else "continue") if last else "next_digit",
+            menu=("done" if here + 1 == len(fields) else "continue") if last else "next_digit",
         ),
         language=language,
     )
@@ -74,7 +82,7 @@ def show_score_entry(session: Context) -> views.ScoreEntryView:
     state = session.state
     return score_entry_view(
         session.current_setup(), state.scores, state.entry, session.language,
-        state.digits, state.digit,
+        state.digits, state.digit, state.sheet_best,
     )  # fmt: skip
 
 
@@ -85,6 +93,7 @@ def begin_scores(session: Context) -> None:
     fields = 1 if setup.solo else 2 * setup.players
     if len(state.scores) != fields:
         state.scores = [0] * fields
+        state.sheet_best = []
     load_field(session, 0)
     state.screen = ScreenName.SCORE_ENTRY
 
@@ -98,8 +107,8 @@ def on_score_entry(session: Context, press: Press) -> None:
     if press.gesture is Gesture.REPEAT:  # one press, one step: a wheel never races
         return
     setup = session.current_setup()
-    fields = score_fields(setup, state.scores)
-    here = fields.index(state.entry) if state.entry in fields else fields.index(state.entry - 1)
+    fields = asked_fields(session)
+    here = field_place(fields, state.entry)
     field = entry_field(session)
     if press.button is Button.MENU:
         if press.gesture is Gesture.HOLD:
@@ -163,15 +172,18 @@ def enter_score(session: Context, seat: int, total: int, best_line: int) -> bool
     fields = 1 if setup.solo else 2 * setup.players
     if len(state.scores) != fields:
         state.scores = [0] * fields
+        state.sheet_best = []
     if setup.solo:
         state.scores[0] = total
     else:
         state.scores[2 * seat - 2 : 2 * seat] = [total, best_line]
     session.phone_seats.add(seat)
+    if not setup.solo and seat not in state.sheet_best:  # the phone's sheet gave it (C-12)
+        state.sheet_best.append(seat)
     if showing is ScreenName.SCORE_ENTRY:  # the field on the box shows the phone's value
         load_field(session, state.entry, state.digit)
     if len(session.phone_seats) == setup.players:
-        load_field(session, score_fields(setup, state.scores)[-1])
+        load_field(session, asked_fields(session)[-1])
         _finish(session)  # over any menu too: the table asked for the result
         state.under = None
     return True
@@ -262,7 +274,7 @@ def on_result(session: Context, press: Press) -> None:
         start_game(session)  # the same setup again, a new deal: NEXT always goes forward
     elif press.button is Button.BACK:
         state.screen = ScreenName.SCORE_ENTRY
-        load_field(session, score_fields(session.current_setup(), state.scores)[-1])
+        load_field(session, asked_fields(session)[-1])
     else:
         open_menu(session)
 

@@ -129,6 +129,7 @@ def _begin(session: Context, pencil_order: tuple[str, ...] | None) -> None:
     state.pencil_choice = []
     state.progress = Progress()
     state.scores = []
+    state.sheet_best = []
     state.entry = 0
     state.recorded = False
     state.screen = ScreenName.SUMMARY

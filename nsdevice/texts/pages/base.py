@@ -30,6 +30,7 @@ class Role(Enum):
     WARNING = "warning"  # advice the players should not miss
     VALUE = "value"  # the number being set
     NOTE = "note"  # a quieter line: an introduction, where we are in a sequence
+    BUTTONS = "buttons"  # how the box's own buttons work here (a phone leaves it out)
     DETAIL = "detail"  # small print, for whoever fixes the box
     FORMULA = "formula"  # how to score, to read off the screen
     HEADLINE = "headline"  # the line that matters most: the winner, the tier reached
@@ -63,6 +64,7 @@ class Page:
     lines: tuple[Line, ...] = ()
     emphasis: tuple[int, ...] = ()  # indexes of lines to mark (a list's cursor, a value set)
     form: Form = Form.LINES
+    cursor: int | None = None  # the character being set in a code line (Role.CODE)
 
 
 def items(texts: list[str] | tuple[str, ...], role: Role = Role.ITEM) -> list[Line]:

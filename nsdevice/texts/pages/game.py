@@ -162,5 +162,5 @@ class GamePages(Pages):
         ask = _("Enter your final score.") if view.players == 1 else _("Enter scores for a winner?")
         lines = items([self.seed(view.seed), ask])
         if view.sheet:
-            lines.append(Line(_("Hold NEXT: add it up on the score sheet"), Role.NOTE))
+            lines.append(Line(_("Hold NEXT: add it up on the score sheet"), Role.BUTTONS))
         return Page(self.title(view), tuple(lines), form=Form.MESSAGE)

@@ -85,14 +85,16 @@ class ScorePages(Pages):
         lines = [
             Line("".join(view.digits), Role.CODE),
             Line(step, Role.NOTE),
-            Line(_("Hold NEXT: +5 · hold BACK: digit before"), Role.NOTE),
+            Line(_("Hold NEXT: +5 · hold BACK: digit before"), Role.BUTTONS),
         ]
         if view.sheet:
-            lines.append(Line(_("Hold MENU: add it up on the score sheet"), Role.NOTE))
+            lines.append(Line(_("Hold MENU: add it up on the score sheet"), Role.BUTTONS))
         elif view.field == "total" and not view.line_scoring:
             city = self.city(view.city)
             lines.append(Line(_("{city}: enter the total, no sheet to add up").format(city=city)))
-        return Page(self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE)
+        return Page(
+            self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE, cursor=view.cursor
+        )
 
     @register_page
     def _score_sheet(self, view: views.SheetView) -> Page:
@@ -117,8 +119,10 @@ class ScorePages(Pages):
                     penalty=view.module_penalty
                 )
                 lines.append(Line(solo, Role.NOTE))
-        lines.append(Line(_("Hold MENU: skip, type the total in"), Role.NOTE))
-        return Page(self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE)
+        lines.append(Line(_("Hold MENU: skip, type the total in"), Role.BUTTONS))
+        return Page(
+            self.title(view), tuple(lines), emphasis=(0,), form=Form.CODE, cursor=view.cursor
+        )
 
     def sheet_count(self, key: str) -> str:
         if key.startswith("interchanges_"):

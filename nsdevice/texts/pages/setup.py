@@ -29,7 +29,7 @@ class SetupPages(Pages):
             Line(code, Role.CODE),
             Line(self._("The same code deals the same cards."), Role.NOTE),
         )
-        return Page(self.title(view), lines, emphasis=(0,), form=Form.CODE)
+        return Page(self.title(view), lines, emphasis=(0,), form=Form.CODE, cursor=view.cursor)
 
     @register_page
     def _pencil_order(self, view: views.PencilOrderView) -> Page:
@@ -40,5 +40,5 @@ class SetupPages(Pages):
             text = _("Round {number}: {colour}").format(number=number, colour=self.colour(colour))
             lines.append(Line(text, Role.PENCIL))
         if view.chosen:
-            lines.append(Line(_("Hold BACK to take the last one back."), Role.NOTE))
+            lines.append(Line(_("Hold BACK to take the last one back."), Role.BUTTONS))
         return Page(self.title(view), tuple(lines), emphasis=(len(row),))
