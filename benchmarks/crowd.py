@@ -1,14 +1,17 @@
 """A room of phones against the box's press → frame (issue 22): one command, a table and JSON.
 
-    python benchmarks/crowd.py                      # 3 rounds of 300 presses, each way
+    python benchmarks/crowd.py                      # 4 rounds of 300 presses, each way
     python benchmarks/crowd.py --rounds 1 --presses 100 --streams 100   # a quick look
 
 Each round runs benchmarks/measure.py's press → frame (mock GPIO pins, the real loop,
-SQLite, the window's paint) twice, in turn: with `--streams` event streams open on the
-phones' page (held and read by a separate process, from many loopback addresses, as a
-room of phones would), and with the page on but no stream. The spread between rounds of
-the same kind is the machine's own noise; the streams cost nothing measurable when their
-p99 falls within it. The process holding the streams runs at nice 19: on a 2-core machine
+SQLite, the window's paint) twice, in turn (A/B/A/B…): with the page on but no stream,
+then with `--streams` event streams open on the phones' page (held and read by a separate
+process, from many loopback addresses, as a room of phones would) plus `--half-sent`
+requests that never finish their headers (opened again whenever the box closes them).
+The spread of the no-stream rounds' p99 is the machine's own noise; the verdict
+(benchmarks/verdict.py) says whether the streams' p99 falls within it, for every tap
+(from the edge that decided it) and for taps decided on release, with the load average
+before and after. The process holding the streams runs at nice 19: on a 2-core machine
 it would otherwise take the box's CPU, which a room of real phones does not.
 `--state-dir /dev/shm` keeps a shared machine's disk (fsync) noise out of both sides.
 
@@ -31,31 +34,81 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.measure import machine, press_to_frame  # noqa: E402
 from benchmarks.phones import free_port  # noqa: E402
+from benchmarks.verdict import load_average, sentence, verdict  # noqa: E402
 
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "crowd.json"
 
 
-def hold_streams(port: int, count: int) -> int:
-    """The child: open `count` streams, say "ready", read them until stdin closes."""
+class HalfSent:
+    """`count` requests that never finish their headers, each from its own address; one
+    the box closes (after its 10 s) is opened again at the next look, as an attacker would."""
+
+    def __init__(self, port: int, count: int) -> None:
+        from benchmarks.reliability.web_box import connect, loopback
+
+        self._open = lambda index: connect(port, loopback(5000 + index))
+        self.sockets = [self._begin(index) for index in range(count)]
+        self.reopened = 0
+
+    def _begin(self, index: int) -> Any:
+        sock = self._open(index)
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # never ends
+        sock.setblocking(False)
+        return sock
+
+    def look(self) -> None:
+        import select
+
+        closed, _, _ = select.select(self.sockets, [], [], 0)
+        for sock in closed:
+            try:
+                gone = sock.recv(4096) == b""
+            except OSError:
+                gone = True
+            if gone:
+                index = self.sockets.index(sock)
+                sock.close()
+                self.sockets[index] = self._begin(index)
+                self.reopened += 1
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
+
+
+def hold_streams(port: int, count: int, half_sent: int) -> int:
+    """The child: open `count` streams and `half_sent` requests, say "ready", read the
+    streams and keep the half-sent ones open until stdin closes."""
+    import select
+
     from benchmarks.reliability.web_box import Streams, lift_own_file_limit
 
     lift_own_file_limit()
     os.nice(19)  # the phones' own work is not the box's: let it have the cores first
     streams = Streams(port, count)
-    time.sleep(1.0)  # every stream has its first table
+    slow = HalfSent(port, half_sent)
+    deadline = time.monotonic() + 5.0
+    while streams.events < count and time.monotonic() < deadline:
+        time.sleep(0.05)  # every stream has its first table
     print(f"ready {streams.refused}", flush=True)
+    while not select.select([sys.stdin], [], [], 1.0)[0]:
+        slow.look()
     sys.stdin.read()
-    print(f"events {streams.events} refused {streams.refused}", flush=True)
+    print(f"events {streams.events} refused {streams.refused} reopened {slow.reopened}",
+          flush=True)  # fmt: skip
     streams.close()
+    slow.close()
     return 0
 
 
-def frames(presses: int, streams: int, state_dir: Path | None = None) -> dict[str, Any]:
-    from nsdevice.inputs.events import QueueInbox
+def frames(presses: int, streams: int, state_dir: Path | None = None,
+           half_sent: int = 0) -> dict[str, Any]:  # fmt: skip
+    from nsdevice.inputs.events import Busy, QueueInbox
     from nsdevice.runner.web import open_web as _open_web
 
     port = free_port()
-    web = _open_web(("127.0.0.1", port), QueueInbox())
+    busy = Busy()  # the loop's, shared with the page as `nsdevice run` shares it
+    web = _open_web(("127.0.0.1", port), QueueInbox(), busy=busy)
     child: subprocess.Popen[str] | None = None
 
     def connect() -> None:
@@ -64,7 +117,8 @@ def frames(presses: int, streams: int, state_dir: Path | None = None) -> dict[st
             raise RuntimeError("the page did not start")
         if not streams:
             return
-        command = [sys.executable, __file__, "--hold-streams", str(port), str(streams)]
+        command = [sys.executable, __file__, "--hold-streams", str(port), str(streams),
+                   str(half_sent)]  # fmt: skip
         child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  text=True)  # fmt: skip
         assert child.stdout is not None
@@ -76,15 +130,18 @@ def frames(presses: int, streams: int, state_dir: Path | None = None) -> dict[st
     said = ""
     try:
         figures = press_to_frame(
-            presses, publish=web.publish, before_presses=connect, state_dir=state_dir
-        )
+            presses, publish=web.publish, before_presses=connect, state_dir=state_dir,
+            busy=busy,
+        )  # fmt: skip
     finally:
         if child is not None:
             said, _ = child.communicate("", timeout=30)
         web.close()
     figures["streams"] = streams
+    figures["half_sent"] = half_sent if streams else 0
     if said:
         figures["stream_events_read"] = int(said.split()[1])
+        figures["half_sent_reopened"] = int(said.split()[5])
     return figures
 
 
@@ -97,11 +154,12 @@ def interleaved(presses: int, streams: int, block: int,
     after its frame, so it weighs on the next tap: the first tap of each block (its
     predecessor was of the other kind) is left out of both sides."""
     from benchmarks.measure import summary
-    from nsdevice.inputs.events import QueueInbox
+    from nsdevice.inputs.events import Busy, QueueInbox
     from nsdevice.runner.web import open_web as _open_web
 
     port = free_port()
-    web = _open_web(("127.0.0.1", port), QueueInbox())
+    busy = Busy()
+    web = _open_web(("127.0.0.1", port), QueueInbox(), busy=busy)
     child: subprocess.Popen[str] | None = None
     current = [0]
 
@@ -109,7 +167,7 @@ def interleaved(presses: int, streams: int, block: int,
         nonlocal child
         if not web.started.wait(30):
             raise RuntimeError("the page did not start")
-        command = [sys.executable, __file__, "--hold-streams", str(port), str(streams)]
+        command = [sys.executable, __file__, "--hold-streams", str(port), str(streams), "0"]
         child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  text=True)  # fmt: skip
         assert child.stdout is not None
@@ -130,7 +188,7 @@ def interleaved(presses: int, streams: int, block: int,
     try:
         press_to_frame(presses, publish=publish, before_presses=connect,
                                  before_tap=before_tap, samples=samples,
-                                 state_dir=state_dir)  # fmt: skip
+                                 state_dir=state_dir, busy=busy)  # fmt: skip
     finally:
         if child is not None:
             said, _ = child.communicate("", timeout=30)
@@ -154,32 +212,35 @@ def interleaved(presses: int, streams: int, block: int,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=300, help="per run")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=4, help="runs of each, alternated")
     parser.add_argument("--streams", type=int, default=500)
+    parser.add_argument("--half-sent", type=int, default=100)
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument(
         "--state-dir", type=Path, help="the store's folder (e.g. /dev/shm: no disk noise)"
     )
     parser.add_argument("--block", type=int, default=10, help="taps a side, interleaved")
     parser.add_argument("--interleaved-presses", type=int, default=2000)
-    parser.add_argument("--hold-streams", nargs=2, type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--hold-streams", nargs=3, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.hold_streams:
         return hold_streams(*args.hold_streams)
-    figures: dict[str, Any] = {"machine": machine(), "runs": []}
+    figures: dict[str, Any] = {"machine": machine(), "load_average_before": load_average(),
+                               "runs": []}  # fmt: skip
     for _ in range(args.rounds):
-        for streams in (args.streams, 0):
-            run = frames(args.presses, streams, args.state_dir)
+        for streams in (0, args.streams):  # the baseline first, then the crowd: A/B/A/B
+            run = frames(args.presses, streams, args.state_dir, args.half_sent)
             figures["runs"].append(run)
-            print(f"streams {streams:4}: p99 from press {run['from_press_ms']['p99']} ms,"
-                  f" from release {run['from_release_ms']['p99']} ms", flush=True)  # fmt: skip
-    for streams in (args.streams, 0) if args.rounds else ():
-        for edge in ("from_press_ms", "from_release_ms"):
-            p99 = [r[edge]["p99"] for r in figures["runs"] if r["streams"] == streams]
-            figures[f"p99_{edge}_{streams}_streams"] = {"runs": p99, "low": min(p99),
-                                                         "high": max(p99)}  # fmt: skip
-            print(f"{streams:4} streams: p99 {edge} {min(p99)} to {max(p99)} ms,"
-                  f" {len(p99)} runs")  # fmt: skip
+            print(f"streams {streams:4}: p99 from the deciding edge"
+                  f" {run['from_the_deciding_edge_ms']['p99']} ms, from release"
+                  f" {run['from_release_ms']['p99']} ms ({run['from_release_ms']['count']}"
+                  f" taps), load {load_average()[0]}", flush=True)  # fmt: skip
+    for edge in ("from_the_deciding_edge_ms", "from_release_ms") if args.rounds else ():
+        p99 = {n: [r[edge]["p99"] for r in figures["runs"] if r["streams"] == n]
+               for n in (0, args.streams)}  # fmt: skip
+        figures[f"verdict_{edge}"] = found = verdict(p99[0], p99[args.streams])
+        print(sentence(f"press → frame {edge}", "no stream",
+                       f"{args.streams} streams + {args.half_sent} half-sent", found))  # fmt: skip
     if args.interleaved_presses:
         mixed = interleaved(args.interleaved_presses, args.streams, args.block, args.state_dir)
         figures["interleaved"] = mixed
@@ -187,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
             took = mixed[f"from_release_ms_{side}"]
             print(f"interleaved, {side:9}: median {took['median']} ms, p99 {took['p99']} ms,"
                   f" {took['count']} taps")  # fmt: skip
+    figures["load_average_after"] = load_average()
+    print(f"load average before {figures['load_average_before']},"
+          f" after {figures['load_average_after']}")  # fmt: skip
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(figures, indent=2) + "\n")
     print(f"wrote {args.json}")

@@ -206,6 +206,7 @@ def press_to_frame(
     publish: Callable[[Any], None] | None = None,
     before_presses: Callable[[], None] | None = None,
     outputs: tuple[Callable[[Any], None], ...] = (),
+    busy: Any = None,
 ) -> dict:
     """Tap `presses` times on mock GPIO pins while the real loop runs; time every frame.
 
@@ -215,7 +216,8 @@ def press_to_frame(
     "window", a plain queue for "kmsdrm" (runner.opening.choose_inbox). `publish` is the loop's
     output to the phones' page, `before_presses` runs after the first frame
     (benchmarks/phones.py connects its pages there), `outputs` the loop's other outputs
-    (benchmarks/voice.py adds the speaker).
+    (benchmarks/voice.py adds the speaker), `busy` the loop's `inputs.events.Busy` when the
+    page or the speaker shares it (as `nsdevice run` wires them).
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -269,7 +271,7 @@ def press_to_frame(
         save = _Timer(store.save)
         loop = Loop(
             session, display, inbox, ButtonTracker(), save=save, notifier=Notifier({}),
-            publish=publish, outputs=outputs,
+            publish=publish, outputs=outputs, **({"busy": busy} if busy is not None else {}),
         )  # fmt: skip
 
         from_release: list[float] = []  # taps decided on release (the hold means more there)

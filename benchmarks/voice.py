@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The voice's speed (issue 24): press → first audio sample, and press → frame with it on.
 
-Usage: python benchmarks/voice.py [--reveals 40] [--presses 400] [--json PATH]
+Usage: python benchmarks/voice.py [--reveals 40] [--presses 300] [--pairs 4]
+                                 [--state-dir /dev/shm] [--json PATH]
 
 1. Press → first audio sample, from SDL's `disk` audio driver (SDL_AUDIODRIVER=disk), in a
    child process: the real loop with a pygame display (dummy video), the speaker as its
@@ -15,7 +16,10 @@ Usage: python benchmarks/voice.py [--reveals 40] [--presses 400] [--json PATH]
    buffer, then sleeps 23 ms (whole milliseconds), and stdio passes four buffers on at the
    write of the fourth (seen with strace: write(4096) every fourth 23 ms sleep).
 2. Press → frame: `measure.press_to_frame` (mock GPIO taps, the real loop, SQLite, paint,
-   flip), without and with the speaker among the loop's outputs, alternated twice.
+   flip), without and with the speaker among the loop's outputs (sharing the loop's
+   `Busy`, as `nsdevice run` wires it), alternated off/on/off/on… `--pairs` times. The
+   verdict (benchmarks/verdict.py): is the p99 with the voice on within the spread of the
+   runs with it off? With the load average before and after.
 
 Speed is measured here, never asserted in tests (DESIGN.md).
 """
@@ -102,7 +106,7 @@ def reveals_child(reveals: int, heard: Path) -> dict[str, Any]:
     import pygame
 
     from nsdevice.displays.pygame_display import PygameDisplay
-    from nsdevice.inputs.events import Button, ButtonTracker, Press, QueueInbox
+    from nsdevice.inputs.events import Busy, Button, ButtonTracker, Press, QueueInbox
     from nsdevice.loop import Loop
     from nsdevice.session import Session, Settings
     from nsdevice.speaker import Speaker
@@ -111,9 +115,10 @@ def reveals_child(reveals: int, heard: Path) -> dict[str, Any]:
         Settings(city="tokyo", players=1, sound=False, voice=True), seed_source=lambda: "VOICE"
     )
     session.deal_new_game()
-    speaker = Speaker(lambda: (True, 1.0))
+    busy = Busy()  # the loop's, shared with the speaker as `nsdevice run` shares it
+    speaker = Speaker(lambda: (True, 1.0), busy)
     display = PygameDisplay((480, 320))
-    loop = Loop(session, display, QueueInbox(), ButtonTracker(), outputs=(speaker,))
+    loop = Loop(session, display, QueueInbox(), ButtonTracker(), outputs=(speaker,), busy=busy)
     loop.draw()  # the first frame: the mixer opens after it
     watcher = Watcher(heard)
     visible: list[float] = []
@@ -160,33 +165,50 @@ def reveals_child(reveals: int, heard: Path) -> dict[str, Any]:
     }
 
 
-def press_to_frame_pairs(presses: int) -> dict[str, Any]:
+def press_to_frame_pairs(presses: int, pairs: int, state_dir: Path | None) -> dict[str, Any]:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from measure import press_to_frame
+    from measure import percentile, press_to_frame
+    from verdict import load_average, sentence, verdict
 
+    from nsdevice.inputs.events import Busy
     from nsdevice.speaker import Speaker
 
     runs: dict[str, list[float]] = {"off": [], "on": []}
     medians: dict[str, list[float]] = {"off": [], "on": []}
-    for _ in range(2):
+    before = load_average()
+    for _ in range(pairs):
         for mode in ("off", "on"):
-            outputs = (Speaker(lambda: (True, 1.0)),) if mode == "on" else ()
+            busy = Busy()
+            speaker = Speaker(lambda: (True, 1.0), busy)
+            outputs = (speaker,) if mode == "on" else ()
             samples: dict[str, list[float]] = {}
-            press_to_frame(presses, samples=samples, outputs=outputs)
-            runs[mode].append(_percentile(samples["frame_ms"], 0.99))
+            press_to_frame(presses, samples=samples, outputs=outputs, busy=busy,
+                           state_dir=state_dir)  # fmt: skip
+            speaker.close()
+            runs[mode].append(percentile(samples["frame_ms"], 0.99))
             medians[mode].append(statistics.median(samples["frame_ms"]))
+            print(f"voice {mode:3}: p99 {runs[mode][-1]:.2f} ms, median {medians[mode][-1]:.2f}"
+                  f" ms, load {load_average()[0]}", file=sys.stderr, flush=True)  # fmt: skip
+    found = verdict(runs["off"], runs["on"])
+    print(sentence("press → frame", "voice off", "voice on", found), file=sys.stderr)
     return {
         "press_to_frame_p99_ms_voice_off": [round(v, 2) for v in runs["off"]],
         "press_to_frame_p99_ms_voice_on": [round(v, 2) for v in runs["on"]],
         "press_to_frame_median_ms_voice_off": [round(v, 2) for v in medians["off"]],
         "press_to_frame_median_ms_voice_on": [round(v, 2) for v in medians["on"]],
+        "press_to_frame_verdict": found,
+        "load_average_before": before,
+        "load_average_after": load_average(),
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reveals", type=int, default=40, help="presses timed to sound")
-    parser.add_argument("--presses", type=int, default=400, help="taps per press→frame run")
+    parser.add_argument("--presses", type=int, default=300, help="taps per press→frame run")
+    parser.add_argument("--pairs", type=int, default=4, help="press→frame runs each way")
+    parser.add_argument("--state-dir", type=Path, default=None,
+                        help="the store's folder (e.g. /dev/shm: no disk noise)")  # fmt: skip
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -202,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
             env=env, capture_output=True, text=True, check=True,
         )  # fmt: skip
     figures = json.loads(child.stdout)
-    figures.update(press_to_frame_pairs(args.presses))
+    figures.update(press_to_frame_pairs(args.presses, args.pairs, args.state_dir))
     print(json.dumps(figures, indent=1))
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")

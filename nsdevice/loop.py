@@ -13,7 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nsdevice.displays import Display
-from nsdevice.inputs.events import ButtonTracker, Edge, Inbox, Press, Scored, Stop, Typed
+from nsdevice.inputs.events import (
+    Busy,
+    ButtonTracker,
+    Edge,
+    Inbox,
+    Press,
+    Scored,
+    Stop,
+    Typed,
+)
 from nsdevice.notify import Notifier
 from nsdevice.session import Session, held_buttons
 from nsdevice.session.holds import EVERY_BUTTON
@@ -36,6 +45,9 @@ class Loop:
     # a step the store could not take at once (another connection held its lock) is tried
     # again from here: the seconds until the next try, or None when nothing waits
     retry: Callable[[], float | None] = lambda: None
+    # held from an input's arrival until its frame is out: the phones' fan-out and the
+    # voice wait on it, so a press never queues behind their work (shared with them)
+    busy: Busy = field(default_factory=Busy)
     _shown: View | None = None
     _published: TableView | None = None
     _brightness: int | None = None
@@ -47,6 +59,7 @@ class Loop:
         # a tap shows on the press edge unless a hold of that button means more here
         self.tracker.on_press_edge = EVERY_BUTTON - held_buttons(view.screen)
         if view == self._shown:
+            self.busy.done()
             self._publish()  # a phone's score may change the table and not the screen
             return
         self.display.show(view)
@@ -60,6 +73,7 @@ class Loop:
         if brightness != self._brightness and self.display.supports_brightness:
             self.display.set_brightness(brightness)
         self._brightness = brightness
+        self.busy.done()  # the frame is out: the phones' fan-out and the voice may go on
         self._publish()  # after the frame: the box first, then the phones
 
     def _publish(self) -> None:
@@ -70,6 +84,7 @@ class Loop:
                 self._published = table
 
     def handle(self, press: Press) -> None:
+        self.busy.start()  # (a second press in one batch: the first one's frame freed it)
         self.session.press(press)
         self._draw_then_save()
 
@@ -98,8 +113,12 @@ class Loop:
         while True:
             self.notifier.watchdog()
             timeout = self._timeout()
-            for item in self.inbox.get(timeout):
+            items = self.inbox.get(timeout)
+            if items:
+                self.busy.start()
+            for item in items:
                 if isinstance(item, Stop):
+                    self.busy.done()
                     self.notifier.stopping()
                     return 0
                 if isinstance(item, Scored):
@@ -111,8 +130,12 @@ class Loop:
                 presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
                 for press in presses:
                     self.handle(press)
-            for press in self.tracker.due(self.clock()):
+            due = self.tracker.due(self.clock())
+            if due:
+                self.busy.start()
+            for press in due:
                 self.handle(press)
+            self.busy.done()  # an edge that made no press, a score that changed nothing
             if self._page_due is not None and self.clock() >= self._page_due:
                 self.display.next_page()
                 self._page_due = self._page_deadline()

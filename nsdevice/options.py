@@ -209,8 +209,10 @@ def build_parser() -> Parser:
 
     score = commands.add_parser("score", help="add up a final score; solo tier and penalty")
     score.add_argument("--city", type=_city, required=True)
-    score.add_argument("--line", action="append", default=[], help="Tokyo DxS, Paris DxS+M")
-    score.add_argument("--stamps", type=_count, default=0)
+    score.add_argument(
+        "--line", action="append", default=[], help="Tokyo DxS; Paris DxS, or DxS+M (monuments)"
+    )
+    score.add_argument("--stamps", type=_count, default=0, help="Tokyo: in fives, 0 to 60")
     score.add_argument("--ring-unconnected", type=_count, default=0)
     score.add_argument("--interchanges", default="", help="LINES:COUNT,... e.g. 3:1,4:2")
     score.add_argument("--overpasses-once", type=_count, default=0)

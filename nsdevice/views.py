@@ -20,7 +20,7 @@ class Hint:
     """What a button does on this screen, and where its label is drawn: beside the button."""
 
     button: str  # "next", "back", "menu"
-    action: str  # a key of texts.vocabulary.ACTIONS, e.g. "reveal", "undo", "select"
+    action: str  # a key of texts.vocabulary.ACTIONS ("reveal", "select"…), or "language:de"
     edge: str = ""  # the screen edge the button sits at (EDGES); "" until placed
     order: int = 0  # its place along that edge, 1 = top (left, right) or left (top, bottom)
     slots: int = 0  # how many button places that edge has (its labels share it out)

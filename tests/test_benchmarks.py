@@ -102,13 +102,19 @@ def test_crowd_benchmark_runs_with_tiny_counts_and_writes_every_figure(tmp_path)
     """benchmarks/crowd.py: press → frame with a room of event streams, and without."""
     out = tmp_path / "crowd.json"
     command = [sys.executable, str(ROOT / "benchmarks" / "crowd.py"), "--presses", "4",
-               "--rounds", "1", "--streams", "20", "--interleaved-presses", "8",
-               "--block", "2", "--json", str(out)]  # fmt: skip
+               "--rounds", "2", "--streams", "20", "--half-sent", "3",
+               "--interleaved-presses", "8", "--block", "2", "--json", str(out)]  # fmt: skip
     result = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
     assert result.returncode == 0, result.stderr[-2000:]
     figures = json.loads(out.read_text())
-    assert [run["streams"] for run in figures["runs"]] == [20, 0]
-    assert figures["runs"][0]["stream_events_read"] >= 20  # every stream had tables
+    assert [run["streams"] for run in figures["runs"]] == [0, 20, 0, 20]  # A/B/A/B
+    assert figures["runs"][1]["stream_events_read"] >= 20  # every stream had tables
+    assert figures["runs"][1]["half_sent"] == 3
+    found = figures["verdict_from_the_deciding_edge_ms"]
+    baseline = [figures["runs"][n]["from_the_deciding_edge_ms"]["p99"] for n in (0, 2)]
+    assert found["baseline_spread_ms"] == [min(baseline), max(baseline)]
+    assert found["within_spread"] == (found["other_median_ms"] <= max(baseline))
+    assert "the spread" in result.stdout and len(figures["load_average_before"]) == 3
     mixed = figures["interleaved"]
     assert mixed["from_release_ms_fed"]["count"] == mixed["from_release_ms_held_back"]["count"]
 

@@ -31,7 +31,7 @@ KEPT_SYMBOLS = "·→×−+=/"  # signs the layout and the sums rely on
 ACTIONS = (
     "reveal", "undo", "menu", "up", "down", "select", "start", "continue", "back", "yes",
     "no", "plus", "minus", "done", "ok", "skip", "scores", "new_game", "change",
-    "next_character", "next_page", "previous_page",
+    "next_character", "next_page", "previous_page", "to_top", "to_end",
 )  # fmt: skip
 
 
@@ -244,3 +244,22 @@ def test_french_screens_and_speech_space_their_colons_the_same_way():
             texts += [phrase_text(phrase, "fr") for phrase in phrase_ids(view)]
             faults += [(name, f) for text in texts for f in _french_spacing_faults(text)]
     assert faults == []
+
+
+# Lines a player read wrongly (issue 26): none may come back.
+MISREAD = {
+    "fr": ("Plus de stations", "le mien", "la mienne"),  # "no more stations"; "mine"
+    "it": ("cifra prima", "cifra dopo"),
+    "es": ("El mío", "el mío"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(MISREAD))
+def test_lines_players_misread_stay_gone(language):
+    found = [
+        string
+        for _, string in entries(catalog(language))
+        for wrong in MISREAD[language]
+        if wrong in string
+    ]
+    assert found == []

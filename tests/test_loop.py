@@ -254,3 +254,32 @@ def test_a_step_a_locked_store_refused_is_retried_while_the_loop_sleeps_no_longe
     assert inbox.timeouts[:3] == [None, 0.5, 0.25]  # each wait as long as the saver asked
     assert [at - tries[0] for at in tries[:3]] == [0.0, 0.5, 0.75]  # tried when due
     assert inbox.timeouts[3] is None  # nothing waits: sleep until a press
+
+
+def test_the_loop_is_busy_from_a_press_until_its_frame_is_out():
+    """The phones' fan-out and the voice wait on `Loop.busy` (issue 22, 24): it must be
+    held while a press becomes its frame and free before the phones, the save and sleep."""
+    from nsdevice.inputs.events import Busy
+
+    busy = Busy()
+    seen: dict[str, list[bool]] = {"show": [], "publish": [], "save": []}
+
+    class Watching(RecordingDisplay):
+        def show(self, view) -> None:
+            seen["show"].append(busy.busy)
+            super().show(view)
+
+    loop, _, inbox = make_loop(
+        busy=busy,
+        save=lambda snapshot: seen["save"].append(busy.busy),
+        publish=lambda table: seen["publish"].append(busy.busy),
+    )
+    loop.display = Watching()
+    for word in ("menu", "next", "next"):
+        inbox.put(Press.parse(word))
+    inbox.put(Stop("done"))
+    assert loop.run() == 0
+    assert seen["show"] == [False, True, True, True]  # the first frame had no press
+    assert seen["save"] == [False, False, False]
+    assert seen["publish"] and not any(seen["publish"])
+    assert not busy.busy

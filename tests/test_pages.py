@@ -138,3 +138,18 @@ def test_a_seats_score_sheet_is_titled_by_its_seat_S_T_END():
     assert words("de").page(view).title == "Spieler 2: Wertungsblatt"
     _view, solo = _page("tokyo", "score-sheet-last")
     assert solo.title == "Score sheet"
+
+
+def test_the_spare_pencils_place_says_which_side_of_which_seat_C8_D7():
+    """2 players: a spot on each seat's left; 3 players: between seat 3 and seat 1, so on
+    seat 1's right ("left" is the next seat, RULES section 1)."""
+    from nsdevice.rules.deal import slots
+    from nsdevice.texts import Words
+
+    words = Words("en")
+    two = [words.slot(slot, 2) for slot in slots(2)]
+    assert two == ["Seat 1", "Table, left of seat 1", "Seat 2", "Table, left of seat 2"]
+    three = [words.slot(slot, 3) for slot in slots(3)]
+    assert three == ["Seat 1", "Seat 2", "Seat 3", "Table, right of seat 1"]
+    german = Words("de")
+    assert german.slot("table", 3) == "Tisch, rechts von Spieler 1"

@@ -22,6 +22,7 @@ import pytest
 
 from nsdevice.inputs.events import Press
 from nsdevice.inputs.keyboard import KEY_LABELS
+from nsdevice.rules.cities import city as city_data
 from nsdevice.session import Capabilities, Session
 from nsdevice.store import FILE_NAME
 from nsdevice.views import DEFAULT_PANEL
@@ -48,8 +49,8 @@ def setup_keys(city: str, players: int, modules: tuple[str, ...]) -> list[str]:
     keys += ["menu"] * ((cities.index(city) - cities.index("tokyo")) % 3)
     keys += ["next"]  # "players" (default 2)
     keys += ["menu"] * ((players - 2) % 4)
-    if players == 1:
-        keys += ["next"]  # "pencil order" (solo only): drawn
+    if players == 1 and city_data(city).own_pencil_order:
+        keys += ["next"]  # "pencil order" (solo, where the city allows one's own): drawn
     for module in ALL_MODULES:
         keys.append("next")
         if module in modules:

@@ -99,9 +99,9 @@ def play_to_the_end(session: Session) -> dict[str, list]:
     return seen
 
 
-GAMES = [
+GAMES = [  # C-8: only Tokyo's rules let a solo player lay the pencils in their own order
     (name, modules)
-    for name in ("tokyo", "paris", "london")
+    for name in ("tokyo",)
     for modules in ((), ("pencil_powers",), ("objectives", "special_stations", "city_gates"))
 ]
 
@@ -133,10 +133,10 @@ def test_solo_prompts_follow_the_players_own_pencil_order_C8_D1(name, modules):
     assert again.deal == session.deal
 
 
-def test_london_pencil_powers_travel_with_the_chosen_pencils_C8_L_PP():
-    colours = city(CityName.LONDON).colours
+def test_london_pencil_powers_travel_with_the_chosen_pencils_in_tokyo_C8_L_PP_X2():
+    colours = city(CityName.TOKYO).colours
     order = tuple(reversed(colours))
-    session = own_order_session("london", ("pencil_powers",))
+    session = own_order_session("tokyo", ("pencil_powers",))
     choose(session, "start")
     lay(session, order)
     powers = dict(session.deal.pencil_powers)
@@ -148,6 +148,19 @@ def test_london_pencil_powers_travel_with_the_chosen_pencils_C8_L_PP():
         while session.screen is not ScreenName.PENCIL_PASS and number < 4:
             session.press(NEXT)
         session.press(NEXT)
+
+
+@pytest.mark.parametrize("name", ["paris", "london"])
+def test_a_city_whose_rules_draw_the_solo_order_offers_no_order_of_ones_own_C8(name):
+    """Paris lays the solo pencils in a random order (seed 002); London's rules at hand
+    say nothing of a choice. The setup has no pencil-order row there, and an own order
+    remembered from Tokyo deals a drawn one."""
+    session = own_order_session(name, ())
+    assert "pencil_order" not in [row.key for row in session.view().rows]
+    choose(session, "start")
+    assert session.screen is ScreenName.SUMMARY and session.deal.setup.pencil_order is None
+    tokyo = own_order_session("tokyo", ())
+    assert "pencil_order" in [row.key for row in tokyo.view().rows]
 
 
 def test_the_picker_skips_taken_pencils_and_a_held_back_takes_one_back_C8():
@@ -201,8 +214,8 @@ def test_settings_from_before_the_pencil_order_row_still_load_C8():
 
 
 def test_a_game_with_its_own_order_restores_mid_pick_and_mid_game_C8_D1():
-    session = own_order_session("paris", ("objectives",))
-    colours = city(CityName.PARIS).colours
+    session = own_order_session("tokyo", ("objectives",))
+    colours = city(CityName.TOKYO).colours
     choose(session, "start")
     session.press(NEXT)
     session.press(MENU)  # the second colour laid first
@@ -407,6 +420,6 @@ def test_the_next_game_offers_the_last_own_order_first_three_menus_lay_it_again_
 
 
 def test_a_first_game_offers_the_citys_order_as_before_C8():
-    session = own_order_session("paris", ())
+    session = own_order_session("tokyo", ())
     choose(session, "start")
-    assert session.view().offered == city(CityName.PARIS).colours[0]
+    assert session.view().offered == city(CityName.TOKYO).colours[0]

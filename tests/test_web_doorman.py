@@ -13,8 +13,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from nsdevice.inputs.events import Button, Press, QueueInbox
+from nsdevice.inputs.events import Busy, Button, Press, QueueInbox
 from nsdevice.session import Capabilities, ScreenName, Session, Settings
+from nsdevice.web import stage as stage_module
 from nsdevice.web.app import WATCHERS_PER_ADDRESS, make_app
 from nsdevice.web.doorman import Doorman, guarded
 from nsdevice.web.payload import Artwork
@@ -30,7 +31,7 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def served(doorman: Doorman) -> Iterator[tuple[int, Session]]:
+def served(doorman: Doorman, stage: Stage | None = None) -> Iterator[tuple[int, Session]]:
     """The page over a Tokyo game at its first round, served by uvicorn on loopback."""
     session = Session(
         Settings(city="tokyo", players=2),
@@ -40,7 +41,7 @@ def served(doorman: Doorman) -> Iterator[tuple[int, Session]]:
     )
     while session.screen is not ScreenName.SUMMARY:
         session.press(Press(Button.MENU))
-    stage = Stage()
+    stage = stage if stage is not None else Stage()
     stage.publish(session.table())
     port = free_port()
     app = make_app(stage, QueueInbox().put, Artwork())
@@ -164,3 +165,38 @@ def test_an_event_streams_place_is_free_the_moment_its_phone_goes():
                 time.sleep(0.02)
             assert doorman.total == 0
             time.sleep(0.1)  # the streams' own ends run on the server's loop
+
+
+def read_events(sock: socket.socket, seconds: float, most: int = 1) -> int:
+    """How many events arrive on a stream within `seconds` (reading stops at `most`)."""
+    events, deadline = 0, time.monotonic() + seconds
+    with contextlib.suppress(TimeoutError):
+        while events < most and time.monotonic() < deadline:
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            events += sock.recv(65536).count(b"data: ")
+    return events
+
+
+def test_a_table_waits_for_the_boxs_frame_before_it_fans_out(monkeypatch):
+    """Issue 22: a press never waits for the interpreter behind the phones' writes: the
+    fan-out starts (and goes on, slice by slice) only while the loop makes no frame."""
+    monkeypatch.setattr(stage_module, "MOST_FRAME_WAIT", 30.0)  # no way round the frame
+    busy = Busy()
+    stage = Stage(busy)
+    stream = b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    with served(Doorman(), stage) as (port, session):
+        phones = []
+        for number in range(3):
+            sock = connect(port, f"127.0.2.{number + 1}")
+            sock.sendall(stream)
+            assert read_events(sock, 1.0) == 1  # the table as it is
+            phones.append(sock)
+        busy.start()  # a press arrived: the loop is making its frame
+        session.press(Press(Button.NEXT))
+        stage.publish(session.table())
+        time.sleep(0.3)
+        assert [read_events(sock, 0.01) for sock in phones] == [0, 0, 0]
+        busy.done()  # the frame is out
+        assert [read_events(sock, 2.0) for sock in phones] == [1, 1, 1]
+        for sock in phones:
+            sock.close()

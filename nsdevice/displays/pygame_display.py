@@ -40,6 +40,20 @@ KEYS: Mapping[str, Button] = MappingProxyType(
         "m": Button.MENU,
     }
 )
+QUIT_KEYS = ("q",)  # as in the terminal: the window closes and the run ends
+# What SDL says when the window's picture may be gone: uncovered, shown again, restored
+# from an icon, resized. Each is answered by painting the last view again, at once.
+REDRAW_EVENTS = frozenset(
+    (
+        pygame.WINDOWEXPOSED,
+        pygame.WINDOWSHOWN,
+        pygame.WINDOWRESTORED,
+        pygame.WINDOWMAXIMIZED,
+        pygame.WINDOWSIZECHANGED,
+        pygame.VIDEORESIZE,
+        pygame.VIDEOEXPOSE,
+    )
+)
 # The keys drawn on the labels of a window, one per button: the first of each above.
 KEY_LABELS = (("next", "→"), ("back", "←"), ("menu", "Esc"))
 
@@ -91,8 +105,10 @@ class PygameInbox:
         *,
         clock: Callable[[], float] = time.monotonic,
         on_expose: Callable[[], None] | None = None,
+        quit_keys: tuple[str, ...] = QUIT_KEYS,
     ) -> None:
         self._keys = {pygame.key.key_code(name): button for name, button in keys.items()}
+        self._quit = {pygame.key.key_code(name) for name in quit_keys}
         self._clock = clock
         self._on_expose = on_expose
         self._items: queue.Queue[Item] = queue.Queue(maxsize=INBOX_BOUND)  # every queue bounded
@@ -136,6 +152,8 @@ class PygameInbox:
         kind = event.type
         if kind == pygame.QUIT:
             return [Stop("window closed")]
+        if kind == pygame.KEYDOWN and event.key in self._quit:
+            return [Stop("quit key")]
         if kind in (pygame.KEYDOWN, pygame.KEYUP):
             button = self._keys.get(event.key)
             if button is None:
@@ -148,8 +166,8 @@ class PygameInbox:
             else:
                 self._down.discard(event.key)
             return [Edge(button, down, self._clock())]
-        if kind == pygame.WINDOWEXPOSED and self._on_expose is not None:
-            self._on_expose()  # uncovered: put the last frame back, the loop need not know
+        if kind in REDRAW_EVENTS and self._on_expose is not None:
+            self._on_expose()  # uncovered or resized: the last view again, the loop need not know
         return []
 
 
@@ -188,7 +206,7 @@ class PygameDisplay(PaintedDisplay):
             pygame.mouse.set_visible(False)
         self.size: tuple[int, int] = self._screen.get_size()
         self._painter = Painter(diagonal_inches=diagonal_inches)
-        self._inbox = PygameInbox(on_expose=pygame.display.flip)
+        self._inbox = PygameInbox(on_expose=self.redraw)
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._mixer: bool | None = None  # None: not tried yet
 
@@ -205,6 +223,18 @@ class PygameDisplay(PaintedDisplay):
 
     def inbox(self) -> PygameInbox:
         return self._inbox
+
+    def redraw(self) -> None:
+        """The last view painted again onto the window as it is now: a resize or a
+        hidden window can leave its picture black, and no key need be pressed to mend it."""
+        surface = pygame.display.get_surface()
+        if surface is not None:
+            self._screen = surface
+            self.size = surface.get_size()
+        if self._view is None:
+            pygame.display.flip()
+        else:
+            self._paint(self._view)
 
     def set_brightness(self, level: int) -> None:
         pass  # a window or HDMI panel: the monitor has its own knob

@@ -11,6 +11,7 @@ import math
 import re
 
 import pygame
+import pygame.freetype
 
 from nsdevice.displays.drawing import Box, Point
 from nsdevice.displays.theme import Colour
@@ -22,6 +23,47 @@ DRAWN_GLYPHS = frozenset("→←")  # arrows the font lacks or draws too small: 
 ELLIPSIS = "…"
 
 
+class Face:
+    """The bundled font at one size: measured as pygame.font measures it, drawn by FreeType.
+
+    Why not pygame.font's own drawing: SDL_ttf places each glyph at the font's *hinted*
+    advance, grid-fitted by the font's bytecode and rounded to a whole pixel, and at small
+    sizes FreeSans Bold's hints widen some letters and narrow others ("pl ace le ft",
+    "Purp le" at 480×320). pygame.freetype places them at their outline advances, as the
+    font was designed, so a word keeps its rhythm. The line's height, ascent and the
+    capitals' height stay pygame.font's, so every layout measures as before.
+    """
+
+    def __init__(self, path: str | None, size: int) -> None:
+        self.metrics_font = pygame.font.Font(path, size)
+        # the same em as pygame.font (which scales its default font to this point size)
+        self._face = pygame.freetype.Font(path, self.metrics_font.get_point_size())
+        self._face.kerning = False  # the font's kerning pairs are hinted as well
+        self._face.pad = True  # a string's box is its advances wide, its baseline at .y
+
+    def get_height(self) -> int:
+        return self.metrics_font.get_height()
+
+    def get_ascent(self) -> int:
+        return self.metrics_font.get_ascent()
+
+    def get_linesize(self) -> int:
+        return self.metrics_font.get_linesize()
+
+    def cap(self) -> int:
+        (metrics,) = self.metrics_font.metrics("H")
+        return metrics[3] if metrics else self.get_height()
+
+    def width(self, text: str) -> int:
+        return int(self._face.get_rect(text).width) if text else 0
+
+    def render(self, text: str, colour: Colour) -> tuple[pygame.Surface, int]:
+        """The text drawn, and how far its top lies above the line's top (FreeType's box
+        is a little taller than pygame.font's: the baselines are kept level)."""
+        image, box = self._face.render(text, colour)
+        return image, box.y - self.get_ascent()
+
+
 class FontBook:
     """The bundled font at any pixel height, each size loaded once.
 
@@ -31,18 +73,19 @@ class FontBook:
 
     def __init__(self, path: str | None = None) -> None:
         pygame.font.init()
+        pygame.freetype.init()
         self._path = path
-        self._fonts: dict[int, pygame.font.Font] = {}
+        self._fonts: dict[int, Face] = {}
         self._glyphs: dict[str, bool] = {}
         self._for_cap: dict[float, int] = {}
         probe = pygame.font.Font(path, 100)
         self._scale = probe.get_height() / 100
 
-    def font(self, px: int) -> pygame.font.Font:
+    def font(self, px: int) -> Face:
         px = max(1, px)
         font = self._fonts.get(px)
         if font is None:
-            font = self._fonts[px] = pygame.font.Font(self._path, max(1, round(px / self._scale)))
+            font = self._fonts[px] = Face(self._path, max(1, round(px / self._scale)))
         return font
 
     def height(self, px: int) -> int:
@@ -50,8 +93,7 @@ class FontBook:
 
     def cap(self, px: int) -> int:
         """The height in pixels of a capital (the top of an "H" above the baseline)."""
-        (metrics,) = self.font(px).metrics("H")
-        return metrics[3] if metrics else px
+        return self.font(px).cap()
 
     def size_for_cap(self, cap: float) -> int:
         """The smallest size whose capitals are at least `cap` pixels tall (found once per
@@ -82,14 +124,14 @@ class FontBook:
         font = self.font(px)
         total = 0
         for piece in _pieces(text):
-            total += self._arrow_width(px) if piece in DRAWN_GLYPHS else font.size(piece)[0]
+            total += self._arrow_width(px) if piece in DRAWN_GLYPHS else font.width(piece)
         return total
 
     def has_glyph(self, char: str) -> bool:
         """Whether the font draws `char` itself, rather than its 'missing' box."""
         known = self._glyphs.get(char)
         if known is None:
-            font = self.font(20)
+            font = self.font(20).metrics_font
             missing = pygame.image.tobytes(font.render("\ue000", True, (255, 255, 255)), "RGBA")
             drawn = pygame.image.tobytes(font.render(char, True, (255, 255, 255)), "RGBA")
             known = self._glyphs[char] = char.isspace() or drawn != missing
@@ -110,9 +152,9 @@ class FontBook:
                 _draw_arrow(surface, (x, y), width, font, colour, leftward=piece == "←")
                 x += width
             elif piece:
-                image = font.render(piece, True, colour)
-                surface.blit(image, (x, y))
-                x += image.get_width()
+                image, above = font.render(piece, colour)
+                surface.blit(image, (x, y - above))
+                x += font.width(piece)
         return (start, y, x - start, font.get_height())
 
 
@@ -135,7 +177,7 @@ def _draw_arrow(
     surface: pygame.Surface,
     at: tuple[int, int],
     width: int,
-    font: pygame.font.Font,
+    font: Face,
     colour: Colour,
     *,
     leftward: bool = False,

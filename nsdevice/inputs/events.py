@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import queue
+import threading
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Protocol
@@ -149,6 +150,33 @@ class QueueInbox:
                 items.append(self._queue.get_nowait())
             except queue.Empty:
                 return items
+
+
+class Busy:
+    """Whether the loop is turning an input into its frame: the box's other threads (the
+    phones' fan-out, the voice's decoding) wait for the frame before doing their own
+    work, so a press never waits behind them for the interpreter. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._free = threading.Event()
+        self._free.set()
+
+    def start(self) -> None:
+        """On the loop's thread: an input arrived; its frame is not out yet."""
+        self._free.clear()
+
+    def done(self) -> None:
+        """On the loop's thread: the frame is out (or the input needed none)."""
+        self._free.set()
+
+    @property
+    def busy(self) -> bool:
+        return not self._free.is_set()
+
+    def wait(self, timeout: float) -> bool:
+        """On another thread: wait until no frame is being made, at most `timeout`
+        seconds (a loop stuck for longer does not stop the others); True when free."""
+        return self._free.wait(timeout)
 
 
 @dataclass(slots=True)

@@ -55,6 +55,7 @@ class City:
     stamp_values: tuple[int, ...]  # S-T-END: each outer district's tourist stamp (Tokyo)
     objectives: tuple[str, ...]  # C-11: the city's 5 shared objectives, by id
     tier_upper_bounds: tuple[int, ...]  # S-SOLO: inclusive tops of tiers 1-5
+    own_pencil_order: bool  # C-8: a solo player may lay the pencils in their own order
     modules: Mapping[str, ModuleCards]  # module cards this city contributes
     words: CityWords
 
@@ -130,6 +131,7 @@ def _parse(data: dict[str, Any]) -> City:
         stamp_values=tuple(int(v) for v in data.get("stamp_values", ())),
         objectives=tuple(data["objectives"]["ids"]),
         tier_upper_bounds=tuple(data["solo"]["tier_upper_bounds"]),
+        own_pencil_order=bool(data["solo"]["own_pencil_order"]["allowed"]),
         modules=data.get("module", {}),
         words=_words(data["words"]),
     )

@@ -39,7 +39,7 @@ from nsdevice.runner.web import open_web, phone_addresses, web_address
 
 
 def run(options: RunOptions) -> int:
-    from nsdevice.inputs.events import ButtonTracker
+    from nsdevice.inputs.events import Busy, ButtonTracker
     from nsdevice.locale import system_language
     from nsdevice.loop import Loop
     from nsdevice.notify import Notifier
@@ -106,9 +106,12 @@ def run(options: RunOptions) -> int:
         elif power_off_status.isdigit():
             exit_status = int(power_off_status)
 
-    web = open_web(address, inbox, options.phone_buttons) if address else None
+    busy = Busy()  # the loop's frame in the making: the page and the voice let it go first
+    web = open_web(address, inbox, options.phone_buttons, busy) if address else None
     # the voice follows the menu's setting; pygame's mixer opens after the first frame
-    speaker = Speaker(lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS))
+    speaker = Speaker(
+        lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS), busy
+    )
     loop = Loop(
         session=session,
         display=display,
@@ -120,6 +123,7 @@ def run(options: RunOptions) -> int:
         on_request=on_request,
         publish=web.publish if web is not None else None,
         retry=saver.retry,
+        busy=busy,
     )
     if web is not None:
         web.start()  # it serves once the loop has drawn its first frame

@@ -10,7 +10,7 @@ from nsdevice.options import RunOptions
 from nsdevice.runner.planning import notice, usage
 
 if TYPE_CHECKING:
-    from nsdevice.inputs.events import Inbox, Press, Scored
+    from nsdevice.inputs.events import Busy, Inbox, Press, Scored
     from nsdevice.web.server import WebSide
 
 
@@ -42,8 +42,11 @@ def phone_addresses(host: str, port: int) -> tuple[str, ...]:
     return tuple(addresses)
 
 
-def open_web(address: tuple[str, int], inbox: Inbox, buttons: bool = False) -> WebSide:
-    """The phones' page, ready to start; its symbols are drawn by the box's own painter."""
+def open_web(
+    address: tuple[str, int], inbox: Inbox, buttons: bool = False, busy: Busy | None = None
+) -> WebSide:
+    """The phones' page, ready to start; its symbols are drawn by the box's own painter.
+    `busy`: the loop's, so the page's fan-out steps aside while a frame is made."""
     from nsdevice.web.payload import Artwork
     from nsdevice.web.server import WebSide
 
@@ -56,4 +59,4 @@ def open_web(address: tuple[str, int], inbox: Inbox, buttons: bool = False) -> W
         inbox.put(item)  # never waits: the page's event loop must not stall on a full inbox
 
     host, port = address
-    return WebSide(host, port, put, artwork, on_error=notice, buttons=buttons)
+    return WebSide(host, port, put, artwork, on_error=notice, buttons=buttons, busy=busy)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import ROUNDS, SEED_MAX_LENGTH, Setup, normalize_seed
 from nsdevice.rules.progress import Progress
@@ -22,7 +23,7 @@ from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.fields import SCORE_LIMITS, entry_field, load_field
 from nsdevice.session.screens.menu import session_menu_rows
 from nsdevice.session.screens.score_sheet import count_field, sheet_counts
-from nsdevice.session.screens.setup import SEED_CHARACTERS, session_setup_rows
+from nsdevice.session.screens.setup import SEED_CHARACTERS, lays_own_pencils, session_setup_rows
 
 VERSION = 2  # 2: the score entry's digits and the score sheet
 QUESTIONS = ("back_to_round", "restart_round", "new_game", "shutdown")
@@ -70,7 +71,8 @@ def take(session: Context) -> dict[str, Any]:
         "digit": state.digit,
         "sheet": list(state.sheet),
         "sheet_step": state.sheet_step,
-        # left out when empty, so a game without sheets saves exactly what it did before
+        # left out when empty, so a game without them saves exactly what it did before
+        **({"language_before": state.language_before} if state.language_before else {}),
         **({"sheet_best": list(state.sheet_best)} if state.sheet_best else {}),
         "recorded": state.recorded,
         "best_before": state.best_before,
@@ -125,6 +127,7 @@ def load(session: Context, data: dict[str, Any]) -> None:
         state.sheet = [int(v) for v in data["sheet"]]
         state.sheet_step = int(data["sheet_step"])
     state.sheet_best = [int(v) for v in data.get("sheet_best", [])]  # before: none known
+    state.language_before = str(data.get("language_before", ""))
     state.recorded = bool(data["recorded"])
     best = data.get("best_before")
     state.best_before = None if best is None else int(best)
@@ -216,7 +219,7 @@ def _check_pencils(session: Context) -> None:
     _require(set(laid) <= set(colours), f"pencils {laid!r}")
     if state.screen is ScreenName.PENCIL_ORDER:
         settings = state.settings
-        _require(settings.players == 1 and settings.pencil_order == "own", "a pencil row not asked")
+        _require(lays_own_pencils(settings), "a pencil row not asked")
         _require(
             0 <= state.cursor < len(colours) and colours[state.cursor] not in laid,
             f"pencil cursor {state.cursor!r}",
@@ -248,6 +251,11 @@ def _check_values(session: Context) -> None:
     low, high = SCORE_LIMITS
     if any(not isinstance(v, int) or not low <= v <= high for v in state.scores):
         raise ValueError(f"scores {state.scores!r} outside {low} to {high}")
+    if state.language_before and (
+        state.language_before not in LANGUAGES
+        or state.screen not in (ScreenName.SETUP, ScreenName.MENU)
+    ):
+        raise ValueError(f"language to undo {state.language_before!r} on {state.screen}")
     seats = len(state.scores) // 2
     known = state.sheet_best
     if len(set(known)) != len(known) or not all(_within(seat - 1, seats) for seat in known):

@@ -24,6 +24,9 @@ class State:
     # solo: the last game's own order, offered first so that MENU, MENU, MENU lays it again
     # (not saved: after a restart the picker offers the city's order)
     pencil_preference: tuple[str, ...] = ()
+    # the language before a run of changes on a list, for one BACK to put back (not saved:
+    # after a restart the language chosen stays)
+    language_before: str = ""
     under: ScreenName | None = None  # the game screen beneath an overlay (menu, about, …)
     question: str = ""
     scores: list[int] = field(default_factory=list)

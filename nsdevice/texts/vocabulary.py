@@ -110,6 +110,8 @@ ACTIONS = {  # the legend for one button on one screen
     "renew": N_("New code"),
     "take": N_("Take"),
     "next_page": N_("Next page"),
+    "to_top": N_("To the top"),  # a list's last row: NEXT goes round to the first
+    "to_end": N_("To the end"),  # its first row: BACK goes round to the last
     "previous_page": N_("Previous"),
 }
 MONTHS = (  # short month names, for the day's deal (D-2)
@@ -191,10 +193,10 @@ class Vocabulary:
     def slot(self, slot: str, players: int) -> str:
         """A pencil's place: a seat, or the spare spot on the table (C-8, D-7)."""
         _ = self._
-        if slot == "table":
-            return _("Table, by seat {seat}").format(seat=1)
-        if slot.startswith("table-"):
-            return _("Table, by seat {seat}").format(seat=slot.removeprefix("table-"))
+        if slot == "table":  # 3 players: between the last seat and seat 1, on seat 1's right
+            return _("Table, right of seat {seat}").format(seat=1)
+        if slot.startswith("table-"):  # 2 players: a spot on each seat's left (C-8)
+            return _("Table, left of seat {seat}").format(seat=slot.removeprefix("table-"))
         if players == 1:
             return _("You")
         return _("Seat {seat}").format(seat=slot)
@@ -205,7 +207,10 @@ class Vocabulary:
         return self._(title), self._(line)
 
     def action(self, name: str) -> str:
-        """The legend for one button on one screen."""
+        """The legend for one button on one screen ("language:de": that language's own
+        name, as the list shows it: BACK undoing a change reads in the language it brings)."""
+        if name.startswith("language:"):
+            return LANGUAGE_NAMES[name.removeprefix("language:")]
         return self._(ACTIONS[name])
 
     def button(self, name: str) -> str:

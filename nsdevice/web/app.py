@@ -38,6 +38,7 @@ PRESSABLE = ("round_start", "turn")  # where the controller's phone may press NE
 MOST_WATCHERS = 1000  # event streams open at once: a room of phones
 WATCHERS_PER_ADDRESS = 8  # a phone has one; a few tabs at most
 TOKEN_HEADER = "x-seat-token"
+SLICE = 50  # streams written between two looks at the box's loop (a frame goes first)
 ASSETS = {  # the page's own files, by the only paths that serve them
     "/": ("index.html", "text/html; charset=utf-8"),
     "/phone.js": ("phone.js", "text/javascript; charset=utf-8"),
@@ -160,7 +161,8 @@ def framed(data: bytes, chunked: bool) -> bytes:
 
 class Events:
     """`GET /events`: the table as Server-Sent Events. One broadcaster writes each new
-    table to every stream in turn (500 streams cost one loop, not 500 task wake-ups);
+    table to every stream in turn (500 streams cost one loop, not 500 task wake-ups), in
+    slices of SLICE that wait while the box's loop makes a frame (`Stage.after_frame`);
     each stream's own task only waits for its phone's going, and ends the moment the
     phone goes, not at the next table (Starlette's streaming response notices only when
     it next writes). A raw ASGI app."""
@@ -195,8 +197,16 @@ class Events:
             # one encoding per language and framing, however many streams: a table then
             # allocates nothing per phone (and wakes no collector for 500 of them)
             frames: dict[str, bytes] = {}
-            for sink, said in self._streams.items():  # no push adds or drops a stream
-                if said[1] < seen:
+            sinks = list(self._streams)  # streams come and go between two slices
+            for start in range(0, len(sinks), SLICE):
+                # a press's frame goes first; a newer table is sent instead of this one
+                await self.stage.after_frame()
+                if self.stage.latest()[0] != seen:
+                    break
+                for sink in sinks[start : start + SLICE]:
+                    said = self._streams.get(sink)
+                    if said is None or said[1] >= seen:
+                        continue  # gone, or sent this table already (it came in since)
                     said[1] = seen
                     frame = frames.get(said[2])
                     if frame is None:

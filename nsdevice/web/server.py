@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from nsdevice.inputs.events import Press, Scored
+from nsdevice.inputs.events import Busy, Press, Scored
 from nsdevice.views import TableView
 from nsdevice.web.payload import Artwork
 from nsdevice.web.stage import Stage
@@ -41,10 +41,11 @@ class WebSide:
         artwork: Callable[[], Artwork],
         on_error: Callable[[str], None] = lambda message: None,
         buttons: bool = False,
+        busy: Busy | None = None,
     ) -> None:
         self._buttons = buttons
         self.host, self.port = host, port
-        self.stage = Stage()
+        self.stage = Stage(busy)  # busy: the loop's, so the fan-out lets a frame go first
         self._inbox_put = inbox_put
         self._artwork = artwork
         self._on_error = on_error

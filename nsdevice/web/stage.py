@@ -10,14 +10,20 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+from nsdevice.inputs.events import Busy
 from nsdevice.views import TableView
 
 if TYPE_CHECKING:  # asyncio itself is imported on the web thread, after the first frame
     import asyncio
 
 
+FRAME_POLL = 0.001  # seconds between two looks at a loop that is making a frame
+MOST_FRAME_WAIT = 0.05  # a loop busy for longer (a stuck one) does not stop the phones
+
+
 class Stage:
-    def __init__(self) -> None:
+    def __init__(self, busy: Busy | None = None) -> None:
+        self.busy = busy if busy is not None else Busy()
         self._lock = threading.Lock()
         self._number = 0  # counts the tables published: a stream sends each number once
         self._table: TableView | None = None
@@ -67,6 +73,17 @@ class Stage:
         changed, self._changed = self._changed, asyncio.Event()
         if changed is not None:
             changed.set()
+
+    async def after_frame(self) -> None:
+        """On the web thread: return once the loop is not making a frame (at most
+        MOST_FRAME_WAIT later). A short poll, and only while a frame is under way: the
+        loop's thread would otherwise have to wake this one after every frame."""
+        import asyncio
+
+        waited = 0.0
+        while self.busy.busy and waited < MOST_FRAME_WAIT:
+            await asyncio.sleep(FRAME_POLL)
+            waited += FRAME_POLL
 
     async def next_after(self, seen: int) -> tuple[int, TableView] | None:
         """The first table newer than number `seen`, waiting for it if need be; None once

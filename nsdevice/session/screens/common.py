@@ -4,9 +4,11 @@ pencils on the table."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
+from nsdevice.locale import LANGUAGES
 from nsdevice.rules.deal import Deal
 from nsdevice.session.context import Context
 
@@ -14,6 +16,46 @@ from nsdevice.session.context import Context
 def hints(**actions: str) -> tuple[views.Hint, ...]:
     """The legend: what each button (`next`, `back`, `menu`) does on a screen."""
     return tuple(views.Hint(button, action) for button, action in actions.items())
+
+
+def list_hints(
+    rows: Sequence[views.Row], cursor: int, language_before: str = ""
+) -> tuple[views.Hint, ...]:
+    """A list's legend. The cursor goes round past either end, so the legend says so
+    where it will (no surprise); right after the language changed, BACK puts the one
+    before back, and its label names that language in its own words."""
+    last = cursor == len(rows) - 1
+    back = f"language:{language_before}" if language_before else "to_end" if cursor == 0 else "up"
+    return hints(next="to_top" if last else "down", back=back, menu="select")
+
+
+def change_language(session: Context) -> None:
+    """The next language, remembering the one before the first of a run of changes so
+    that one BACK undoes them all (a press too many never strands the box in a language
+    nobody at the table reads)."""
+    state = session.state
+    settings = state.settings
+    before = state.language_before or settings.language
+    state.settings = replace(settings, language=cycle(LANGUAGES, settings.language))
+    state.language_before = "" if state.settings.language == before else before
+
+
+def undo_language(session: Context, press: Press) -> bool:
+    """BACK right after a change puts the language before back (True); the list's
+    handler forgets it on any press but another change (`keep_language_undo`)."""
+    state = session.state
+    before = state.language_before
+    if before and press.button is Button.BACK:
+        state.settings = replace(state.settings, language=before)
+        state.language_before = ""
+        return True
+    return False
+
+
+def keep_language_undo(session: Context, key: str | None) -> None:
+    """Only a run of language changes keeps the undo: any other press ends it."""
+    if key != "language":
+        session.state.language_before = ""
 
 
 def row_index(rows: Sequence[views.Row], key: str) -> int:

@@ -11,12 +11,18 @@ from dataclasses import replace
 
 from nsdevice import __version__, views
 from nsdevice.inputs.events import Button, Press
-from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import city
 from nsdevice.rules.progress import Progress
 from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
-from nsdevice.session.screens.common import chosen, cycle, hints
+from nsdevice.session.screens.common import (
+    change_language,
+    chosen,
+    hints,
+    keep_language_undo,
+    list_hints,
+    undo_language,
+)
 from nsdevice.session.screens.setup import start_game
 from nsdevice.session.settings import BRIGHTNESS_LEVELS, VOLUME_LEVELS, Capabilities, Settings
 
@@ -58,12 +64,17 @@ def menu_rows(
 
 
 def menu_view(
-    settings: Settings, capabilities: Capabilities, in_round: bool, cursor: int
+    settings: Settings,
+    capabilities: Capabilities,
+    in_round: bool,
+    cursor: int,
+    language_before: str = "",
 ) -> views.MenuView:
+    rows = menu_rows(settings, capabilities, in_round)
     return views.MenuView(
-        rows=menu_rows(settings, capabilities, in_round),
+        rows=rows,
         cursor=cursor,
-        hints=hints(next="down", back="up", menu="select"),
+        hints=list_hints(rows, cursor, language_before),
         language=settings.language,
     )
 
@@ -74,7 +85,10 @@ def session_menu_rows(session: Context) -> tuple[views.Row, ...]:
 
 def show_menu(session: Context) -> views.MenuView:
     state = session.state
-    return menu_view(state.settings, session.capabilities, session.round_under_way(), state.cursor)
+    in_round = session.round_under_way()
+    return menu_view(
+        state.settings, session.capabilities, in_round, state.cursor, state.language_before
+    )
 
 
 def open_menu(session: Context) -> None:
@@ -86,14 +100,17 @@ def open_menu(session: Context) -> None:
 
 def on_menu(session: Context, press: Press) -> None:
     state = session.state
+    if undo_language(session, press):
+        return
     key = chosen(session, press, session_menu_rows(session))
+    keep_language_undo(session, key)
     s = state.settings
     if key == "resume":
         state.screen = session.under()
     elif key in ("restart_round", "new_game", "shutdown"):
         ask(session, key)
     elif key == "language":
-        state.settings = replace(s, language=cycle(LANGUAGES, s.language))
+        change_language(session)
     elif key == "sound":
         state.settings = replace(s, sound=not s.sound)
     elif key == "voice":

@@ -11,14 +11,22 @@ from dataclasses import replace
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Gesture, Press
-from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import SEED_MAX_LENGTH, Setup, daily_seed, normalize_seed
 from nsdevice.rules.modules import Module, mixes_card_modules
 from nsdevice.rules.progress import Progress
 from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
-from nsdevice.session.screens.common import chosen, cycle, hints, row_index
+from nsdevice.session.screens.common import (
+    change_language,
+    chosen,
+    cycle,
+    hints,
+    keep_language_undo,
+    list_hints,
+    row_index,
+    undo_language,
+)
 from nsdevice.session.settings import CITIES, MODULES, PENCIL_ORDERS, Settings
 
 SEED_CHARACTERS = ("", *"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")  # "" ends the code
@@ -29,12 +37,12 @@ def setup_rows(
     settings: Settings, seed_code: str | None, today: bool = False
 ) -> tuple[views.Row, ...]:
     """`today`: the day's deal was chosen (D-2); the deal row shows it instead of a code."""
-    solo = settings.players == 1
+    own = settings.players == 1 and city(settings.city).own_pencil_order  # C-8, city data
     return (
         views.Row("start"),
         views.Row("city", settings.city),
         views.Row("players", str(settings.players)),
-        *((views.Row("pencil_order", settings.pencil_order),) if solo else ()),  # C-8
+        *((views.Row("pencil_order", settings.pencil_order),) if own else ()),
         *(views.Row(m, "on" if m in settings.modules else "off") for m in MODULES),
         views.Row("seed", "today" if today else seed_code or "random"),
         views.Row("language", settings.language),
@@ -42,19 +50,24 @@ def setup_rows(
 
 
 def setup_view(
-    settings: Settings, seed_code: str | None, cursor: int, today: bool = False
+    settings: Settings,
+    seed_code: str | None,
+    cursor: int,
+    today: bool = False,
+    language_before: str = "",
 ) -> views.SetupView:
     """`seed_code`: a code typed in to replay a deal; None for a random one (or the day's
-    deal, when `today`)."""
+    deal, when `today`); `language_before`: the language one BACK puts back, if any."""
+    rows = setup_rows(settings, seed_code, today)
     return views.SetupView(
-        rows=setup_rows(settings, seed_code, today),
+        rows=rows,
         cursor=cursor,
         city=settings.city,
         players=settings.players,
         modules=settings.modules,
         seed=seed_code,
         mix_warning=mixes_card_modules(tuple(Module(m) for m in settings.modules)),
-        hints=hints(next="down", back="up", menu="select"),
+        hints=list_hints(rows, cursor, language_before),
         language=settings.language,
     )
 
@@ -66,12 +79,17 @@ def session_setup_rows(session: Context) -> tuple[views.Row, ...]:
 
 def show_setup(session: Context) -> views.SetupView:
     state = session.state
-    return setup_view(state.settings, state.seed_code, state.cursor, state.today)
+    return setup_view(
+        state.settings, state.seed_code, state.cursor, state.today, state.language_before
+    )
 
 
 def on_setup(session: Context, press: Press) -> None:
     state = session.state
+    if undo_language(session, press):
+        return
     key = chosen(session, press, session_setup_rows(session))
+    keep_language_undo(session, key)
     s = state.settings
     if key == "start":
         start_game(session)
@@ -92,7 +110,17 @@ def on_setup(session: Context, press: Press) -> None:
         state.seed_characters = [*(state.seed_code or ""), ""]
         state.cursor = 0
     elif key == "language":
-        state.settings = replace(s, language=cycle(LANGUAGES, s.language))
+        change_language(session)
+
+
+def lays_own_pencils(settings: Settings) -> bool:
+    """C-8: a solo player who chose their own pencil order, in a city whose rules allow
+    it (a choice made in Tokyo is kept, and Paris still draws the order)."""
+    return (
+        settings.players == 1
+        and settings.pencil_order == "own"
+        and city(settings.city).own_pencil_order
+    )
 
 
 def start_game(session: Context) -> None:
@@ -100,7 +128,7 @@ def start_game(session: Context) -> None:
     does so first (C-8)."""
     state = session.state
     s = state.settings
-    if s.players == 1 and s.pencil_order == "own":
+    if lays_own_pencils(s):
         last = state.setup.pencil_order if state.setup is not None else None
         colours = city(s.city).colours
         state.pencil_preference = last if last and set(last) == set(colours) else colours
