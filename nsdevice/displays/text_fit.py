@@ -109,9 +109,12 @@ class FontBook:
     def _probe_cap(self, px: int) -> int:
         """`cap(px)` from a font that is not kept unless already loaded: the sizes tried on
         the way are never drawn with, and each kept font holds 50 KB or more (issue 23)."""
-        font = self._fonts.get(px) or pygame.font.Font(self._path, max(1, round(px / self._scale)))
-        (metrics,) = font.metrics("H")
-        return metrics[3] if metrics else px
+        kept = self._fonts.get(px)
+        if kept is not None:
+            return kept.cap()
+        probe = pygame.font.Font(self._path, max(1, round(px / self._scale)))  # as Face's
+        (metrics,) = probe.metrics("H")
+        return metrics[3] if metrics else probe.get_height()
 
     def advance(self, px: int) -> int:
         """Distance from one wrapped line to the next."""
