@@ -6,6 +6,7 @@ every city in English, and for Tokyo in each of the other languages.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from nsdevice.gallery import example_views  # no pygame: views only
@@ -18,14 +19,18 @@ TRANSLATED_CITY = "tokyo"  # one city is enough to check the other languages' wo
 
 
 def render_all(
-    out_dir: str | Path, size: tuple[int, int] = (480, 320), panel: Panel | None = None
+    out_dir: str | Path,
+    size: tuple[int, int] = (480, 320),
+    panel: Panel | None = None,
+    screens: Callable[[str], bool] | None = None,
 ) -> list[Path]:
     """Writes the PNGs and returns their paths. `panel`: a build's button places and
-    screen diagonal (`--hardware`), so the labels sit beside its buttons.
+    screen diagonal (`--hardware`), so the labels sit beside its buttons. `screens`: only
+    the example screens whose name it accepts (tests that read a few kinds back).
 
     English goes to `out_dir/<city>-<screen>.png`, the other languages to
     `out_dir/<language>/tokyo-<screen>.png`; a screen drawn in pages (the turn on a
-    2-inch panel) adds `<screen>-page2.png` for its second page.
+    2-inch panel) adds `<screen>-page2.png`, … for its further pages.
     """
     # late, and nsdevice.displays first: importing it quietens pygame's greeting
     from nsdevice.displays.painter import Painter  # isort: skip
@@ -45,6 +50,8 @@ def render_all(
         folder.mkdir(parents=True, exist_ok=True)
         words = Words(language)
         for name, view in example_views(city, language, size):
+            if screens is not None and not screens(name):
+                continue
             shown = placed.placed(view)
             # a view drawn in pages (the 2-inch panel's turn): each page, the first plain
             pages = len(painter.page_seconds(shown, surface)) or 1

@@ -427,22 +427,33 @@ def test_led_follows_the_kind_of_the_card_played_and_is_off_elsewhere():
     assert kind_led_colour(examples["round-start-3-players"]) is None
 
 
-def test_st7789_turns_the_small_panels_turn_page_by_page():
-    """The 2-inch panel's turn is two pages: the card for 5 s, then the count and notes for
-    3 s, sending only what changed; a screen of one picture has no page to turn."""
+def test_st7789_turns_only_the_notes_of_the_small_panels_turn():
+    """Issue 26, item 1: on the 2-inch panel the card and the count k/5 stay on every page;
+    only notes that do not fit together take turns (4 s each), sending only what changed;
+    a turn whose notes fit, or a screen of one picture, has no page to turn."""
     panel = FakePanel()
     display = St7789Display(panel=panel, diagonal_inches=2.0)
     views = dict(example_views("tokyo"))
-    display.show(views["turn"])
-    assert display.page_seconds() == 5.0
-    assert display.drawing is not None and display.drawing.figures_of("card-symbol")
+    display.show(views["turn-last"])  # the last turn and the special station's effect
+    assert display.page_seconds() == 4.0
+
+    def shown() -> tuple[list[str], list[str]]:
+        drawing = display.drawing
+        assert drawing is not None and drawing.figures_of("card-symbol")
+        counts = [t.text for t in drawing.texts if t.role == "underground"]
+        notes = [t.role for t in drawing.texts if t.role in ("last", "paired")]
+        return counts, notes
+
+    first = shown()
     sent = len(panel.frames)
     display.next_page()
-    assert display.page_seconds() == 3.0 and len(panel.frames) > sent
-    assert [t.role for t in display.drawing.texts if t.role == "underground"] == ["underground"]
-    assert not display.drawing.figures_of("card-symbol")
+    second = shown()
+    assert len(panel.frames) > sent and display.page_seconds() == 4.0
+    assert first[0] == second[0] == ["5/5"] and first[1] != second[1]
     display.next_page()
-    assert display.page_seconds() == 5.0 and display.drawing.figures_of("card-symbol")
+    assert shown() == first
+    display.show(views["turn"])  # a reminder of the pairing: one picture
+    assert display.page_seconds() is None and shown()[0] == ["3/5"]
     display.show(views["menu"])
     assert display.page_seconds() is None
     big = St7789Display(panel=FakePanel(), diagonal_inches=7.0, width=800, height=480)

@@ -1,6 +1,8 @@
 """Sizes on the glass, in millimetres, for every hardware profile and language (issue 10,
-item 3): the turn screen's symbol, kind word, underground count and effect line, and the
-smallest text of the turn, round-start and summary screens.
+item 3; issue 26, items 1 and 2): the turn screen's symbol, kind word, underground count
+and effect line, and the smallest text of the turn, round-start and summary screens; on
+the 2-inch panel also the phones' page, every word but the buttons' labels at 2.5 mm, and
+what does nothing this turn smaller than what acts.
 
 Heights are measured from what was drawn: the symbol from the bounding box of its painted
 pixels, text from the box each run of text covered (its line height gives the size it was
@@ -27,6 +29,15 @@ EFFECT_MM = 3.0
 # The least any text may be, per screen: the turn's labels beside the buttons stay small
 # on a 2-inch panel so that the card has the room; everything else reads at arm's length.
 SMALLEST_MM = {"turn": 1.0, "round-start": 1.0, "summary": 1.0}
+# On glass under 40 mm tall (the 2-inch panel) these screens go to pages rather than shrink:
+# every word but the buttons' labels stays readable across the table (issue 26, item 2).
+SMALL_GLASS_MM = 40.0
+SMALL_SMALLEST_MM = {"round-start": 2.5, "summary": 2.5, "phones": 2.5}
+# What acts on a 2-inch turn stands in the 19 mm beside the 15 mm card: at 3 mm where the
+# language's longest word fits that column (English), never under 1.9 mm ("Spezialeffekt:").
+SMALL_EFFECT_LEAST_MM = 1.9
+IDLE_LEAST_MM = 1.8  # a pairing that does nothing this turn: small, greyed, still legible
+ACTIVE_ROLES = {"paired", "switch-note", "last"}  # what acts this turn
 TURNS = ("turn", "turn-paired-effect", "turn-paired-no-effect", "turn-joker", "turn-last",
          "turn-switch", "turn-switch-no-effect")  # fmt: skip
 PROFILES = sorted(list_profiles())
@@ -109,13 +120,31 @@ def test_turn_kind_word_and_count_at_4_mm(painted: dict[str, list]) -> None:
             assert counts and min(counts) >= COUNT_MM, (language, screen, counts)
 
 
+def _small(drawing: Drawing, per_mm: float) -> bool:
+    return drawing.size[1] / per_mm < SMALL_GLASS_MM
+
+
 def test_turn_effect_line_at_3_mm(painted: dict[str, list]) -> None:
+    """The special station's line at 3 mm; on the 2-inch panel only while it acts (the
+    effect, T-SP-3): the round's pairing as a reminder, or an effect not active yet (D-10),
+    is smaller than everything that acts, and never under 2 mm."""
     effect_screens = [s for s in TURNS if s != "turn-last"]  # the last turn shows no pairing
     for language, pages in painted.items():
         for screen in effect_screens:
             drawn = [(d, m) for s, d, m in pages if s == screen]
-            lines = [c for d, m in drawn for c in _caps(d, {"paired", "pairing"}, m)]
-            assert lines and min(lines) >= EFFECT_MM, (language, screen, lines)
+            small = _small(*drawn[0])
+            roles = {"paired"} if small else {"paired", "pairing"}
+            lines = [c for d, m in drawn for c in _caps(d, roles, m)]
+            idle = [c for d, m in drawn for c in _caps(d, {"pairing"}, m)] if small else []
+            assert lines or idle, (language, screen)
+            least = EFFECT_MM if not small or language == "en" else SMALL_EFFECT_LEAST_MM
+            assert not lines or min(lines) >= least, (language, screen, lines)
+            assert not idle or min(idle) >= IDLE_LEAST_MM, (language, screen, idle)
+            for drawing, per_mm in drawn if small else ():
+                active = _caps(drawing, ACTIVE_ROLES, per_mm)
+                quiet = _caps(drawing, {"pairing"}, per_mm)
+                if active and quiet:
+                    assert max(quiet) < min(active), (language, screen, quiet, active)
 
 
 @pytest.mark.parametrize("prefix", ["turn", "round-start", "summary"])
@@ -125,3 +154,60 @@ def test_smallest_text(painted: dict[str, list], prefix: str) -> None:
     for language, screen, drawing, per_mm in found:
         caps = [_cap_mm(p.rect[3], per_mm) for p in drawing.texts if p.text.strip()]
         assert min(caps) >= SMALLEST_MM[prefix], (language, screen, min(caps))
+
+
+@pytest.mark.parametrize("prefix", ["round-start", "summary", "phones"])
+def test_small_panel_words_at_2_5_mm_but_the_labels(painted: dict[str, list], prefix: str) -> None:
+    """Issue 26, item 2: on the 2-inch panel every word of the summary, a round's start
+    and the phones' page but the buttons' own labels at 2.5 mm or more, in every
+    language; what does not fit goes to further pages, each marked "k/n"."""
+    found = [f for f in _of(painted, prefix) if _small(f[2], f[3])]
+    if not found:  # a big glass: test_smallest_text holds it
+        return
+    for language, screen, drawing, per_mm in found:
+        caps = [
+            _cap_mm(p.rect[3], per_mm)
+            for p in drawing.texts
+            if p.text.strip() and p.role != "legend"
+        ]
+        assert caps and min(caps) >= SMALL_SMALLEST_MM[prefix], (language, screen, min(caps))
+    marked = [d for _, _, d, _ in found if any(p.role == "page-mark" for p in d.texts)]
+    paged = {(lang, screen) for lang, screen, d, _ in found if d in marked}
+    for language, screen, drawing, _ in found:
+        if (language, screen) in paged:  # every page of a screen in pages says which it is
+            marks = [p.text for p in drawing.texts if p.role == "page-mark"]
+            assert len(marks) == 1 and "/" in marks[0], (language, screen, marks)
+
+
+def test_every_turn_page_shows_the_count_and_the_card(painted: dict[str, list]) -> None:
+    """Issue 26, item 1: the count never takes turns. Every page of every turn shows the
+    underground count (C-4) and the card's symbol at 15 mm and its kind; on the 2-inch
+    panel the count as figures, "k/5"."""
+    for language, screen, drawing, per_mm in _of(painted, "turn"):
+        counts = [p.text for p in drawing.texts if p.role == "underground"]
+        assert counts, (language, screen)
+        if _small(drawing, per_mm):
+            assert any(text.count("/") == 1 and text.endswith("/5") for text in counts)
+        symbols = [f.rect[3] / per_mm for f in drawing.figures_of("card-symbol")]
+        assert symbols and max(symbols) >= SYMBOL_MM, (language, screen, symbols)
+        assert _caps(drawing, {"card-label"}, per_mm), (language, screen)
+
+
+def test_a_switch_turn_shows_both_cards_and_its_rule_on_one_page(painted: dict[str, list]):
+    """C-5 on the 2-inch panel: the switch card itself beside its rule at 3 mm, on the
+    same page as the card it is played with."""
+    for language, screen, drawing, per_mm in _of(painted, "turn"):
+        if screen.removeprefix("london-") not in ("turn-switch", "turn-switch-no-effect"):
+            continue
+        if not _small(drawing, per_mm):
+            continue
+        rule = _caps(drawing, {"switch-note"}, per_mm)
+        if rule:  # the page that holds the rule holds the switch card too
+            least = EFFECT_MM if language == "en" else SMALL_EFFECT_LEAST_MM
+            assert min(rule) >= least, (language, screen, rule)
+            assert drawing.figures_of("switch") and drawing.figures_of("card-symbol")
+    for language in painted:
+        pages = [d for _, s, d, m in _of({language: painted[language]}, "turn")
+                 if s == "turn-switch" and _small(d, m)]  # fmt: skip
+        if pages:
+            assert any(_caps(d, {"switch-note"}, 7.87) for d in pages), language

@@ -4,10 +4,14 @@ X-3) and pencil powers (L-PP), as dealt, so every build can keep them in view.""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.cities import CityName
 from nsdevice.rules.deal import Setup, deal_game
 from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
+from nsdevice.session import Session, Settings
 from nsdevice.session.screens.game import round_start_view, turn_view
 
 
@@ -33,3 +37,26 @@ def test_a_game_without_card_modules_has_none_in_view_C11() -> None:
     cards = turn_view(deal, Progress(round=1, revealed=1), "en").module_cards
     assert not cards
     assert cards.objectives == cards.city_gates == cards.pencil_powers == ()
+
+
+def test_a_held_menu_on_a_turn_shows_the_module_cards_and_any_button_returns() -> None:
+    """Issue 26, item 3: during a round the module cards are one press away, no menu to
+    climb and no question asked (C-11, P-CG-1, L-PP); a tap still opens the menu."""
+    settings = Settings(city="london", players=3, modules=("objectives", "city_gates"))
+    session = Session(settings, seed_source=lambda: "CARDS2")
+    session.press(Press(Button.MENU))  # the setup's cursor starts on "start"
+    session.press(Press(Button.NEXT))  # the summary: on to the round start
+    session.press(Press(Button.NEXT))  # the first card
+    assert session.screen == "turn"
+    turn = replace(session.view(), chime=None)  # the reveal's chime sounds once
+    session.press(Press(Button.MENU, Gesture.HOLD))
+    shown = session.view()
+    assert shown.screen == "summary" and shown.recall
+    assert shown.objectives and len(shown.city_gates) == 4
+    for button in Button:  # any button goes back to the very same turn
+        session.press(Press(button))
+        assert session.view() == turn
+        session.press(Press(Button.MENU, Gesture.HOLD))
+    session.press(Press(Button.NEXT))
+    session.press(Press(Button.MENU))  # a tap: the menu, as before
+    assert session.screen == "menu"

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Measure, in millimetres on the glass, what the turn, round-start and summary screens
 draw for each hardware profile and language: the card symbol's box, the underground
-count, the paired-effect / no-effect line and the smallest text (cap heights).
+count, the paired-effect / no-effect line, the smallest text (cap heights), the smallest
+words but the buttons' labels, and how many pages the screen takes.
 
 Usage: python tools/measure_mm.py   (a table on stdout; the targets on every profile:
 symbol >= 15 mm, kind word and count >= 4 mm, effect line >= 3 mm; tests/test_millimetres.py
 asserts them). A screen drawn in pages (the turn on a 2-inch panel) is measured over all
-its pages: the largest symbol, the smallest text of each role.
+its pages: the largest symbol, the smallest text of each role. (On a 2-inch panel the
+summary, a round's start and the phones' page are pages too.)
 
 Cap height is measured from the font (the top of an "H" above its baseline) at the size
 each text was drawn, so it is what a player sees, not the line's height.
@@ -31,7 +33,7 @@ from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words
 
 SCREENS = ("turn", "turn-paired-effect", "turn-paired-no-effect", "round-start-2-players",
-           "summary")  # fmt: skip
+           "summary", "summary-all-modules", "phones")  # fmt: skip
 
 
 def _cap_mm(fonts: FontBook, line_height: int, per_mm: float) -> float:
@@ -47,7 +49,8 @@ def _role_mm(drawings: list[Drawing], role: str, fonts: FontBook, per_mm: float)
 
 
 def main() -> int:
-    print("profile            lang screen                  symbol  kind count effect smallest (mm)")
+    print("profile            lang screen                  symbol  kind count effect smallest"
+          " words pages (mm)")
     for path in sorted(list_profiles()):
         profile = load_profile(path)
         panel = profile.panel()
@@ -70,12 +73,15 @@ def main() -> int:
                 )
                 heights = [p.rect[3] for p in texts if p.text.strip()]
                 smallest = _cap_mm(fonts, min(heights), per_mm) if heights else 0.0
+                said = [p.rect[3] for p in texts if p.text.strip() and p.role != "legend"]
+                words = _cap_mm(fonts, min(said), per_mm) if said else 0.0
                 effect = "paired" if "paired" in roles else "pairing"
                 print(
                     f"{path:18} {language:4} {name:23} {symbol / per_mm:6.1f} "
                     f"{_role_mm(drawings, 'card-label', fonts, per_mm)} "
                     f"{_role_mm(drawings, 'underground', fonts, per_mm)} "
                     f"{_role_mm(drawings, effect, fonts, per_mm):>6} {smallest:6.1f}"
+                    f" {words:5.1f} {pages:5d}"
                 )
     return 0
 

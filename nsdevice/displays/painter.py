@@ -17,26 +17,22 @@ import math
 
 import pygame
 
-from nsdevice import views
+from nsdevice import texts, views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
 from nsdevice.displays.layouts.frame import clear_of, header, legend
-from nsdevice.displays.layouts.page import page
+from nsdevice.displays.layouts.page import item, page
 from nsdevice.displays.layouts.phones import phones
-from nsdevice.displays.layouts.round_start import round_start
-from nsdevice.displays.layouts.small_turn import (
-    PAGE_SECONDS,
-    PAGES,
-    corner_hints,
-    is_small,
-    small_turn,
-)
+from nsdevice.displays.layouts.round_start import module_items, round_start, round_start_items
+from nsdevice.displays.layouts.small_page import PAGE_SECONDS, PAGED, small_page
+from nsdevice.displays.layouts.small_turn import NOTE_SECONDS, corner_hints, is_small, small_turn
+from nsdevice.displays.layouts.stack import Item
 from nsdevice.displays.layouts.turn import turn
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import DRAWN_GLYPHS, ELLIPSIS, Fitted, FontBook, fit_text
 from nsdevice.displays.theme import DEFAULT_THEME, Theme
 from nsdevice.rules.frozen import dataclass
-from nsdevice.texts import Words
+from nsdevice.texts import Role, Words
 
 __all__ = [
     "DRAWN_GLYPHS",
@@ -54,6 +50,7 @@ __all__ = [
 
 
 LEGENDS_KEPT = 32  # legends remembered per painter: every screen's, in a language or two
+PAGE_COUNTS_KEPT = 64  # how many pages a view takes, remembered for its page turns
 
 
 @dataclass(frozen=True)
@@ -87,35 +84,32 @@ class Painter:
         self.fonts = FontBook()
         self.symbols = SymbolBook()
         self._legends: dict[tuple[object, ...], _Legend] = {}  # by size, words, place
+        self._page_counts: dict[tuple[object, ...], int] = {}  # by view, size, density
 
     def page_seconds(self, view: views.View, surface: pygame.Surface) -> tuple[float, ...]:
         """How long each page of `view` stays on `surface`, when it is more than one page
-        (the turn on a small panel); () when the view is one picture."""
-        if isinstance(view, views.TurnView) and is_small(self._canvas(surface)):
-            return PAGE_SECONDS
-        return ()
+        (on a small panel: the turn's notes, the summary, a round's start, the phones'
+        page); () when the view is one picture."""
+        canvas = self._canvas(surface)
+        if not is_small(canvas) or not isinstance(view, (views.TurnView, *PAGED)):
+            return ()
+        key = self._page_key(view, canvas)
+        if key not in self._page_counts:  # painted aside: the count is what a paint finds
+            self.paint(view, surface.copy(), texts.words(view.language))
+        count = self._page_counts.get(key, 1)
+        seconds = NOTE_SECONDS if isinstance(view, views.TurnView) else PAGE_SECONDS
+        return (seconds,) * count if count > 1 else ()
 
     def paint(
         self, view: views.View, surface: pygame.Surface, words: Words, page_index: int = 0
     ) -> Drawing:
         canvas = self._canvas(surface)
         surface.fill(self.theme.palette.background)
+        if is_small(canvas) and isinstance(view, (views.TurnView, *PAGED)):
+            return self._paint_small(canvas, view, words, page_index)
         drawn_here = isinstance(view, views.TurnView | views.RoundStartView)
         text = None if drawn_here else words.page(view)
         margin = canvas.margin()
-        if isinstance(view, views.TurnView) and is_small(canvas):
-            turn_view: views.TurnView = view
-            # no title band: the card and its count need the height (see small_turn)
-            width, height = surface.get_size()
-            if page_index % PAGES == 1:  # the notes need the whole width: labels in corners
-                turn_view = corner_hints(turn_view)
-            bands = self._legend(canvas, turn_view, words, 0)
-            body = clear_of(
-                (margin, margin, width - 2 * margin, height - 2 * margin), bands, margin
-            )
-            small_turn(canvas, turn_view, words, body, page_index % PAGES)
-            return canvas.drawing(bands)
-
         title = words.title(view) if text is None else text.title  # not on the small turn
         body = header(canvas, title, view)
         bands = self._legend(canvas, view, words, body[1] - margin)
@@ -130,16 +124,52 @@ class Painter:
             page(canvas, view, text, body)
         return canvas.drawing(bands)
 
-    def _legend(self, canvas: Canvas, view: views.View, words: Words, top: int) -> dict[str, Box]:
+    def _paint_small(
+        self, canvas: Canvas, view: views.View, words: Words, page_index: int
+    ) -> Drawing:
+        """A small panel's turn (the card and count always, the notes in pages) or a
+        screen of words in pages at a size read across the table."""
+        if isinstance(view, views.TurnView):
+            placed = corner_hints(view)
+            bands = self._legend(canvas, placed, words, 0, snug=True)
+            count = small_turn(canvas, placed, words, bands, page_index)
+        else:
+            bands, count = small_page(canvas, view, words, self._items(canvas, view, words),
+                                      page_index)  # fmt: skip
+        if len(self._page_counts) >= PAGE_COUNTS_KEPT:
+            self._page_counts.clear()
+        self._page_counts[self._page_key(view, canvas)] = count
+        return canvas.drawing(bands)
+
+    @staticmethod
+    def _items(canvas: Canvas, view: views.View, words: Words) -> list[Item]:
+        """A paged screen's words as items: the round start's own (with the module cards),
+        else its page's lines; the phones' join code first, its addresses left to the QR
+        code (at a readable size they are wider than the glass)."""
+        if isinstance(view, views.RoundStartView):
+            return round_start_items(canvas, view, words) + module_items(canvas, view, words)
+        lines = words.page(view).lines
+        if isinstance(view, views.PhonesView):
+            lines = tuple(sorted((ln for ln in lines if ln.role is not Role.DETAIL),
+                                 key=lambda ln: ln.role is not Role.HEADLINE))  # fmt: skip
+        return [item(canvas, line) for line in lines]
+
+    @staticmethod
+    def _page_key(view: views.View, canvas: Canvas) -> tuple[object, ...]:
+        return (view, canvas.surface.get_size(), canvas.dots_per_mm)
+
+    def _legend(
+        self, canvas: Canvas, view: views.View, words: Words, top: int, *, snug: bool = False
+    ) -> dict[str, Box]:
         """The button legend, drawn once per size, wording and place, then copied: most
         presses (a reveal, a cursor step) keep the legend of the screen before."""
         surface = canvas.surface
         key = (surface.get_size(), surface.get_bitsize(), canvas.dots_per_mm, view.hints,
-               words.language, top)  # fmt: skip
+               words.language, top, snug)  # fmt: skip
         drawn = self._legends.get(key)
         if drawn is None:
             texts, figures = len(canvas.texts), len(canvas.figures)
-            bands = legend(canvas, view, words, top)
+            bands = legend(canvas, view, words, top, snug=snug)
             pictures = tuple(
                 (box, surface.subsurface(box).copy()) for box in bands.values() if box[2] and box[3]
             )

@@ -21,6 +21,7 @@ from nsdevice.rules.frozen import dataclass
 # × · − but no arrow: these characters are drawn here instead.
 DRAWN_GLYPHS = frozenset("→←")  # arrows the font lacks or draws too small: drawn here
 ELLIPSIS = "…"
+WIDTHS_KEPT = 8192  # widths and fits remembered per font book: a few screens' words, sizes
 
 
 class Face:
@@ -78,6 +79,8 @@ class FontBook:
         self._fonts: dict[int, Face] = {}
         self._glyphs: dict[str, bool] = {}
         self._for_cap: dict[float, int] = {}
+        self._widths: dict[tuple[str, int], int] = {}  # fitting asks for the same words often
+        self._fits: dict[tuple[str, int, int, int, int | None], Fitted] = {}  # see fit_text
         probe = pygame.font.Font(path, 100)
         self._scale = probe.get_height() / 100
 
@@ -124,10 +127,16 @@ class FontBook:
         return max(4, round(self.height(px) * 0.9))
 
     def width(self, text: str, px: int) -> int:
+        known = self._widths.get((text, px))
+        if known is not None:
+            return known
         font = self.font(px)
         total = 0
         for piece in _pieces(text):
             total += self._arrow_width(px) if piece in DRAWN_GLYPHS else font.width(piece)
+        if len(self._widths) >= WIDTHS_KEPT:
+            self._widths.clear()
+        self._widths[(text, px)] = total
         return total
 
     def has_glyph(self, char: str) -> bool:
@@ -228,8 +237,23 @@ def fit_text(
 
     In order of preference: one line, shrinking a little (to 85%); wrapped lines at the
     largest size down to `min_size`; at `min_size`, words broken and the rest cut with
-    an ellipsis. The result never exceeds `max_width` nor `max_lines`.
+    an ellipsis. The result never exceeds `max_width` nor `max_lines`. The same text in the
+    same room comes back from the font book's memory: a turn's notes repeat all round.
     """
+    key = (text, font_size, max_width, max_lines, min_size)
+    known = fonts._fits.get(key)
+    if known is None:
+        known = _fit(text, font_size, max_width, fonts, max_lines, min_size)
+        if len(fonts._fits) >= WIDTHS_KEPT:
+            fonts._fits.clear()
+        fonts._fits[key] = known
+    return known
+
+
+def _fit(
+    text: str, font_size: int, max_width: int, fonts: FontBook, max_lines: int,
+    min_size: int | None,
+) -> Fitted:  # fmt: skip
     smallest = max(1, min(font_size, font_size if min_size is None else min_size))
     floor = max(smallest, round(font_size * 0.85)) if max_lines > 1 else smallest
     for px in range(font_size, floor - 1, -1):

@@ -16,6 +16,7 @@ HELD: dict[str, frozenset[Button]] = {
     ScreenName.SEED_ENTRY: frozenset({Button.MENU}),  # a held MENU finishes the code
     ScreenName.PENCIL_ORDER: frozenset({Button.BACK}),  # a held BACK takes a pencil back
     ScreenName.GAME_END: frozenset({Button.NEXT}),  # a held NEXT opens the score sheet
+    ScreenName.TURN: frozenset({Button.MENU}),  # a held MENU shows this game's module cards
     ScreenName.SCORE_ENTRY: EVERY_BUTTON,  # five at a time, a digit back, the sheet
     ScreenName.SCORE_SHEET: EVERY_BUTTON,
 }

@@ -225,12 +225,14 @@ class Vocabulary:
         return self._("{count} players").format(count=players)
 
     # --- the round start and the turn (drawn by their own layouts, words from here) -------
-    def pencil_line(self, pencil: views.SeatPencil, players: int) -> str:
+    def pencil_line(self, pencil: views.SeatPencil, players: int, start: bool = True) -> str:
+        """`start`: the start station in words (False where its symbol is drawn beside)."""
         text = self.labelled(self.slot(pencil.slot, players), self.colour(pencil.colour))
         # A start we could not confirm from the rulebooks is left out rather than marked
         # with a "?" that reads as a question: the map printed on the sheet says it anyway.
         if (
-            pencil.start_symbol
+            start
+            and pencil.start_symbol
             and not pencil.slot.startswith("table")
             and not (pencil.start_unverified)
         ):

@@ -47,11 +47,14 @@ def header(canvas: Canvas, title: str, view: views.View) -> Box:
     return (margin, band + margin, width - 2 * margin, height - band - 2 * margin)
 
 
-def legend(canvas: Canvas, view: views.View, words: Words, top: int) -> dict[str, Box]:
+def legend(
+    canvas: Canvas, view: views.View, words: Words, top: int, *, snug: bool = False
+) -> dict[str, Box]:
     """Each button's label drawn beside its button: a band along the bottom (or top) edge
     divided into the edge's places, a column at the left or right edge with each label at
-    its button's height. `top` is where the title band ends. Returns the box of each edge
-    drawn on, for the body to keep clear of."""
+    its button's height. `top` is where the title band ends. `snug`: a band only as wide
+    as its labels (the small panel's corners), so that the card may stand beside it.
+    Returns the box of each edge drawn on, for the body to keep clear of."""
     placed = view.hints
     if any(not hint.edge for hint in placed):  # a view not yet placed: the plain PC bar
         placed = views.DEFAULT_PANEL.placed(view).hints
@@ -62,7 +65,7 @@ def legend(canvas: Canvas, view: views.View, words: Words, top: int) -> dict[str
         hints = [h for h in placed if h.edge == edge]
         if hints:
             at = top if edge == "top" else None
-            bands[edge] = _band(canvas, hints, words, at)
+            bands[edge] = _band(canvas, hints, words, at, snug)
             if edge == "bottom":
                 bottom = bands[edge][1]
             else:
@@ -79,7 +82,9 @@ def cap_text(hint: views.Hint, words: Words) -> str:
     return hint.key or words.button(hint.button)
 
 
-def _band(canvas: Canvas, hints: list[views.Hint], words: Words, at: int | None) -> Box:
+def _band(
+    canvas: Canvas, hints: list[views.Hint], words: Words, at: int | None, snug: bool = False
+) -> Box:
     """A band across the screen, cut into the edge's places; each label sits in its place,
     the first pushed to the left end and the last to the right end, as the buttons are."""
     palette, sizes, fonts = canvas.theme.palette, canvas.theme.sizes, canvas.fonts
@@ -102,27 +107,34 @@ def _band(canvas: Canvas, hints: list[views.Hint], words: Words, at: int | None)
     pad = _cap_pad(px)
     band = fonts.height(px) + 2 * pad + 2
     top = height - band if at is None else at
-    pygame.draw.rect(canvas.surface, palette.legend, (0, top, width, band))
     y = top + (band - fonts.height(px)) / 2
     natural = [_label_width(fonts, c, a, px) for _, c, a in labels]
     spare = room - sum(natural)
     if spare < 0:  # too long even at the smallest size: equal shares, labels cut
         natural = [(room - gap * (len(labels) - 1)) // len(labels)] * len(labels)
         spare = gap * (len(labels) - 1)
-    before = 0
-    for (hint, cap, action), width_here in zip(labels, natural, strict=True):
+    starts, before = [], 0
+    for (hint, _, _), width_here in zip(labels, natural, strict=True):
         # the spare room goes between the labels as the places lie: a label at place 1 is
         # flush left, the last place flush right, the middle one in between
         share = (hint.order - 1) / (slots - 1) if slots > 1 else 0.5
-        start = margin + before + spare * share
+        starts.append(margin + before + spare * share)
         before += width_here
-        left = _key_cap(canvas, cap, px, pad, (start, top + 2), band - 4)
+    ground = (0, width)
+    if snug:
+        ground = (
+            max(0, math.floor(starts[0]) - margin),
+            min(width, math.ceil(starts[-1] + natural[-1]) + margin),
+        )
+    pygame.draw.rect(canvas.surface, palette.legend, (ground[0], top, ground[1] - ground[0], band))
+    for (_, cap, action), width_here, start in zip(labels, natural, starts, strict=True):
+        left = key_cap(canvas, cap, px, pad, (start, top + 2), band - 4)
         right = start + width_here
         if right - left >= 1:
             fitted = fit_text(action, px, math.floor(right - left), fonts=fonts, max_lines=1)
             box = (round(left), round(y), math.floor(right - left), fitted.height)
             canvas.fitted(fitted, palette.text, box, "legend")
-    return (0, top, width, band)
+    return (ground[0], top, ground[1] - ground[0], band)
 
 
 def _column(
@@ -160,7 +172,7 @@ def _column(
         cap_width = min(fonts.width(cap, px) + 2 * pad, column - 2 * margin)
         # flush with the screen edge the button is on
         x = left + margin if edge == "left" else left + column - margin - cap_width
-        _key_cap(canvas, cap, px, pad, (x, y), cap_height)
+        key_cap(canvas, cap, px, pad, (x, y), cap_height)
         text_x = left + margin
         lines_width = max(fonts.width(line, fitted.size) for line in fitted.lines)
         if edge == "right":
@@ -170,7 +182,7 @@ def _column(
     return (left, top, column, bottom - top)
 
 
-def _key_cap(
+def key_cap(
     canvas: Canvas, cap: str, px: int, pad: int, at: tuple[float, float], height: int
 ) -> float:
     """A button's name (or key) on a light key cap; returns where the cap ends, plus a gap."""

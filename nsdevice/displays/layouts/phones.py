@@ -20,16 +20,25 @@ QUIET = 2  # modules of white round the code (scanners need some; the panel's ed
 def phones(canvas: Canvas, view: views.PhonesView, text: Page, body: Box) -> None:
     x, y, w, h = body
     margin = canvas.margin()
+    side = min(h - margin, w // 2)
+    drawn = qr_code(canvas, view, (x + margin, y, side, h))
+    beside = drawn[0] + drawn[2] + margin
+    page(canvas, view, text, (beside, y, x + w - beside, h))
+
+
+def qr_code(canvas: Canvas, view: views.PhonesView, box: Box) -> Box:
+    """The first address as a QR code, as big as `box` allows in whole pixels a module,
+    at its left and centred from top to bottom; returns where it was drawn."""
     import segno  # late: it brings urllib, http and ssl; only this screen needs it
 
+    x, y, w, h = box
     matrix = segno.make(
         view.addresses[0] if view.addresses else " ", error="m", boost_error=False
     ).matrix
     modules = len(matrix) + 2 * QUIET
-    side = min(h - margin, w // 2)
-    cell = max(1, side // modules)
+    cell = max(1, min(w, h) // modules)
     side = cell * modules
-    left, top = x + margin, y + (h - side) // 2
+    left, top = x, y + (h - side) // 2
     pygame.draw.rect(canvas.surface, (255, 255, 255), (left, top, side, side))
     for row, bits in enumerate(matrix):
         for column, bit in enumerate(bits):
@@ -37,5 +46,4 @@ def phones(canvas: Canvas, view: views.PhonesView, text: Page, body: Box) -> Non
                 rect = ((column + QUIET) * cell + left, (row + QUIET) * cell + top, cell, cell)
                 pygame.draw.rect(canvas.surface, (0, 0, 0), rect)
     canvas.figures.append(Figure("qr", (left, top, side, side), "qr"))
-    beside = left + side + margin
-    page(canvas, view, text, (beside, y, x + w - beside, h))
+    return (left, top, side, side)

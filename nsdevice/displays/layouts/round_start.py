@@ -12,13 +12,21 @@ from nsdevice.texts import Words
 
 
 def round_start(canvas: Canvas, view: views.RoundStartView, words: Words, body: Box) -> None:
+    # the pencils are what players look for from across the table: start big
+    stack(canvas, round_start_items(canvas, view, words), body, canvas.theme.sizes.body * 1.25)
+
+
+def round_start_items(canvas: Canvas, view: views.RoundStartView, words: Words) -> list[Item]:
+    """Who turns the cards, each pencil with its swatch and start, the pairing."""
     palette = canvas.theme.palette
+    length = 1.4 if is_small(canvas) else 2.4  # a short pencil leaves the words a line
     items: list[Item] = []
     if view.players > 1:
         items.append(Item(words.controller(view.controller), palette.accent, role="controller"))
     for pencil in view.pencils:
         table = pencil.slot.startswith("table")
-        text = words.pencil_line(pencil, view.players)
+        # on a small panel the start is the symbol beside, not words: the line stays short
+        text = words.pencil_line(pencil, view.players, start=not is_small(canvas))
         symbol = (
             Icon("symbol", pencil.start_symbol)
             if pencil.start_symbol and not table
@@ -28,7 +36,7 @@ def round_start(canvas: Canvas, view: views.RoundStartView, words: Words, body: 
             Item(
                 text,
                 palette.dim if table else palette.text,
-                icons=(Icon("pencil", pencil.colour), symbol),
+                icons=(Icon("pencil", pencil.colour, length=length), symbol),
                 max_lines=2,
                 role="pencil",
             )
@@ -40,7 +48,7 @@ def round_start(canvas: Canvas, view: views.RoundStartView, words: Words, body: 
                 words.module("special_stations"),
                 palette.dim,
                 scale=1.0 if is_small(canvas) else 0.85,
-                role="pairing",
+                role="heading" if is_small(canvas) else "pairing",
             )
         )
         items.append(
@@ -53,5 +61,25 @@ def round_start(canvas: Canvas, view: views.RoundStartView, words: Words, body: 
                 role="pairing",
             )
         )
-    # the pencils are what players look for from across the table: start big
-    stack(canvas, items, body, canvas.theme.sizes.body * 1.25)
+    return items
+
+
+def module_items(canvas: Canvas, view: views.RoundStartView, words: Words) -> list[Item]:
+    """The module cards face up all game (C-11, P-CG-1), each under its module's name,
+    for the round start of a panel that has no room for them beside the turn; pencil
+    powers are on the pencils' own lines (L-PP)."""
+    palette = canvas.theme.palette
+    cards = view.module_cards
+    items: list[Item] = []
+    if cards.objectives:
+        items.append(Item(words.module("objectives"), palette.dim, role="heading"))
+        items += [
+            Item(words.objective(view.city, name), palette.text, role="objective")
+            for name in cards.objectives
+        ]
+    if cards.city_gates:
+        items.append(Item(words.module("city_gates"), palette.dim, role="heading"))
+        for corner, bonus in cards.city_gates:
+            gate = words.labelled(words.corner(corner), words.bonus(bonus))
+            items.append(Item(gate, palette.text, role="city-gate"))
+    return items

@@ -1,24 +1,29 @@
 """The turn screen on a small panel (glass under `SMALL_GLASS_MM` tall, the 2-inch Display
-HAT Mini): the card, the underground count and the notes cannot all stand at sizes read
-across a table beside the label columns, so the turn is two pages that take turns on the
-screen (the display flips them, `PAGE_SECONDS`):
+HAT Mini): the whole turn on one glass. The side buttons' labels sit in the corners
+(`corner_hints`), so no label column takes the width:
 
-1. the card, its symbol at least `SYMBOL_MM` tall and its kind written at `KIND_MM`;
-2. the underground count k/5 at `COUNT_MM` with its pips, then the notes of this turn (the
-   paired effect or its reminder at `NOTE_MM`; the last turn, a joker's rule and the switch
-   as large as the rest of the page allows). Words like "Prolungamento" are a whole side
-   column too wide at 3 mm, so this page draws the labels of side buttons in a band along
-   the top and the bottom instead, each in the corner nearest its button
-   (`corner_hints`), and the notes take the whole width between the bands.
+- the card at the right, from under the top labels down to the glass's edge, its symbol
+  at least `SYMBOL_MM` tall and its kind written on it at `KIND_MM`;
+- at the left, the underground count k/5 at `COUNT_MM` with its pips, always (on a
+  switch turn the switch card stands beside the count instead of the pips, its rule is
+  the first note);
+- below the count, this turn's notes. What acts this turn (the paired effect, a switch's
+  branch rule beside the switch card itself, a joker's rule, the last turn) is written at
+  `NOTE_MM` (a language whose words are wider than the column, German, gives way down to
+  `NOTE_LEAST_MM`); what does nothing this turn (the round's pairing as a reminder, an
+  effect not active yet) smaller and greyed, at `IDLE_MM`.
 
-The title band and the round's earlier cards are left out: the round and turn are one
-MENU away (the menu's title), the earlier cards are on the table. Sizes are on the glass,
-in millimetres (capital heights for text), whatever the panel's pixels.
+Only the notes take turns, and only when they do not all fit (`note_pages`): each page
+stays `NOTE_SECONDS`; the card and the count never move. The title band and the round's
+earlier cards are left out: the round and turn are one MENU away (the menu's title), the
+earlier cards are on the table. Sizes are on the glass, in millimetres (capital heights
+for text), whatever the panel's pixels.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import TypeVar
 
 import pygame
 
@@ -26,36 +31,31 @@ from nsdevice import views
 from nsdevice.displays import figures
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
-from nsdevice.displays.layouts.stack import Item, fit_rows, place_rows, stack
+from nsdevice.displays.layouts.stack import Item, Row, fit_rows, measure, place_rows, total
 from nsdevice.displays.text_fit import fit_text
+from nsdevice.rules.frozen import dataclass
 from nsdevice.texts import Words
 
-SMALL_GLASS_MM = 40.0  # shorter glass than this gets the two-page turn
+SMALL_GLASS_MM = 40.0  # shorter glass than this gets the one-glass turn
 SYMBOL_MM = 15.0  # the card's symbol, drawn pixels top to bottom
 KIND_MM = 4.0  # capital height of the card's kind word
 COUNT_MM = 4.0  # capital height of the underground count
-NOTE_MM = 3.0  # capital height of the paired-effect line and the other notes
+NOTE_MM = 3.0  # capital height of what acts this turn
+NOTE_LEAST_MM = 1.9  # ... giving way only for a word wider than the column ("Spezialeffekt:")
+IDLE_MM = 1.8  # what does nothing this turn: greyed, and smaller than anything that acts
 SYMBOL_FILL = 0.85  # the least share of its box a symbol's drawn pixels fill (a triangle)
-EFFECT_ROLES = ("paired", "pairing")  # the notes held at NOTE_MM whatever else is shown
-GIVING_WAY = (
-    1.0,
-    0.9,
-    0.8,
-    0.7,
-    0.6,
-    0.5,
-    0.45,
-    0.4,
-)  # the other notes' sizes against the effect's
-PAGES = 2
-PAGE_SECONDS = (5.0, 3.0)  # how long each page stays: the card longest
+CARD_SHARE = 0.55  # the most of the width the card takes: the count and notes need the rest
+NOTE_SECONDS = 4.0  # how long each page of notes stays, when they take turns
 
 
 def is_small(canvas: Canvas) -> bool:
     return canvas.glass_height_mm() < SMALL_GLASS_MM
 
 
-def corner_hints(view: views.TurnView) -> views.TurnView:
+ViewT = TypeVar("ViewT", bound=views.View)
+
+
+def corner_hints(view: ViewT) -> ViewT:
     """`view` with each side button's label moved to the corner nearest that button: the
     upper half of a side to the top band, the lower half to the bottom band, the left
     side's at the band's left end and the right side's at its right end."""
@@ -76,103 +76,166 @@ def corner_hints(view: views.TurnView) -> views.TurnView:
     return dataclasses.replace(view, hints=tuple(moved))
 
 
-def small_turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box, page: int) -> None:
-    if not view.cards:
-        return
-    if page % PAGES == 0:
-        _card(canvas, view, words, body)
-    else:
-        _notes(canvas, view, words, body)
+@dataclass(frozen=True, slots=True)
+class Areas:
+    """Where the turn's parts go on the glass, clear of the corner labels."""
+
+    card: pygame.Rect
+    count: Box
+    notes: Box
+    label: str  # the kind word that fits the card
 
 
-def _card(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> None:
-    x, y, w, h = body
+def areas(canvas: Canvas, view: views.TurnView, words: Words, bands: dict[str, Box]) -> Areas:
+    width, height = canvas.surface.get_size()
+    margin = canvas.margin()
     card = view.cards[-1]
+    top = bands["top"][1] + bands["top"][3] + margin if "top" in bands else margin
     label_px = canvas.cap_px(KIND_MM)
-    edge = max(1, round(h * 0.012))
-    room = w - 4 * edge
-    label = words.kind(card.kind, view.city)
-    if canvas.fonts.width(label, label_px) > room:  # "Underground" is 39 mm wide at 4 mm
-        label = words.short_kind(card.kind, view.city)
     symbol = round(canvas.mm(SYMBOL_MM) / SYMBOL_FILL)
-    card_w = min(w, max(symbol, canvas.fonts.width(label, label_px)) + 4 * edge)
-    rect = pygame.Rect(x + (w - card_w) // 2, y, card_w, h)
+    widest = round(width * CARD_SHARE)
+    label = words.kind(card.kind, view.city)
+    edge = 4 * max(1, round(height * 0.012))
+    if canvas.fonts.width(label, label_px) + edge > widest:  # "Underground" at 4 mm
+        label = words.short_kind(card.kind, view.city)
+    card_w = min(widest, max(symbol, canvas.fonts.width(label, label_px)) + edge)
+    left = width - margin - card_w
+    below = bands.get("bottom")
+    reaches = below is not None and below[0] + below[2] + margin > left  # under the card
+    card_bottom = below[1] - margin if below is not None and reaches else height - margin
+    notes_bottom = below[1] - margin if below is not None else height - margin
+    count_h = canvas.fonts.height(canvas.cap_px(COUNT_MM))
+    room = left - 2 * margin
+    rect = pygame.Rect(left, top, card_w, card_bottom - top)
+    notes_top = top + count_h + 2 * margin
+    return Areas(
+        rect,
+        (margin, top, room, count_h),
+        (margin, notes_top, room, max(0, notes_bottom - notes_top)),
+        label,
+    )
+
+
+def small_turn(
+    canvas: Canvas,
+    view: views.TurnView,
+    words: Words,
+    bands: dict[str, Box],
+    page: int,
+) -> int:
+    """The card, the count and the `page`-th page of notes (pages turn round); returns
+    how many pages the notes take."""
+    if not view.cards:
+        return 1
+    placed = areas(canvas, view, words, bands)
+    _card(canvas, view, placed)
+    _count(canvas, view, placed.count)
+    pages = note_pages(canvas, view, words, placed.notes)
+    if pages:
+        px, rows = pages[page % len(pages)]
+        place_rows(canvas, rows, placed.notes, px)
+    return max(1, len(pages))
+
+
+def _card(canvas: Canvas, view: views.TurnView, placed: Areas) -> None:
     figures.card(
         canvas,
-        card,
+        view.cards[-1],
         view.city,
-        rect,
-        label=label,
+        placed.card,
+        label=placed.label,
         role="card-symbol",
-        symbol_size=symbol,
-        label_size=label_px,
+        symbol_size=round(canvas.mm(SYMBOL_MM) / SYMBOL_FILL),
+        label_size=canvas.cap_px(KIND_MM),
     )
 
 
-def _notes(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> None:
-    theme = canvas.theme
-    palette = theme.palette
-    x, y, w, h = body
-    total = view.underground_total
+def _count(canvas: Canvas, view: views.TurnView, box: Box) -> None:
+    """The underground count as figures, k/5 (C-4), then in the rest of the line its pips,
+    or on a switch turn the switch card itself (C-5), whose rule is the first note."""
+    x, y, w, h = box
+    total_cards = view.underground_total
     size = canvas.cap_px(COUNT_MM)
-    count = fit_text(f"{view.underground_seen}/{total}", size, w, fonts=canvas.fonts, max_lines=1)
-    canvas.fitted(count, palette.text, (x, y, w, count.height), "underground")
-    # the pips beside the count, as large as the rest of the line allows
+    text = f"{view.underground_seen}/{total_cards}"
+    count = fit_text(text, size, w, fonts=canvas.fonts, max_lines=1)
+    canvas.fitted(count, canvas.theme.palette.text, (x, y, w, count.height), "underground")
     left = x + canvas.fonts.width(count.lines[0], count.size) + canvas.margin() * 2
-    pip = max(
-        4,
-        min(round(canvas.fonts.cap(size) * 0.8), (x + w - left) // (total + (total - 1) // 2 + 1)),
-    )
-    gap = pip // 2
-    middle = y + count.height / 2
-    figures.pips(canvas, view.city, view.underground_seen, total, left, middle, pip, gap)
-    top = y + count.height + canvas.margin() * 2
-    items = _note_items(canvas, view, words)
-    if not items:
+    if len(view.cards) == 2:
+        rect = pygame.Rect(left, y, round(h * 0.72), h)
+        figures.card(canvas, view.cards[0], view.city, rect, label=None, role="switch")
+        if view.switch_effect is False:
+            figures.dim(canvas, rect)
         return
-    box = (x, top, w, y + h - top)
-    note = canvas.cap_px(NOTE_MM)
-    fit = None
-    for scale in GIVING_WAY:  # the other notes give way first: the paired effect keeps 3 mm
-        shrunk = [
-            i if i.role in EFFECT_ROLES else dataclasses.replace(i, scale=scale) for i in items
-        ]
-        fit = fit_rows(canvas.fonts, shrunk, w, box[3], note, note)
-        if fit is not None:
-            break
-    if fit is None:  # more notes than the page holds at the size: smaller, as the screen allows
-        stack(canvas, items, box, theme.sizes.body, centre=False)
-        return
-    px, rows = fit
-    place_rows(canvas, rows, box, px)
+    pip = min(round(canvas.fonts.cap(size) * 0.8), int((x + w - left) / (total_cards * 1.3)))
+    if pip >= 4:  # the figures say it all: the pips only where they still read
+        middle = y + count.height / 2
+        figures.pips(canvas, view.city, view.underground_seen, total_cards, left, middle,
+                     pip, max(1, pip * 3 // 10))  # fmt: skip
 
 
-def _note_items(canvas: Canvas, view: views.TurnView, words: Words) -> list[Item]:
-    """The notes of this turn, in the order the big layout gives them, all at one size."""
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Notes that stay on one page, drawn at `size_mm` or as little less as they need."""
+
+    items: tuple[Item, ...]
+    size_mm: float = NOTE_MM
+    least_mm: float = NOTE_LEAST_MM
+
+
+def note_groups(canvas: Canvas, view: views.TurnView, words: Words) -> list[Group]:
+    """This turn's notes, what acts first; what does nothing this turn last, small."""
     palette = canvas.theme.palette
-    items: list[Item] = []
+    groups: list[Group] = []
     if view.last:
-        items.append(Item(words.last_turn(), palette.accent_text, band=palette.accent, role="last"))
+        last = Item(words.last_turn(), palette.accent_text, band=palette.accent, role="last")
+        groups.append(Group((last,)))
+    switch = words.switch_note(view.switch_effect) if len(view.cards) == 2 else ""
+    if switch:  # C-5: its rule, under the switch card (beside the count)
+        colour = palette.accent if view.switch_effect is not False else palette.warning
+        rule = Item(switch, colour, max_lines=4, role="switch-note")
+        groups.append(Group((rule,)))
+    note = words.paired_note(view.paired_effect, view.paired_effect_active)
+    if note and view.paired_effect_active is not False:  # T-SP-3: it acts now
+        # no symbol beside it: the card's own symbol is the one that fires
+        badge = palette.special_badge
+        paired = Item(note, palette.accent_text, band=badge, max_lines=3, role="paired")
+        groups.append(Group((paired,)))
     joker = words.joker_note(view)
     if joker:
-        items.append(Item(words.face(view.cards[-1]), palette.text, role="face"))
-        items.append(Item(joker, palette.dim, max_lines=4, role="joker"))
-    note = words.paired_note(view.paired_effect, view.paired_effect_active)
-    if note:
-        active = view.paired_effect_active is not False
-        items.append(
-            Item(
-                note,
-                palette.accent_text if active else palette.text,
-                band=palette.special_badge if active else palette.pip_empty,
-                max_lines=3,
-                role="paired",
-            )
-        )
-    elif view.pairing is not None:
-        items.append(Item(words.pairing(view.pairing), palette.dim, max_lines=3, role="pairing"))
-    switch = words.switch_note(view.switch_effect) if len(view.cards) == 2 else ""
-    if switch:
-        colour = palette.warning if view.switch_effect is False else palette.accent
-        items.append(Item(switch, colour, max_lines=3, role="switch-note"))
-    return items
+        face = Item(words.face(view.cards[-1]), palette.text, role="face")
+        groups.append(Group((face, Item(joker, palette.text, max_lines=4, role="joker"))))
+    idle = ""
+    if note and view.paired_effect_active is False:  # D-10: not yet
+        idle = note
+    elif not note and view.pairing is not None:  # a reminder of this round's pairing
+        idle = words.pairing(view.pairing)
+    if idle:
+        # its symbol in words only: an icon would cost "Doppelstation" its one line
+        quiet = Item(idle, palette.dim, max_lines=4, role="pairing")
+        groups.append(Group((quiet,), IDLE_MM, IDLE_MM))
+    return groups
+
+
+def note_pages(
+    canvas: Canvas, view: views.TurnView, words: Words, box: Box
+) -> list[tuple[int, list[Row]]]:
+    """The notes as pages that each fit `box`: groups in order, as many on a page as fit,
+    each group at its size or as little less as it needs to stand uncut."""
+    _, _, w, h = box
+    if w <= 0 or h <= 0:
+        return []
+    fonts = canvas.fonts
+    gap_px = canvas.cap_px(NOTE_MM)
+    pages: list[tuple[int, list[Row]]] = []
+    rows: list[Row] = []
+    for group in note_groups(canvas, view, words):
+        start, least = canvas.cap_px(group.size_mm), canvas.cap_px(group.least_mm)
+        fit = fit_rows(fonts, group.items, w, h, start, least)
+        measured = fit[1] if fit is not None else measure(fonts, group.items, w, least)
+        if rows and total([*rows, *measured], gap_px) > h:
+            pages.append((gap_px, rows))
+            rows = []
+        rows += measured
+    if rows:
+        pages.append((gap_px, rows))
+    return pages

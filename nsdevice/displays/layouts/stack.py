@@ -23,6 +23,7 @@ from nsdevice.rules.frozen import dataclass
 class Icon:
     kind: str  # "pencil", "symbol" or "blank" (keeps columns aligned)
     name: str = ""  # a pencil colour or a symbol name
+    length: float = 2.4  # a pencil's length, in lines of its text
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,7 @@ class Row:
 # --- measuring ----------------------------------------------------------------------------
 def icon_width(fonts: FontBook, icon: Icon, px: int) -> int:
     height = fonts.height(px)
-    return round(height * (2.4 if icon.kind == "pencil" else 1.15)) + round(height * 0.35)
+    return round(height * (icon.length if icon.kind == "pencil" else 1.15)) + round(height * 0.35)
 
 
 def measure(fonts: FontBook, items: Sequence[Item], width: int, px: int) -> list[Row]:
@@ -134,7 +135,9 @@ def _draw_icon(canvas: Canvas, icon: Icon, at: tuple[int, int], px: int) -> None
         figures.pencil(
             canvas,
             icon.name,
-            pygame.Rect(x, y + round(height * 0.12), round(height * 2.4), round(height * 0.76)),
+            pygame.Rect(
+                x, y + round(height * 0.12), round(height * icon.length), round(height * 0.76)
+            ),
         )
     elif icon.kind == "symbol" and icon.name:
         size = round(height * 1.15)

@@ -150,6 +150,9 @@ def on_turn(session: Context, press: Press) -> None:
         session.step(forward=False)
         if state.progress.revealed == 0:
             state.screen = ScreenName.ROUND_START
+    elif press.gesture is Gesture.HOLD:  # the module cards one press away, no menu to climb
+        state.under = state.screen
+        state.screen = ScreenName.RECALL
     else:
         open_menu(session)
 

@@ -1,0 +1,187 @@
+"""Screens of words on a small panel (glass under `SMALL_GLASS_MM` tall, the 2-inch Display
+HAT Mini): the summary, a round's start and the phones' page. At a size read across the
+table (`TEXT_MM`, capital height) they do not fit one glass, so they are drawn as pages
+that take turns (`PAGE_SECONDS` each), with a mark such as "1/3" beside the title: nothing
+is cut, nothing is left out without a sign.
+
+The side buttons' labels go to the corners (`corner_hints`): the upper ones share the
+title's row, the lower ones a band only as wide as they are, so the words get the whole
+width. On the phones' page the QR code stands at the left of every page and the words
+beside it; the address itself is left to the code (at a readable size it is wider than
+the glass).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pygame
+
+from nsdevice import views
+from nsdevice.displays.canvas import Canvas
+from nsdevice.displays.drawing import Box
+from nsdevice.displays.layouts.frame import cap_text, key_cap, legend
+from nsdevice.displays.layouts.phones import qr_code
+from nsdevice.displays.layouts.small_turn import corner_hints
+from nsdevice.displays.layouts.stack import Item, Row, measure, place_rows, total
+from nsdevice.displays.text_fit import Fitted, fit_text
+from nsdevice.texts import Words
+
+TEXT_MM = 2.5  # the least capital height of any word but the buttons' labels
+PAGE_SECONDS = 5.0  # how long each page stays
+PAGED = (views.SummaryView, views.RoundStartView, views.PhonesView)
+HEADING = "heading"  # an item that introduces the next: never the last on a page
+
+
+def _title_fit(canvas: Canvas, view: views.View, words: Words) -> tuple[Fitted, int, bool]:
+    """The title fitted between the upper labels; the row's height; whether the labels'
+    actions go one word a line, which they do only when the title needs their width
+    ("Téléphones" beside "Nouveau code")."""
+    fonts, margin = canvas.fonts, canvas.margin()
+    px = canvas.cap_px(TEXT_MM)
+    label_px = canvas.px(canvas.theme.sizes.legend)
+    upper = [h for h in view.hints if h.edge == "top"]
+    for wrap in (False, True):
+        chips = [_chip_size(canvas, h, words, label_px, wrap) for h in upper]
+        room = canvas.surface.get_width() - 4 * margin - sum(w for w, _ in chips)
+        fitted = fit_text(words.title(view), px, max(1, room), fonts=fonts, max_lines=2,
+                          min_size=px)  # fmt: skip
+        if not fitted.cut:
+            break
+    return fitted, max([fitted.height, *(h for _, h in chips)]) + margin, wrap
+
+
+def _title_row(canvas: Canvas, view: views.View, words: Words, bands: dict[str, Box]) -> None:
+    """The title at `TEXT_MM` between the upper corner labels; each label's box goes to
+    `bands`."""
+    palette = canvas.theme.palette
+    width = canvas.surface.get_width()
+    margin = canvas.margin()
+    label_px = canvas.px(canvas.theme.sizes.legend)
+    fitted, row, wrap = _title_fit(canvas, view, words)
+    pygame.draw.rect(canvas.surface, palette.header, (0, 0, width, row))
+    x_left, x_right = 0, width
+    for hint in (h for h in view.hints if h.edge == "top"):
+        chip_w, _ = _chip_size(canvas, hint, words, label_px, wrap)
+        left = hint.order == 1
+        x = x_left if left else x_right - chip_w
+        bands[f"top-{'left' if left else 'right'}"] = _chip(
+            canvas, hint, words, label_px, (x, 0), left=left, wrap=wrap
+        )
+        if left:
+            x_left += chip_w
+        else:
+            x_right -= chip_w
+    room = max(1, x_right - x_left - 2 * margin)
+    top = (row - fitted.height) // 2
+    canvas.fitted(fitted, palette.text, (x_left + margin, top, room, fitted.height), "title",
+                  centre=True)  # fmt: skip
+
+
+def _action_lines(hint: views.Hint, words: Words, wrap: bool) -> list[str]:
+    action = words.action(hint.action)
+    return action.split() if wrap else [action]
+
+
+def _chip_size(
+    canvas: Canvas, hint: views.Hint, words: Words, px: int, wrap: bool
+) -> tuple[int, int]:
+    """A label as narrow as it can be: the key cap over the action's words."""
+    fonts = canvas.fonts
+    pad = max(2, round(px * 0.3))
+    lines = _action_lines(hint, words, wrap)
+    cap = fonts.width(cap_text(hint, words), px) + 2 * pad
+    widest = max([cap, *(fonts.width(line, px) for line in lines)]) + 2 * pad
+    return widest, fonts.height(px) * (1 + len(lines)) + 4 * pad
+
+
+def _chip(
+    canvas: Canvas,
+    hint: views.Hint,
+    words: Words,
+    px: int,
+    at: tuple[int, int],
+    *,
+    left: bool,
+    wrap: bool,
+) -> Box:
+    """A button's key cap over its action, flush with the glass's edge its button is at."""
+    fonts = canvas.fonts
+    width, height = _chip_size(canvas, hint, words, px, wrap)
+    x, y = at
+    pad = max(2, round(px * 0.3))
+    pygame.draw.rect(canvas.surface, canvas.theme.palette.legend, (x, y, width, height))
+    cap = cap_text(hint, words)
+    cap_w = fonts.width(cap, px) + 2 * pad
+    cap_x = x + pad if left else x + width - pad - cap_w
+    key_cap(canvas, cap, px, pad, (cap_x, y + pad), fonts.height(px) + 2 * pad)
+    at_y = y + fonts.height(px) + 3 * pad
+    for line in _action_lines(hint, words, wrap):
+        line_x = x + pad if left else x + width - pad - fonts.width(line, px)
+        canvas.text(line, px, canvas.theme.palette.text, (line_x, at_y), "legend")
+        at_y += fonts.height(px)
+    return (x, y, width, height)
+
+
+def paginate(canvas: Canvas, items: list[Item], width: int, height: int) -> list[list[Row]]:
+    """`items` at `TEXT_MM` (never smaller) in pages of `height`, in order, uncut: a
+    heading goes over to the next page with the item it introduces."""
+    px = canvas.cap_px(TEXT_MM)
+    grown = [dataclasses.replace(i, scale=max(1.0, i.scale), max_lines=8) for i in items]
+    rows = measure(canvas.fonts, grown, width, px)
+    pages: list[list[Row]] = [[]]
+    for index, row in enumerate(rows):
+        needed = [row]
+        if row.item.role == HEADING and index + 1 < len(rows):
+            needed.append(rows[index + 1])
+        if pages[-1] and total([*pages[-1], *needed], px) > height:
+            pages.append([])
+        pages[-1].append(row)
+    return pages
+
+
+def _layout(
+    canvas: Canvas, view: views.View, words: Words, items: list[Item]
+) -> tuple[Box, list[list[Row]], dict[str, Box]]:
+    """The body's box (beside the QR code on the phones' page), the pages, and the lower
+    labels' band, drawn on `canvas`. The page mark takes the lower right corner."""
+    width, height = canvas.surface.get_size()
+    margin = canvas.margin()
+    _, row, _ = _title_fit(canvas, view, words)
+    lower = dataclasses.replace(view, hints=tuple(h for h in view.hints if h.edge == "bottom"))
+    bands = legend(canvas, lower, words, 0, snug=True) if lower.hints else {}
+    bottom = min(bands["bottom"][1] if "bottom" in bands else height, _mark_top(canvas))
+    x, y = margin, row + margin
+    w, h = width - 2 * margin, bottom - margin - y
+    if isinstance(view, views.PhonesView):
+        side = min(h, w // 3)  # the words need the width more than the code needs size
+        x, w = x + side + margin, w - side - margin
+    return (x, y, w, h), paginate(canvas, items, w, h), bands
+
+
+def _mark_top(canvas: Canvas) -> int:
+    """Where the page mark stands: the lower right corner, by the spare button's place."""
+    height = canvas.surface.get_height()
+    return height - max(1, canvas.margin() // 2) - canvas.fonts.height(canvas.cap_px(TEXT_MM))
+
+
+def small_page(
+    canvas: Canvas, view: views.View, words: Words, items: list[Item], page: int
+) -> tuple[dict[str, Box], int]:
+    """Draws page `page` (counted round) of a screen of `items` under its title; returns
+    the labels' boxes and how many pages there are."""
+    placed = corner_hints(view)
+    body, pages, bands = _layout(canvas, placed, words, items)
+    index = page % len(pages)
+    _title_row(canvas, placed, words, bands)
+    x, y, w, h = body
+    if len(pages) > 1:
+        mark = f"{index + 1}/{len(pages)}"
+        px = canvas.cap_px(TEXT_MM)
+        at = (canvas.surface.get_width() - canvas.margin() - canvas.fonts.width(mark, px),
+              _mark_top(canvas))  # fmt: skip
+        canvas.text(mark, px, canvas.theme.palette.dim, at, "page-mark")
+    if isinstance(placed, views.PhonesView):
+        qr_code(canvas, placed, (canvas.margin(), y, x - 2 * canvas.margin(), h))
+    place_rows(canvas, pages[index], (x, y, w, h), canvas.cap_px(TEXT_MM))
+    return bands, len(pages)
