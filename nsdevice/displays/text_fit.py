@@ -41,6 +41,8 @@ class Face:
         self._face = pygame.freetype.Font(path, self.metrics_font.get_point_size())
         self._face.kerning = False  # the font's kerning pairs are hinted as well
         self._face.pad = True  # a string's box is its advances wide, its baseline at .y
+        # how far below the top of FreeType's box the baseline lies (pygame.font's: ascent)
+        self._ascender = int(self._face.get_rect("H").y)
 
     def get_height(self) -> int:
         return self.metrics_font.get_height()
@@ -58,12 +60,11 @@ class Face:
     def width(self, text: str) -> int:
         return int(self._face.get_rect(text).width) if text else 0
 
-    def render(self, text: str, colour: Colour) -> tuple[pygame.Surface, int]:
-        """The text drawn, and how far its top lies above the line's top (FreeType's box
-        is a little taller than pygame.font's: the baselines are kept level)."""
-        image, box = self._face.render(text, colour)
-        return image, box.y - self.get_ascent()
-
+    def draw(self, surface: pygame.Surface, text: str, colour: Colour, at: Point) -> None:
+        """Straight onto `surface` (no picture in between to blit), the line's top at
+        `at`: FreeType's box is a little taller than pygame.font's, the baselines level."""
+        x, y = at
+        self._face.render_to(surface, (x, y + self.get_ascent() - self._ascender), text, colour)
 
 class FontBook:
     """The bundled font at any pixel height, each size loaded once.
@@ -164,9 +165,8 @@ class FontBook:
                 _draw_arrow(surface, (x, y), width, font, colour, leftward=piece == "←")
                 x += width
             elif piece:
-                image, above = font.render(piece, colour)
-                surface.blit(image, (x, y - above))
-                x += font.width(piece)
+                font.draw(surface, piece, colour, (x, y))
+                x += self.width(piece, px)
         return (start, y, x - start, font.get_height())
 
 
