@@ -28,6 +28,7 @@ from nsdevice.session import MODULES, Capabilities, Settings
 from nsdevice.session.hardware_test import hardware_test_view
 from nsdevice.session.screens.common import row_index
 from nsdevice.session.screens.game import (
+    deck_view,
     game_end_view,
     pencil_pass_view,
     round_end_view,
@@ -147,6 +148,9 @@ def _round_so_far(city: str, language: str) -> Iterator[tuple[str, views.View]]:
     deal = _deal(*many, _seed_for(*many, "last") or "A")
     yield "round-so-far", round_so_far_view(deal, _first(deal, SITUATIONS["last"]), language)
     yield "round-so-far-none", round_so_far_view(deal, Progress(round=2), language)
+    # what is left in the deck: mid-round, and at the round's last card
+    yield "deck", deck_view(deal, Progress(round=1, revealed=4), language)
+    yield "deck-last", deck_view(deal, _first(deal, SITUATIONS["last"]), language)
 
 
 def _sheets(language: str, solo: Deal, table: Deal) -> Iterator[tuple[str, views.View]]:

@@ -239,6 +239,7 @@ class TurnView(View):
     joker_extra: str = ""  # T-3 double track, P-3 guided tour
     last: bool = False  # this turn reveals the 5th underground card (C-4)
     module_cards: ModuleCards = ModuleCards()  # face up all game: kept in view
+    remaining: tuple[StationCard, ...] = ()  # still in the deck: underground first (C-2, C-3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +250,19 @@ class RoundSoFarView(View):
     city: str = "tokyo"
     round: int = 1
     turns: tuple[PlayedTurn, ...] = ()  # every turn revealed in this round, the first first
+    underground_seen: int = 0
+    underground_total: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class DeckView(View):
+    """The round's cards still in the deck, by kind and symbol (C-2, C-3): the tracker the
+    big screens show beside the earlier cards, as a screen of its own on small glass."""
+
+    screen: ClassVar[str] = "deck"
+    city: str = "tokyo"
+    round: int = 1
+    remaining: tuple[StationCard, ...] = ()  # underground first, each kind in deck order
     underground_seen: int = 0
     underground_total: int = 5
 
@@ -483,6 +497,7 @@ ALL_VIEWS: tuple[type[View], ...] = (
     RoundStartView,
     TurnView,
     RoundSoFarView,
+    DeckView,
     RoundEndView,
     PencilPassView,
     GameEndView,

@@ -63,12 +63,13 @@ def every_pin(profile: Profile) -> list[int]:
 # --- the shipped profiles ----------------------------------------------------------------
 
 
-def test_the_four_builds_are_shipped() -> None:
+def test_the_five_builds_are_shipped() -> None:
     assert {path.stem for path in SHIPPED} == {
         "display-hat-mini",
         "arcade-gpio",
         "arcade-serial",
         "desktop",
+        "tv",  # issue 26: 1920x1080, about 40 inches, the room's big screen
     }
 
 

@@ -211,3 +211,37 @@ def test_a_switch_turn_shows_both_cards_and_its_rule_on_one_page(painted: dict[s
                  if s == "turn-switch" and _small(d, m)]  # fmt: skip
         if pages:
             assert any(_caps(d, {"switch-note"}, 7.87) for d in pages), language
+
+
+# --- the big builds (issue 26, item 4) ----------------------------------------------------
+ROW_CARD_MM = 12.0  # the 7-inch build's earlier cards and deck, each card's height
+TV_SYMBOL_MM = 100.0  # a TV's card symbol, read from 4 m
+SEVEN_INCH = [name for name in PROFILES if load_profile(name).panel().diagonal_inches == 7.0]
+
+
+@pytest.mark.parametrize("name", SEVEN_INCH)
+def test_earlier_cards_and_the_deck_are_12_mm_tall_on_the_7_inch_build_C3(name: str) -> None:
+    assert SEVEN_INCH, "no 7-inch profile shipped"
+    for language in LANGUAGES:
+        pages = [(s, d, m) for s, d, m in _pages(name, language) if s.removeprefix("london-")
+                 in TURNS]  # fmt: skip
+        earlier = deck = 0
+        for screen, drawing, per_mm in pages:
+            for figure in drawing.figures:
+                if figure.role in ("strip-card", "deck-card"):
+                    height = figure.rect[3] / per_mm
+                    assert height >= ROW_CARD_MM, (language, screen, figure.role, height)
+                    earlier += figure.role == "strip-card"
+                    deck += figure.role == "deck-card"
+        assert earlier and deck, (language, earlier, deck)  # both rows were drawn and measured
+
+
+def test_the_tv_card_symbol_is_100_mm_tall() -> None:
+    profile = load_profile("tv")
+    assert profile.display.size() == (1920, 1080) and profile.panel().diagonal_inches == 40.0
+    for language in LANGUAGES:
+        for screen, drawing, per_mm in _pages("tv", language):
+            if screen.removeprefix("london-") not in TURNS:
+                continue
+            symbols = [f.rect[3] / per_mm for f in drawing.figures_of("card-symbol")]
+            assert symbols and min(symbols) >= TV_SYMBOL_MM, (language, screen, symbols)

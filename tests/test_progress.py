@@ -94,3 +94,61 @@ def test_revealed_cards_stay_visible_for_the_rest_of_the_round_C3(setup):
         assert state.round_over(deal) == (state.revealed == len(turns))
         if state.round_over(deal):
             assert visible[-1].last  # the round shown in full ends on its last turn (C-4)
+
+
+@given(setups)
+@PROPERTY
+def test_the_deck_holds_every_card_not_yet_revealed_this_round_C2_C3(setup):
+    deal = deal_game(setup)
+    deck = deal.city.deck
+    for state in walk_forward(deal):
+        left = state.remaining(deal)
+        shown = [card for turn in state.visible(deal) for card in turn.cards]
+        # C-2: all 11 cards each round; what is face up and what is left make the deck again
+        assert sorted(c.id for c in left + tuple(shown)) == sorted(c.id for c in deck)
+        assert not {c.id for c in left} & {c.id for c in shown}
+        # underground first, each kind in the city's own order: the shuffle stays hidden
+        kinds = [c.underground for c in left]
+        assert kinds == sorted(kinds, reverse=True)
+
+
+@given(setups)
+@PROPERTY
+def test_the_deck_never_tells_the_shuffled_order_C2(setup):
+    deal = deal_game(setup)
+    for state in walk_forward(deal):
+        left = state.remaining(deal)
+        order = deal.rounds[state.round - 1].order
+        # the same cards in any shuffle give the same answer: the city's order, not the deal's
+        in_deck_order = [c for c in deal.city.deck if c in left]
+        assert list(left) == [c for c in in_deck_order if c.underground] + [
+            c for c in in_deck_order if not c.underground
+        ]
+        assert set(left) <= set(order)
+
+
+@given(setups)
+@PROPERTY
+def test_the_last_turn_leaves_no_underground_card_in_the_deck_C4(setup):
+    deal = deal_game(setup)
+    for state in walk_forward(deal):
+        left = state.remaining(deal)
+        underground_left = sum(1 for c in left if c.underground)
+        seen = state.visible(deal)[-1].underground_seen if state.revealed else 0
+        assert underground_left == 5 - seen  # the count and the deck agree
+        if state.round_over(deal):
+            assert underground_left == 0
+
+
+def test_a_switch_and_its_companion_both_leave_the_deck_C5():
+    for seed in range(200):
+        deal = deal_game(Setup("london", 2, seed=f"S{seed}"))
+        for number, turn in enumerate(deal.rounds[0].turns, start=1):
+            if len(turn.cards) == 2:
+                left = Progress(1, number).remaining(deal)
+                assert not {c.id for c in turn.cards} & {c.id for c in left}
+                assert len(left) == 11 - sum(
+                    len(t.cards) for t in deal.rounds[0].turns[:number]
+                )
+                return
+    raise AssertionError("no switch turn in 200 deals")

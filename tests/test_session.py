@@ -521,3 +521,30 @@ def test_the_round_so_far_lists_this_rounds_cards_and_goes_back_to_the_game_C3()
     assert session.view().turns == ()
     session.press(NEXT)
     assert session.screen == "round_start"
+
+
+def test_what_is_left_in_the_deck_is_one_menu_row_away_and_matches_the_table_C2_C3():
+    from nsdevice import views
+
+    session = Session(Settings(city="london", players=3), seed_source=lambda: "DECKLEFT")
+    session.deal_new_game()
+    for _ in range(4):  # the round's start, then three turns
+        session.press(NEXT)
+    turn = session.view()
+    assert isinstance(turn, views.TurnView)
+    shown = {c.id for t in turn.earlier for c in t.cards} | {c.id for c in turn.cards}
+    session.press(MENU)
+    rows = [row.key for row in session.view().rows]
+    while session.view().cursor != rows.index("deck"):
+        session.press(NEXT)
+    session.press(MENU)
+    deck = session.view()
+    assert isinstance(deck, views.DeckView) and deck.round == 1
+    assert deck.remaining == turn.remaining  # the screen and the big screens' tracker agree
+    # C-2: the round's 11 cards are what is face up and what is left; nothing twice
+    assert len(deck.remaining) + len(shown) == 11
+    assert not shown & {c.id for c in deck.remaining}
+    assert sum(c.underground for c in deck.remaining) == 5 - deck.underground_seen  # C-4
+    assert Session.restore(json.loads(json.dumps(session.snapshot()))).view() == deck
+    session.press(NEXT)  # any button: back to the card, nothing revealed
+    assert session.screen == "turn" and session.view() == replace(turn, chime=None)

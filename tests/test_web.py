@@ -642,3 +642,20 @@ def test_no_cross_site_request_acts_or_spends_the_budget(table):
     assert table.deliver() == []
     mine = {**same, "X-Seat-Token": token["token"]}
     assert table.client.post("/score", json=body, headers=mine).status_code == 200
+
+
+def test_the_phones_see_what_is_left_in_the_deck_as_the_big_screens_do_C2_C3(table):
+    to_turn(table.session, 3)
+    table.show()
+    data = table.client.get("/state?lang=de").json()
+    view = table.session.view()
+    assert isinstance(view, views.TurnView)
+    left = view.remaining
+    assert [(c["kind"], c["symbol"]) for c in data["deck"]] == [
+        (c.kind.value, (c.symbol or c.special).value) for c in left
+    ]
+    # C-2: the round's 11 cards are the ones face up and the ones left; nothing twice
+    shown = len(view.cards) + sum(len(t.cards) for t in view.earlier)
+    assert len(data["deck"]) == 11 - shown
+    assert data["words"]["deck"] == "Noch im Stapel"
+    assert all("id" not in c for c in data["deck"])  # kinds and symbols, in the city's order

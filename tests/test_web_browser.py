@@ -199,6 +199,8 @@ def test_three_phones_watch_a_tokyo_game_and_score_it(browser):
                     f"seat {seat} never showed round {view.round} turn {view.turn}"
                 )
                 assert entry["cards"] == symbols
+                # what is left in the deck, read back from the page's own cards (C-2)
+                assert entry["deck"] == [(c.symbol or c.special).value for c in view.remaining]
                 delays.append(entry["at"] / 1000 - at)
                 table_pencils.setdefault((view.round, seat), entry["pencil"])
         assert max(delays) <= BUDGET, f"slowest page {max(delays) * 1000:.0f} ms after the frame"

@@ -27,10 +27,11 @@ from nsdevice.screenshots import SOURCE_LANGUAGE, TRANSLATED_CITY, render_all
 
 ROOT = Path(__file__).resolve().parent.parent
 # The screens whose layout depends on the build: the turn in each situation, the game's
-# summary and a round's start with every module, the phones' page.
+# summary and a round's start with every module, the phones' page, and what is left in the
+# deck (a screen of its own where the turn has no room for it).
 SCREENS = ("turn", "turn-switch", "turn-switch-no-effect", "turn-paired-effect",
            "turn-paired-no-effect", "turn-joker", "turn-free-entry", "turn-last",
-           "summary-all-modules", "round-start-3-players", "phones")  # fmt: skip
+           "summary-all-modules", "round-start-3-players", "phones", "deck")  # fmt: skip
 
 
 def build(profile_name: str, out: Path) -> list[Path]:

@@ -121,6 +121,22 @@ def card(
     return symbol(canvas, symbol_name(card), area.center, round(size), role)
 
 
+def corner(canvas: Canvas, name: str, rect: pygame.Rect) -> None:
+    """A map's outline with one corner filled: which corner a city gate stands at (P-CG-1),
+    the same in every language."""
+    palette = canvas.theme.palette
+    side = min(rect.width, rect.height) - 2
+    box = pygame.Rect(rect.x + 1, rect.y + (rect.height - side) // 2, side, side)
+    quarter = pygame.Rect(box.x, box.y, box.width // 2, box.height // 2)
+    if name[1] == "e":
+        quarter.x = box.right - quarter.width
+    if name[0] == "s":
+        quarter.y = box.bottom - quarter.height
+    pygame.draw.rect(canvas.surface, palette.accent, quarter)
+    pygame.draw.rect(canvas.surface, palette.text, box, width=max(1, side // 10))
+    canvas.figures.append(Figure(f"corner-{name}", (box.x, box.y, side, side), "corner"))
+
+
 def dim(canvas: Canvas, rect: pygame.Rect) -> None:
     """Greys out a card that does nothing this turn."""
     veil = pygame.Surface(rect.size, pygame.SRCALPHA)

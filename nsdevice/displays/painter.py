@@ -28,6 +28,7 @@ from nsdevice.displays.layouts.small_page import PAGE_SECONDS, PAGED, small_page
 from nsdevice.displays.layouts.small_turn import NOTE_SECONDS, corner_hints, is_small, small_turn
 from nsdevice.displays.layouts.stack import Item
 from nsdevice.displays.layouts.turn import turn
+from nsdevice.displays.layouts.wide_turn import is_wide, wide_turn
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import DRAWN_GLYPHS, ELLIPSIS, Fitted, FontBook, fit_text
 from nsdevice.displays.theme import DEFAULT_THEME, Theme
@@ -114,7 +115,9 @@ class Painter:
         body = header(canvas, title, view)
         bands = self._legend(canvas, view, words, body[1] - margin)
         body = clear_of(body, bands, margin)
-        if isinstance(view, views.TurnView):
+        if isinstance(view, views.TurnView) and is_wide(canvas):
+            wide_turn(canvas, view, words, body)
+        elif isinstance(view, views.TurnView):
             turn(canvas, view, words, body)
         elif isinstance(view, views.RoundStartView):
             round_start(canvas, view, words, body)

@@ -21,6 +21,10 @@ from nsdevice.rules.frozen import dataclass
 # × · − but no arrow: these characters are drawn here instead.
 DRAWN_GLYPHS = frozenset("→←")  # arrows the font lacks or draws too small: drawn here
 ELLIPSIS = "…"
+# The face has no glyph for the no-break spaces (French before ':'; FreeType would draw a
+# box): drawn as the space they are. Lines still never break there: wrapping splits on
+# plain spaces only.
+SPACES = str.maketrans({"\u00a0": " ", "\u202f": " "})
 WIDTHS_KEPT = 8192  # widths and fits remembered per font book: a few screens' words, sizes
 
 
@@ -58,13 +62,15 @@ class Face:
         return metrics[3] if metrics else self.get_height()
 
     def width(self, text: str) -> int:
-        return int(self._face.get_rect(text).width) if text else 0
+        return int(self._face.get_rect(text.translate(SPACES)).width) if text else 0
 
     def draw(self, surface: pygame.Surface, text: str, colour: Colour, at: Point) -> None:
         """Straight onto `surface` (no picture in between to blit), the line's top at
         `at`: FreeType's box is a little taller than pygame.font's, the baselines level."""
         x, y = at
-        self._face.render_to(surface, (x, y + self.get_ascent() - self._ascender), text, colour)
+        self._face.render_to(
+            surface, (x, y + self.get_ascent() - self._ascender), text.translate(SPACES), colour
+        )
 
 class FontBook:
     """The bundled font at any pixel height, each size loaded once.

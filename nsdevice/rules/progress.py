@@ -6,6 +6,7 @@ cursor, so undo puts the card back on top of the deck and redo reveals the same 
 
 from __future__ import annotations
 
+from nsdevice.rules.cards import StationCard
 from nsdevice.rules.deal import ROUNDS, Deal, Turn
 from nsdevice.rules.frozen import dataclass
 
@@ -35,6 +36,14 @@ class Progress:
     def visible(self, deal: Deal) -> tuple[Turn, ...]:
         """The round's revealed turns, oldest first (C-3)."""
         return deal.rounds[self.round - 1].turns[: self.revealed]
+
+    def remaining(self, deal: Deal) -> tuple[StationCard, ...]:
+        """The round's cards not revealed yet (C-2: all 11 were shuffled; C-3: the rest are
+        face up), underground first, each kind in the city's deck order: never the
+        shuffled order, which would tell the future."""
+        revealed = {card.id for turn in self.visible(deal) for card in turn.cards}
+        left = [card for card in deal.city.deck if card.id not in revealed]
+        return tuple(sorted(left, key=lambda card: not card.underground))  # a stable sort
 
     def round_over(self, deal: Deal) -> bool:
         return self.revealed == len(deal.rounds[self.round - 1].turns)

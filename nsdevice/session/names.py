@@ -31,6 +31,7 @@ class ScreenName(StrEnum):
     PHONES = "phones"  # the page's address and join code, from the menu
     HISTORY = "history"  # the finished games and the bests, from the menu
     ROUND_SO_FAR = "round_so_far"  # this round's cards so far, from the menu
+    DECK = "deck"  # the round's cards not revealed yet, from the menu
 
 
 class Kind(Enum):

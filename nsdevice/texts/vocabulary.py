@@ -275,6 +275,10 @@ class Vocabulary:
     def last_turn(self) -> str:
         return self._("Last turn of the round")
 
+    def deck_heading(self) -> str:
+        """Over the round's cards not revealed yet (C-2, C-3)."""
+        return self._(DECK_HEADING)
+
     def phone(self) -> dict[str, str]:
         """The phone page's own words (its buttons, labels and score sheet)."""
         said = {key: self._(text) for key, text in PHONE.items()}
@@ -294,11 +298,13 @@ class Vocabulary:
         return self._("Today's deal · {date}").format(date=date)
 
 
+DECK_HEADING = N_("Left in the deck")  # the box's tracker heading, the phones' and a screen's
 LABELLED = N_("{label}: {value}")  # a label and its value (French spaces its colon)
 
 # The phone page's own words (nsdevice.web); the game's words come from the methods above.
 PHONE = {
     "waiting": N_("Waiting for a game on the box"),
+    "deck": DECK_HEADING,
     "seat": N_("Seat"),
     "choose_seat": N_("Your seat"),
     "your_pencil": N_("Your pencil this round"),

@@ -65,6 +65,7 @@ def payload(
         "lines": [],
         "cards": [],
         "earlier": [],
+        "deck": [],  # the round's cards not revealed yet, underground first (C-2, C-3)
         "pencils": [],
         "passes": {},
         "line_scoring": table.line_scoring,
@@ -89,6 +90,7 @@ def payload(
     if isinstance(view, views.TurnView):
         data["cards"] = [card(item) for item in view.cards]
         data["earlier"] = [[card(item) for item in turn.cards] for turn in view.earlier]
+        data["deck"] = [card(item) for item in view.remaining]
     for pencil in table.pencils:
         if pencil.slot.isdigit():
             data["pencils"].append(

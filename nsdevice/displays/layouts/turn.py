@@ -4,6 +4,7 @@ it; the round's earlier cards as a strip along the bottom (C-3)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pygame
 
@@ -12,14 +13,17 @@ from nsdevice.displays import figures
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
 from nsdevice.displays.layouts.small_turn import KIND_MM
-from nsdevice.displays.layouts.stack import Icon, Item, stack
+from nsdevice.displays.layouts.stack import Icon, Item, fit_rows, place_rows, stack
 from nsdevice.displays.text_fit import fit_text
 from nsdevice.texts import Words
+
+EFFECT_ROLES = ("paired", "pairing")  # the special station's line: kept at its size
+GIVING_WAY = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4)  # the other notes, against it
 
 
 def turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> None:
     theme = canvas.theme
-    palette, sizes = theme.palette, theme.sizes
+    sizes = theme.sizes
     height = canvas.surface.get_height()
     margin = canvas.margin()
     x, y, w, h = body
@@ -36,24 +40,7 @@ def turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> None:
         return
     if switch:  # C-5: the switch, smaller, then the card played with it
         small = pygame.Rect(left, y, round(card_w * switch), round(card_h * switch))
-        figures.card(canvas, view.cards[0], view.city, small, label=None, role="switch")
-        if view.switch_effect is False:
-            figures.dim(canvas, small)
-        note = words.switch_note(view.switch_effect)
-        if note:
-            colour = palette.warning if view.switch_effect is False else palette.accent
-            top = small.bottom + margin // 2
-            note_box = (small.x, top, small.width, y + card_h - top)
-            smallest = canvas.px(sizes.smallest)
-            fitted = fit_text(
-                note,
-                canvas.px(sizes.small),
-                small.width,
-                fonts=canvas.fonts,
-                max_lines=max(1, note_box[3] // canvas.fonts.advance(smallest)),
-                min_size=smallest,
-            )
-            canvas.fitted(fitted, colour, note_box, "switch-note", centre=True)
+        switch_card(canvas, view, words, small, y + card_h)
         left = small.right + margin
     card = view.cards[-1]
     big = pygame.Rect(left, y, card_w, card_h)
@@ -68,13 +55,42 @@ def turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> None:
         # never under 4 mm capitals: the kind is read across the table (issue 10)
         label_size=max(round(big.height * 0.1), canvas.cap_px(KIND_MM)),
     )
-    notes = (big.right + margin, y, x + w - big.right - margin, card_h)
-    _notes(canvas, view, words, notes)
+    beside = (big.right + margin, y, x + w - big.right - margin, card_h)
+    notes(canvas, view, words, beside)
     _earlier(canvas, view, (x, y + card_h + margin, w, strip))
 
 
-def _notes(canvas: Canvas, view: views.TurnView, words: Words, box: Box) -> None:
-    """Beside the card: the underground count, then the notes that apply this turn."""
+def switch_card(
+    canvas: Canvas, view: views.TurnView, words: Words, small: pygame.Rect, bottom: int
+) -> None:
+    """The switch, smaller, with what it allows this turn written under it (C-5)."""
+    palette, sizes = canvas.theme.palette, canvas.theme.sizes
+    margin = canvas.margin()
+    figures.card(canvas, view.cards[0], view.city, small, label=None, role="switch")
+    if view.switch_effect is False:
+        figures.dim(canvas, small)
+    note = words.switch_note(view.switch_effect)
+    if note:
+        colour = palette.warning if view.switch_effect is False else palette.accent
+        top = small.bottom + margin // 2
+        note_box = (small.x, top, small.width, bottom - top)
+        smallest = canvas.px(sizes.smallest)
+        fitted = fit_text(
+            note,
+            canvas.px(sizes.small),
+            small.width,
+            fonts=canvas.fonts,
+            max_lines=max(1, note_box[3] // canvas.fonts.advance(smallest)),
+            min_size=smallest,
+        )
+        canvas.fitted(fitted, colour, note_box, "switch-note", centre=True)
+
+
+def notes(
+    canvas: Canvas, view: views.TurnView, words: Words, box: Box, effect_px: int = 0
+) -> None:
+    """Beside the card: the underground count, then the notes that apply this turn;
+    `effect_px`: the least size of the special station's line, where one is kept."""
     theme = canvas.theme
     palette, sizes = theme.palette, theme.sizes
     height = canvas.surface.get_height()
@@ -134,8 +150,27 @@ def _notes(canvas: Canvas, view: views.TurnView, words: Words, box: Box) -> None
                 role="pairing",
             )
         )
+    box = (x, top, w, y + h - top)
+    if items and effect_px and _effect_kept(canvas, items, box, effect_px):
+        return
     if items:
-        stack(canvas, items, (x, top, w, y + h - top), sizes.body, centre=False)
+        stack(canvas, items, box, sizes.body, centre=False)
+
+
+def _effect_kept(canvas: Canvas, items: list[Item], box: Box, effect_px: int) -> bool:
+    """Draws the notes with the special station's line at `effect_px` or more, the other
+    notes giving way first (as on the 2-inch panel); False when no size allows it."""
+    start = canvas.px(canvas.theme.sizes.body)
+    for scale in GIVING_WAY:
+        shrunk = [  # the effect at the base size, the rest at `scale` of their own
+            replace(item, scale=1.0 if item.role in EFFECT_ROLES else item.scale * scale)
+            for item in items
+        ]
+        fit = fit_rows(canvas.fonts, shrunk, box[2], box[3], start, effect_px)
+        if fit is not None:
+            place_rows(canvas, fit[1], box, fit[0])
+            return True
+    return False
 
 
 def _earlier(canvas: Canvas, view: views.TurnView, box: Box) -> None:

@@ -121,6 +121,7 @@ def turn_view(deal: Deal, progress: Progress, language: str) -> views.TurnView:
         joker_extra=deal.city.joker_extra,
         last=turn.last,
         module_cards=module_cards(deal),
+        remaining=progress.remaining(deal),
         hints=hints(next="continue" if turn.last else "reveal", back="undo", menu="menu"),
         language=language,
     )
@@ -179,6 +180,29 @@ def show_round_so_far(session: Context) -> views.RoundSoFarView:
 
 
 def on_round_so_far(session: Context, press: Press) -> None:
+    session.state.screen = session.under()
+
+
+# --- what is left in the deck, from the menu ---------------------------------------------------
+def deck_view(deal: Deal, progress: Progress, language: str) -> views.DeckView:
+    """The cards of `progress`'s round not revealed yet (C-2, C-3), from the rules core;
+    any button goes back to the game."""
+    shown = progress.visible(deal)
+    return views.DeckView(
+        city=deal.setup.city.value,
+        round=progress.round,
+        remaining=progress.remaining(deal),
+        underground_seen=shown[-1].underground_seen if shown else 0,
+        hints=hints(next="back", back="back", menu="back"),
+        language=language,
+    )
+
+
+def show_deck(session: Context) -> views.DeckView:
+    return deck_view(session.current_deal(), session.state.progress, session.language)
+
+
+def on_deck(session: Context, press: Press) -> None:
     session.state.screen = session.under()
 
 
@@ -285,4 +309,5 @@ SLICE = {
     ScreenName.GAME_END: ScreenEntry(Kind.GAME, on_game_end, show_game_end, over=True),
     ScreenName.RECALL: ScreenEntry(Kind.OVERLAY, on_recall, show_recall),
     ScreenName.ROUND_SO_FAR: ScreenEntry(Kind.OVERLAY, on_round_so_far, show_round_so_far),
+    ScreenName.DECK: ScreenEntry(Kind.OVERLAY, on_deck, show_deck),
 }

@@ -30,6 +30,7 @@ from nsdevice.session.settings import BRIGHTNESS_LEVELS, VOLUME_LEVELS, Capabili
 OPENS = {
     "show_setup": ScreenName.RECALL,
     "round_so_far": ScreenName.ROUND_SO_FAR,
+    "deck": ScreenName.DECK,
     "about": ScreenName.ABOUT,
     "phones": ScreenName.PHONES,
     "history": ScreenName.HISTORY,
@@ -45,7 +46,11 @@ def menu_rows(
     return (
         views.Row("resume"),
         views.Row("show_setup"),
-        *((views.Row("round_so_far"), views.Row("restart_round")) if in_round else ()),
+        *(
+            (views.Row("round_so_far"), views.Row("deck"), views.Row("restart_round"))
+            if in_round
+            else ()
+        ),
         views.Row("new_game"),
         views.Row("language", settings.language),
         views.Row("sound", "on" if settings.sound else "off"),

@@ -85,6 +85,7 @@ ROWS = {  # the lines of the setup and the menu
     "resume": N_("Back to the game"),
     "show_setup": N_("Show this game's cards"),
     "round_so_far": N_("This round so far"),
+    "deck": N_("Left in the deck"),
     "restart_round": N_("Restart this round"),
     "new_game": N_("New game"),
     "sound": N_("Sound"),

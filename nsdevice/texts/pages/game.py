@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from nsdevice import views
 from nsdevice.locale import N_
+from nsdevice.rules.cards import Kind
 from nsdevice.texts.pages.base import (
     Form,
     Line,
@@ -20,6 +21,7 @@ TITLES: dict[type[views.View], str] = {
     views.SummaryView: N_("This game"),
     views.PencilPassView: N_("Pass the pencils"),
     views.GameEndView: N_("Game over"),
+    views.DeckView: N_("Left in the deck"),
 }
 LINE_SCORING = {  # how each city scores a round's line (S-T, S-P; London: on the sheet)
     "districts": N_("districts × best district's stations"),
@@ -124,6 +126,16 @@ class GamePages(Pages):
             cards = " + ".join(f"{self.kind(c.kind, view.city)} {self.face(c)}" for c in turn.cards)
             lines.append(Line(_("Turn {turn}: {cards}").format(turn=turn.number, cards=cards)))
         return Page(self.title(view), tuple(lines), form=Form.COLUMNS)
+
+    @register_page
+    def _deck(self, view: views.DeckView) -> Page:
+        """Each kind's cards still to come, underground first: it ends the round (C-4)."""
+        seen = self.underground(view.underground_seen, view.underground_total, view.city)
+        lines = [Line(seen, Role.NOTE)]
+        for kind in (Kind.UNDERGROUND, Kind.STREET):
+            faces = [self.face(card) for card in view.remaining if card.kind is kind]
+            lines.append(Line(self.labelled(self.kind(kind, view.city), ", ".join(faces) or "—")))
+        return Page(self.title(view), tuple(lines))
 
     @register_page
     def _round_end(self, view: views.RoundEndView) -> Page:

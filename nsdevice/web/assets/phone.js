@@ -46,6 +46,9 @@
     $("earlier-box").hidden = data.earlier.length === 0;
     $("earlier-title").textContent = words.earlier;
     $("earlier").replaceChildren(...data.earlier.flat().map((item) => card(item, true)));
+    $("deck-box").hidden = data.deck.length === 0;  // what is left, as the big screens show it
+    $("deck-title").textContent = words.deck;
+    $("deck").replaceChildren(...data.deck.map((item) => card(item, true)));
     renderSeats(data);
     renderButtons(data);
     renderJoin(data);
@@ -53,6 +56,7 @@
     window.nsdeviceVoice.say(data.say);  // voice.js: says it once sound is on
     window.nsdeviceSeen.push({ number: data.number, at: Date.now(), screen: data.screen,
                                cards: data.cards.map((item) => item.symbol),
+                               deck: [...$("deck").children].map((node) => node.dataset.symbol),
                                pencil: $("pencil").hidden ? "" : $("pencil").dataset.colour,
                                pass: $("pass").hidden ? "" : $("pass").dataset.colour });
   }
