@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 import pygame
 import pygame.freetype
 
 from nsdevice.displays.drawing import Box, Point
 from nsdevice.displays.theme import Colour
+from nsdevice.rules.frozen import dataclass
 
 # The bundled font (FreeSans Bold) has every accented letter of our five languages and
 # × · − but no arrow: these characters are drawn here instead.
@@ -111,10 +111,20 @@ class FontBook:
         px = self._for_cap.get(cap)
         if px is None:
             px = max(1, math.ceil(cap))
-            while self.cap(px) < cap:
+            while self._probe_cap(px) < cap:
                 px += 1
             self._for_cap[cap] = px
         return px
+
+    def _probe_cap(self, px: int) -> int:
+        """`cap(px)` from a font that is not kept unless already loaded: the sizes tried on
+        the way are never drawn with, and each kept font holds 50 KB or more (issue 23)."""
+        kept = self._fonts.get(px)
+        if kept is not None:
+            return kept.cap()
+        probe = pygame.font.Font(self._path, max(1, round(px / self._scale)))  # as Face's
+        (metrics,) = probe.metrics("H")
+        return metrics[3] if metrics else probe.get_height()
 
     def advance(self, px: int) -> int:
         """Distance from one wrapped line to the next."""
