@@ -792,8 +792,10 @@ FAKE_GPIO_LINES = ROOT / "benchmarks" / "pi_guest" / "fake_gpio"
 HAT_TAPPER = """
 import sys, threading, time
 def tap_when_asked():
-    from gpiozero import Device
     for line in sys.stdin:
+        # asked once the box runs: gpiozero as the box loaded it, no more (the whole package
+        # imported here would count in the box's memory)
+        from gpiozero.devices import Device
         pin = Device.pin_factory.pin(16)  # NEXT on the Display HAT Mini
         for _ in range(int(line)):
             pin.drive_low(); time.sleep(0.05); pin.drive_high(); time.sleep(0.06)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
+
+from nsdevice.rules.frozen import dataclass
 
 T = TypeVar("T")
 

@@ -16,13 +16,14 @@ import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
 from nsdevice.backends import DISPLAYS, INPUTS, profile_kinds
 from nsdevice.inputs.events import Button
+from nsdevice.rules.frozen import dataclass
 from nsdevice.views import DEFAULT_PANEL, EDGES, Panel, Place
 
 DISPLAY_KINDS: Final = profile_kinds(DISPLAYS)  # window, kmsdrm, text, st7789

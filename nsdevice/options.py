@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any, NoReturn
 
 from nsdevice import __version__, backends
@@ -19,6 +19,7 @@ from nsdevice.errors import UsageError
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import CityName
 from nsdevice.rules.deal import normalize_seed
+from nsdevice.rules.frozen import dataclass
 
 AUTO = "auto"
 DISPLAYS = (AUTO, *backends.DISPLAYS)

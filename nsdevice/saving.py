@@ -13,10 +13,10 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nsdevice.rules.frozen import dataclass
 from nsdevice.session import FinishedGame
 from nsdevice.session.settings import HISTORY_GAMES, History
 from nsdevice.store import STORE_FAULTS, CannotSave, DamagedStore, Store, StoreBusy

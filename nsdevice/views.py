@@ -8,11 +8,11 @@ A view holds facts, not words: card faces, counts, keys such as `restart_round`.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
 
 from nsdevice.rules.cards import StationCard
+from nsdevice.rules.frozen import dataclass
 
 
 @dataclass(frozen=True, slots=True)

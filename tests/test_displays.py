@@ -160,6 +160,21 @@ def test_every_character_shown_is_in_the_font_or_drawn(painter):
                     assert fonts.missing_glyphs(placed.text) == set(), (language, name, placed)
 
 
+def test_a_no_break_space_is_drawn_as_a_space_not_a_box():
+    """French puts a no-break space before ':' (issue 26): the face has no glyph for it,
+    so it is drawn, and measured, as the space it is, never as FreeType's empty box."""
+    fonts = FontBook()
+    plain, tied = pygame.Surface((200, 40)), pygame.Surface((200, 40))
+    for surface, text in ((plain, "Code d'accès : 4"), (tied, "Code d'accès\u00a0: 4")):
+        surface.fill((0, 0, 0))
+        fonts.draw(surface, text, 24, (255, 255, 255), (2, 2))
+    assert pygame.image.tobytes(plain, "RGB") == pygame.image.tobytes(tied, "RGB")
+    assert fonts.width("a\u00a0:", 24) == fonts.width("a :", 24)
+    narrow = fit_text("Joueur\u00a02\u00a0: Rose", 24, fonts.width("Joueur 2", 24) + 4,
+                      fonts=fonts, max_lines=3)  # fmt: skip
+    assert all(not line.startswith(":") for line in narrow.lines)  # never broken there
+
+
 # --- the painter ------------------------------------------------------------------------
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("city", CITIES)

@@ -14,7 +14,6 @@ plugin's marks tell what each part cost.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 from nsdevice import runner
 from nsdevice.inputs.events import Button, ButtonTracker, Edge
 from nsdevice.loop import Loop
+from nsdevice.options import RunOptions
 from nsdevice.session import Session, Settings
 from nsdevice.store import Store
 
@@ -64,9 +64,7 @@ def main() -> int:
     state_dir, seed, warm_up, presses = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:5])
     if sys.argv[5:] == ["phases"]:
         mark_phases()
-    parser = argparse.ArgumentParser()
-    runner.add_run_arguments(parser)
-    chosen = runner.plan(parser.parse_args(["--hardware", "display-hat-mini"]))
+    chosen = runner.plan(RunOptions(hardware="display-hat-mini"))
     display, inbox, inputs = runner.open_hardware(chosen)
     store = Store.open(Path(state_dir)).store
     session = Session(Settings(language="en"), records=store, seed_source=lambda: seed)

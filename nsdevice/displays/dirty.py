@@ -7,7 +7,7 @@ rows and row prefixes/suffixes are compared, each one C-level bytes comparison, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from nsdevice.rules.frozen import dataclass
 
 # Unchanged rows between two changed bands that are cheaper to send again than to start a
 # second window for: a window costs 11 tiny SPI transfers (CASET, RASET, RAMWR and their

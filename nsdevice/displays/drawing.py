@@ -6,7 +6,7 @@ or under the legend without looking at pixels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from nsdevice.rules.frozen import dataclass
 
 Box = tuple[int, int, int, int]  # x, y, width, height
 Point = tuple[float, float]

@@ -14,7 +14,6 @@ the displays and tests import.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import pygame
 
@@ -33,6 +32,7 @@ from nsdevice.displays.layouts.wide_turn import is_wide, wide_turn
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import DRAWN_GLYPHS, ELLIPSIS, Fitted, FontBook, fit_text
 from nsdevice.displays.theme import DEFAULT_THEME, Theme
+from nsdevice.rules.frozen import dataclass
 from nsdevice.texts import Role, Words
 
 __all__ = [

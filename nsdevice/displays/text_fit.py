@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 import pygame
 import pygame.freetype
 
 from nsdevice.displays.drawing import Box, Point
 from nsdevice.displays.theme import Colour
+from nsdevice.rules.frozen import dataclass
 
 # The bundled font (FreeSans Bold) has every accented letter of our five languages and
 # × · − but no arrow: these characters are drawn here instead.
 DRAWN_GLYPHS = frozenset("→←")  # arrows the font lacks or draws too small: drawn here
 ELLIPSIS = "…"
+# The face has no glyph for the no-break spaces (French before ':'; FreeType would draw a
+# box): drawn as the space they are. Lines still never break there: wrapping splits on
+# plain spaces only.
+SPACES = str.maketrans({"\u00a0": " ", "\u202f": " "})
 WIDTHS_KEPT = 8192  # widths and fits remembered per font book: a few screens' words, sizes
 
 
@@ -58,13 +62,15 @@ class Face:
         return metrics[3] if metrics else self.get_height()
 
     def width(self, text: str) -> int:
-        return int(self._face.get_rect(text).width) if text else 0
+        return int(self._face.get_rect(text.translate(SPACES)).width) if text else 0
 
     def draw(self, surface: pygame.Surface, text: str, colour: Colour, at: Point) -> None:
         """Straight onto `surface` (no picture in between to blit), the line's top at
         `at`: FreeType's box is a little taller than pygame.font's, the baselines level."""
         x, y = at
-        self._face.render_to(surface, (x, y + self.get_ascent() - self._ascender), text, colour)
+        self._face.render_to(
+            surface, (x, y + self.get_ascent() - self._ascender), text.translate(SPACES), colour
+        )
 
 class FontBook:
     """The bundled font at any pixel height, each size loaded once.
@@ -105,10 +111,20 @@ class FontBook:
         px = self._for_cap.get(cap)
         if px is None:
             px = max(1, math.ceil(cap))
-            while self.cap(px) < cap:
+            while self._probe_cap(px) < cap:
                 px += 1
             self._for_cap[cap] = px
         return px
+
+    def _probe_cap(self, px: int) -> int:
+        """`cap(px)` from a font that is not kept unless already loaded: the sizes tried on
+        the way are never drawn with, and each kept font holds 50 KB or more (issue 23)."""
+        kept = self._fonts.get(px)
+        if kept is not None:
+            return kept.cap()
+        probe = pygame.font.Font(self._path, max(1, round(px / self._scale)))  # as Face's
+        (metrics,) = probe.metrics("H")
+        return metrics[3] if metrics else probe.get_height()
 
     def advance(self, px: int) -> int:
         """Distance from one wrapped line to the next."""

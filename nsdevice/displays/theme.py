@@ -7,7 +7,9 @@ fractions of the screen height: one layout then serves the 320×240 SPI panel, t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from nsdevice.rules.frozen import dataclass
 
 Colour = tuple[int, int, int]
 

@@ -13,9 +13,10 @@ import math
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
+
+from nsdevice.rules.frozen import dataclass
 
 
 class Button(StrEnum):

@@ -51,8 +51,12 @@ class GpioButtons(InputDevice):
         self._clock = clock
         self._devices: list[Any] = []
         # Late import: gpiozero probes for pin libraries, and the PC-only paths don't need it.
-        import gpiozero
+        # Its __init__ would load every device family (boards, SPI devices, tones): 0.5 MB.
+        from nsdevice.imports import without_init
+
+        without_init("gpiozero")
         from gpiozero.exc import GPIOZeroError, PinFactoryFallback
+        from gpiozero.input_devices import DigitalInputDevice
 
         try:
             # gpiozero warns once per back end it fails to load before giving up; collect
@@ -60,7 +64,7 @@ class GpioButtons(InputDevice):
             with warnings.catch_warnings(record=True) as fallbacks:
                 warnings.simplefilter("always", PinFactoryFallback)
                 for button, pin in pins.items():
-                    device = gpiozero.DigitalInputDevice(
+                    device = DigitalInputDevice(
                         pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory
                     )
                     self._devices.append(device)

@@ -6,7 +6,6 @@ import gettext
 import locale as system_locale
 import os
 from functools import cache
-from importlib import resources
 
 LANGUAGES = ("en", "es", "de", "it", "fr")
 DOMAIN = "nsdevice"
@@ -17,8 +16,10 @@ def translations(language: str) -> gettext.NullTranslations:
     """The catalog for `language`; English (the msgids themselves) when there is none."""
     if language == "en":
         return gettext.NullTranslations()
-    folder = resources.files("nsdevice.locale")
-    return gettext.translation(DOMAIN, localedir=str(folder), languages=[language], fallback=True)
+    # the catalogs sit beside this module (an installed package is a folder): importlib's
+    # resources would bring zipfile, tempfile and shutil into the start (issue 23)
+    folder = os.path.dirname(os.path.abspath(__file__))
+    return gettext.translation(DOMAIN, localedir=folder, languages=[language], fallback=True)
 
 
 def system_language(environ: dict[str, str] | None = None) -> str:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from nsdevice.rules.cards import Kind, Special, StationCard, Symbol
+from nsdevice.rules.frozen import dataclass
 
 
 class CityName(StrEnum):
@@ -137,11 +137,16 @@ def _parse(data: dict[str, Any]) -> City:
     )
 
 
+# beside this module: the package is installed as files (importlib.resources would say the
+# same, but brings zipfile, tempfile and shutil into every start: issue 23)
+DATA = Path(__file__).resolve().parent / "data"
+
+
 @cache  # the data files are immutable package data: read each once per process
 def city(name: str) -> City:
     """The city called `name`; ValueError for an unknown name."""
     key = CityName(name.lower())
-    text = resources.files("nsdevice.rules").joinpath(f"data/{key.value}.toml").read_text("utf-8")
+    text = (DATA / f"{key.value}.toml").read_text("utf-8")
     return _parse(tomllib.loads(text))
 
 

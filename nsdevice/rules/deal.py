@@ -10,11 +10,12 @@ from __future__ import annotations
 import datetime
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from nsdevice.rules.cards import Kind, Special, StationCard, Symbol
 from nsdevice.rules.cities import City, CityName, ModuleCards, city, module_cards
+from nsdevice.rules.frozen import dataclass
 from nsdevice.rules.modules import Module, canonical
 
 ROUNDS = 4  # C-1

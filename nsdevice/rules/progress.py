@@ -6,10 +6,9 @@ cursor, so undo puts the card back on top of the deck and redo reveals the same 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.deal import ROUNDS, Deal, Turn
+from nsdevice.rules.frozen import dataclass
 
 
 @dataclass(frozen=True, slots=True, order=True)

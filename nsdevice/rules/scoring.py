@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from nsdevice.rules import cities
 from nsdevice.rules.cities import City
+from nsdevice.rules.frozen import dataclass
 
 MODULE_PENALTY = 10  # C-13: per module used in a solo game
 OBJECTIVE_POINTS = 10  # C-11

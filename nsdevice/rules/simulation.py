@@ -6,11 +6,10 @@ core's speed benchmark (`nsdevice simulate`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from nsdevice.rules.cards import Special
 from nsdevice.rules.cities import city
 from nsdevice.rules.deal import stream, turn_ends
+from nsdevice.rules.frozen import dataclass
 
 
 @dataclass(frozen=True, slots=True)

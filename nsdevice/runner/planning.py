@@ -8,13 +8,14 @@ import os
 import shlex
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nsdevice import backends
 from nsdevice.errors import UsageError
 from nsdevice.options import AUTO, RunOptions, parse_size
+from nsdevice.rules.frozen import dataclass
 
 if TYPE_CHECKING:
     from nsdevice.hardware import Profile

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from nsdevice import views
 from nsdevice.inputs.events import Press
 from nsdevice.rules.deal import Deal, Setup, deal_game
+from nsdevice.rules.frozen import dataclass
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.settings import (
     Capabilities,

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from nsdevice.inputs.events import Button, Gesture, Press
+from nsdevice.rules.frozen import dataclass
 
 MINUS = "−"
 WHEEL = tuple("0123456789")

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import date, timedelta
 from typing import Any, Protocol
 
@@ -15,6 +14,7 @@ from nsdevice.rules.cities import CityName
 from nsdevice.rules.deal import (
     draw_seed,
 )
+from nsdevice.rules.frozen import dataclass
 from nsdevice.rules.modules import Module
 
 CITIES = tuple(c.value for c in CityName)
@@ -163,4 +163,6 @@ def join_code() -> str:
     """Eight digits from the system's random source: what a phone types to join. Eight,
     not six: with the page's budget of wrong codes for the whole box, a day of guessing
     from any number of addresses finds it with a chance under 0.1 % (RELIABILITY.md)."""
-    return f"{secrets.randbelow(100_000_000):08d}"
+    # SystemRandom is the same source as `secrets`, which would bring hmac and OpenSSL
+    # into the start (issue 23)
+    return f"{random.SystemRandom().randrange(100_000_000):08d}"

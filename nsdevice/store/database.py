@@ -18,10 +18,10 @@ import contextlib
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nsdevice.rules.frozen import dataclass
 from nsdevice.session import FinishedGame
 from nsdevice.session.settings import HISTORY_GAMES, History
 from nsdevice.store.damage import (

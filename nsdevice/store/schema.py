@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
+import os
 import sqlite3
 
 from nsdevice.store.steps import checksum
@@ -64,7 +64,8 @@ def prepare(connection: sqlite3.Connection) -> str:
         if tables else None  # fmt: skip
     if version == str(SCHEMA_VERSION) and row is not None:
         return str(row[0])  # nothing to write: a sound store is only read at start
-    store_id = secrets.token_hex(8) if row is None else str(row[0])
+    # os.urandom is what secrets.token_hex reads, without bringing hmac into the start
+    store_id = os.urandom(8).hex() if row is None else str(row[0])
     connection.execute("BEGIN IMMEDIATE")  # executescript would commit on its own
     try:
         if version == "1":

@@ -9,9 +9,10 @@ import os
 import sqlite3
 import zlib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from nsdevice.rules.frozen import dataclass
 
 MARK_NAME = "nsdevice.step"  # the step mark: the newest serial saved, outside SQLite
 KEEP = 5  # earlier steps kept besides the newest, to fall back on

@@ -4,10 +4,10 @@ package): which file says each phrase in each language, and the words it says.""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from nsdevice.rules.frozen import dataclass
 
 MANIFEST = "manifest.json"
 
@@ -29,8 +29,10 @@ class Manifest:
         return self.clips.get(language, {}).get(phrase_id)
 
 
-def folder() -> Traversable:
-    return resources.files("nsdevice.voice") / "clips"
+def folder() -> Path:
+    # beside this module: the package is installed as files (importlib.resources would
+    # bring zipfile, tempfile and shutil into the box: issue 23)
+    return Path(__file__).resolve().parent / "clips"
 
 
 @cache  # read-only data shipped with the package: read once per process

@@ -15,13 +15,13 @@ seconds, well before the next card.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from itertools import combinations
 
 from nsdevice import views
 from nsdevice.locale import N_, translations
 from nsdevice.rules.cards import Kind
 from nsdevice.rules.cities import CityName
+from nsdevice.rules.frozen import dataclass
 from nsdevice.texts import Words, words
 from nsdevice.texts.vocabulary import (
     BONUSES,

@@ -15,7 +15,7 @@ import contextlib
 import hmac
 import json
 from collections.abc import AsyncIterator, Callable
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -266,7 +266,7 @@ def make_app(
     `budget`: wrong codes for the whole box; `names`: the box's own (guard.py)."""
     budget = budget if budget is not None else Budget()
     seats, acts = Seats(), Window(ACTIONS)
-    files = resources.files("nsdevice.web") / "assets"
+    files = Path(__file__).resolve().parent / "assets"  # installed as files, never zipped
     assets = {
         path: (files.joinpath(name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()
     }

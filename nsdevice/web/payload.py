@@ -8,12 +8,13 @@ phone shows the same cards as the screen. The join code never leaves this side.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from nsdevice import views
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cards import StationCard
+from nsdevice.rules.frozen import dataclass
 from nsdevice.texts import LANGUAGE_NAMES, Role, words
 from nsdevice.voice import phrase_ids, phrase_text
 

@@ -70,9 +70,19 @@ class WebSide:
         if self._stopping.wait(SETTLE):
             return
         try:
+            # drawn before the server's modules are loaded: its big working pictures are
+            # freed at once, so they add to a smaller total (the box's peak memory, issue 23)
+            artwork = self._artwork()
             import asyncio
 
-            import uvicorn
+            from nsdevice.imports import provide, without_init
+
+            # uvicorn's __init__ would load its command line (click, multiprocessing): 2.3 MB
+            without_init("uvicorn")
+            from uvicorn.config import Config
+            from uvicorn.server import Server as UvicornServer
+
+            provide("uvicorn", Config=Config, Server=UvicornServer)  # its lifespan takes Config
 
             from nsdevice.web.app import make_app
             from nsdevice.web.doorman import Doorman, guarded, raise_file_limit
@@ -80,7 +90,7 @@ class WebSide:
 
             side = self
 
-            class Server(uvicorn.Server):
+            class Server(UvicornServer):
                 async def main_loop(self) -> None:
                     """Wait for `close` instead of uvicorn's ten checks a second: an idle
                     page wakes the box for nothing."""
@@ -95,8 +105,8 @@ class WebSide:
             # limit_concurrency (which idle streams and half-sent requests exhausted).
             self.doorman = doorman = Doorman(raise_file_limit())
             names = own_names([self.host] if self.host not in ("0.0.0.0", "::") else [])
-            app = make_app(self.stage, self._inbox_put, self._artwork(), self._buttons, None, names)
-            config = uvicorn.Config(
+            app = make_app(self.stage, self._inbox_put, artwork, self._buttons, None, names)
+            config = Config(
                 app,
                 host=self.host,
                 port=self.port,
@@ -105,6 +115,7 @@ class WebSide:
                 lifespan="on",
                 timeout_graceful_shutdown=1,
                 http=guarded(doorman),
+                ws="none",  # the page has no websocket: its modules would cost 1.2 MB
                 date_header=False,  # it would go stale: nothing ticks to refresh it
             )
             self._server = server = Server(config)

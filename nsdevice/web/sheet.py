@@ -8,10 +8,10 @@ that is not a whole number or is out of range.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from nsdevice.rules import scoring
+from nsdevice.rules.frozen import dataclass
 
 MOST_LINES = 4  # one line per pencil colour a seat holds over the game (C-8)
 MOST_COUNT = 99  # no count on a sheet comes near this

@@ -5,7 +5,7 @@ as boxes); the pencil swatches and the hardware check's test pattern come from t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import pygame
 
@@ -23,6 +23,7 @@ from nsdevice.displays.layouts.stack import (
     total,
 )
 from nsdevice.displays.text_fit import fit_text
+from nsdevice.rules.frozen import dataclass
 from nsdevice.texts import Form, Line, Page, Role
 
 

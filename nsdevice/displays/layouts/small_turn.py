@@ -23,7 +23,6 @@ for text), whatever the panel's pixels.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import TypeVar
 
 import pygame
@@ -34,6 +33,7 @@ from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
 from nsdevice.displays.layouts.stack import Item, Row, fit_rows, measure, place_rows, total
 from nsdevice.displays.text_fit import fit_text
+from nsdevice.rules.frozen import dataclass
 from nsdevice.texts import Words
 
 SMALL_GLASS_MM = 40.0  # shorter glass than this gets the one-glass turn

@@ -8,7 +8,6 @@ columns instead; when nothing fits, what fits at the smallest size is drawn.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pygame
 
@@ -17,6 +16,7 @@ from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
 from nsdevice.displays.text_fit import Fitted, FontBook, fit_text
 from nsdevice.displays.theme import Colour
+from nsdevice.rules.frozen import dataclass
 
 
 @dataclass(frozen=True, slots=True)

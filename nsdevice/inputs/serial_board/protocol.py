@@ -12,10 +12,10 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
 from nsdevice.inputs.events import Button, Edge, Inbox
+from nsdevice.rules.frozen import dataclass
 
 log = logging.getLogger("nsdevice.inputs.serial_board")
 

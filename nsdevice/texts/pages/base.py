@@ -11,13 +11,13 @@ layout styles lines by role from one table, and the terminal prints them as they
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from enum import Enum
 from functools import singledispatchmethod
 from typing import Any, ClassVar, TypeVar
 
 from nsdevice import views
 from nsdevice.locale import N_
+from nsdevice.rules.frozen import dataclass
 from nsdevice.texts.vocabulary import LANGUAGE_NAMES, Vocabulary
 
 

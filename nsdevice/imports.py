@@ -1,0 +1,51 @@
+"""Parts of a library without its package `__init__` (issue 23: the box's start and memory).
+
+Some libraries' `__init__` imports everything they have: uvicorn's its command line (click,
+multiprocessing), gpiozero's every device family (boards, SPI devices, tones). The box needs
+a few modules of each. `without_init("uvicorn")` puts the package's module in place with its
+`__init__` not run, so `from uvicorn.server import Server` loads only what that needs. The
+first time anything else is asked of the package itself (`uvicorn.run`, `gpiozero.Device`),
+its `__init__` runs then: the package stays whole for whoever needs all of it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from types import ModuleType
+from typing import Any
+
+
+def without_init(name: str) -> None:
+    """Make package `name` importable part by part (an ImportError when it is not
+    installed; nothing to do when it is already imported)."""
+    if name not in sys.modules:
+        sys.modules[name] = _package(name)
+
+
+def provide(name: str, **names: Any) -> None:
+    """Set `names` on package `name` where its `__init__` has not (yet) set them."""
+    package = sys.modules[name]
+    for key, value in names.items():
+        if key not in vars(package):
+            setattr(package, key, value)
+
+
+def _package(name: str) -> ModuleType:
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{name} is not installed")
+    package = importlib.util.module_from_spec(spec)
+    loader = spec.loader
+    whole: list[bool] = []
+
+    def __getattr__(key: str) -> Any:  # the rest of the package: run its __init__ now
+        if not whole:
+            whole.append(True)
+            loader.exec_module(package)
+            if key in vars(package):
+                return vars(package)[key]
+        raise AttributeError(f"module {name!r} has no attribute {key!r}")
+
+    package.__getattr__ = __getattr__  # type: ignore[method-assign]
+    return package
