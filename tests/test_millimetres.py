@@ -57,8 +57,11 @@ def _caps(drawing: Drawing, roles: set[str], per_mm: float) -> list[float]:
     return [_cap_mm(p.rect[3], per_mm) for p in drawing.texts if p.role in roles and p.text.strip()]
 
 
-def _pages(name: str, language: str) -> list[tuple[str, Drawing, float]]:
-    """Every page of the example screen `name`, painted for profile `name`'s panel."""
+def _pages(
+    name: str, language: str, screens: tuple[str, ...] = ()
+) -> list[tuple[str, Drawing, float]]:
+    """Every page of the example screens (those of `screens`, when given, with or without
+    the "london-" prefix), painted for profile `name`'s panel."""
     profile = load_profile(name)
     panel = profile.panel()
     painter = Painter(diagonal_inches=panel.diagonal_inches)
@@ -67,6 +70,8 @@ def _pages(name: str, language: str) -> list[tuple[str, Drawing, float]]:
     }
     out: list[tuple[str, Drawing, float]] = []
     for screen, view in views.items():
+        if screens and screen.removeprefix("london-") not in screens:
+            continue
         placed = panel.placed(view)
         surface = pygame.Surface(profile.display.size())
         per_mm = dots_per_mm(surface, panel.diagonal_inches)
@@ -223,8 +228,7 @@ SEVEN_INCH = [name for name in PROFILES if load_profile(name).panel().diagonal_i
 def test_earlier_cards_and_the_deck_are_12_mm_tall_on_the_7_inch_build_C3(name: str) -> None:
     assert SEVEN_INCH, "no 7-inch profile shipped"
     for language in LANGUAGES:
-        pages = [(s, d, m) for s, d, m in _pages(name, language) if s.removeprefix("london-")
-                 in TURNS]  # fmt: skip
+        pages = _pages(name, language, TURNS)
         earlier = deck = 0
         for screen, drawing, per_mm in pages:
             for figure in drawing.figures:
@@ -240,8 +244,6 @@ def test_the_tv_card_symbol_is_100_mm_tall() -> None:
     profile = load_profile("tv")
     assert profile.display.size() == (1920, 1080) and profile.panel().diagonal_inches == 40.0
     for language in LANGUAGES:
-        for screen, drawing, per_mm in _pages("tv", language):
-            if screen.removeprefix("london-") not in TURNS:
-                continue
+        for screen, drawing, per_mm in _pages("tv", language, TURNS):
             symbols = [f.rect[3] / per_mm for f in drawing.figures_of("card-symbol")]
             assert symbols and min(symbols) >= TV_SYMBOL_MM, (language, screen, symbols)
