@@ -42,19 +42,8 @@ def turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> None:
         small = pygame.Rect(left, y, round(card_w * switch), round(card_h * switch))
         switch_card(canvas, view, words, small, y + card_h)
         left = small.right + margin
-    card = view.cards[-1]
     big = pygame.Rect(left, y, card_w, card_h)
-    figures.card(
-        canvas,
-        card,
-        view.city,
-        big,
-        label=words.kind(card.kind, view.city),
-        role="card-symbol",
-        symbol_size=symbol,
-        # never under 4 mm capitals: the kind is read across the table (issue 10)
-        label_size=max(round(big.height * 0.1), canvas.cap_px(KIND_MM)),
-    )
+    turn_card(canvas, view, words, big, symbol, label_share=0.1)
     beside = (big.right + margin, y, x + w - big.right - margin, card_h)
     notes(canvas, view, words, beside)
     _earlier(canvas, view, (x, y + card_h + margin, w, strip))
@@ -203,3 +192,27 @@ def _earlier(canvas: Canvas, view: views.TurnView, box: Box) -> None:
                 dot / 2,
             )
         left += gap - max(1, gap // 3)
+
+
+def turn_card(
+    canvas: Canvas,
+    view: views.TurnView,
+    words: Words,
+    big: pygame.Rect,
+    symbol: int | None,
+    *,
+    label_share: float,
+) -> None:
+    """The turn's card, large, with its kind written on it: the narrow and the wide turn."""
+    card = view.cards[-1]
+    figures.card(
+        canvas,
+        card,
+        view.city,
+        big,
+        label=words.kind(card.kind, view.city),
+        role="card-symbol",
+        symbol_size=symbol,
+        # never under 4 mm capitals: the kind is read across the table (issue 10)
+        label_size=max(round(big.height * label_share), canvas.cap_px(KIND_MM)),
+    )

@@ -19,9 +19,9 @@ from nsdevice import views
 from nsdevice.displays import figures
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Figure
-from nsdevice.displays.layouts.small_turn import KIND_MM, NOTE_MM
+from nsdevice.displays.layouts.small_turn import NOTE_MM
 from nsdevice.displays.layouts.stack import Icon, Item, fit_rows, place_rows, stack
-from nsdevice.displays.layouts.turn import notes, switch_card
+from nsdevice.displays.layouts.turn import notes, switch_card, turn_card
 from nsdevice.displays.text_fit import fit_text
 from nsdevice.rules.cards import StationCard
 from nsdevice.texts import Words
@@ -76,18 +76,8 @@ def wide_turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> 
         small = pygame.Rect(left, y, small_w - margin, round(card_h * 0.5))
         switch_card(canvas, view, words, small, y + card_h)
         left = small.right + margin
-    card = view.cards[-1]
     big = pygame.Rect(left, y, card_w, card_h)
-    figures.card(
-        canvas,
-        card,
-        view.city,
-        big,
-        label=words.kind(card.kind, view.city),
-        role="card-symbol",
-        symbol_size=symbol,
-        label_size=max(round(big.height * 0.09), canvas.cap_px(KIND_MM)),
-    )
+    turn_card(canvas, view, words, big, symbol, label_share=0.09)
     right = x + w
     if modules:  # down the whole right side: every module at once is a dozen lines
         right -= column + margin
