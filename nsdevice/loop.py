@@ -19,7 +19,9 @@ from nsdevice.inputs.events import (
     Dropped,
     Edge,
     Inbox,
+    Joined,
     Press,
+    RoomScored,
     Scored,
     Stop,
     Typed,
@@ -140,6 +142,8 @@ class Loop:
                 if isinstance(item, Dropped):
                     self.dropped()
                     continue
+                if isinstance(item, Joined | RoomScored):
+                    continue  # room games are not played yet: the page never sends these
                 presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
                 for press in presses:
                     self.handle(press)

@@ -420,6 +420,43 @@ class TableView:
     line_scoring: str = ""  # "districts", "quarters" or "" (totals only)
     scoring: bool = False  # the game is over and its scores are being taken
     seats_in: tuple[int, ...] = ()  # seats whose scores came from a phone
+    room: RoomTable | None = None  # a room game (caller mode); None for one table
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSeat:
+    """A player who joined a room game."""
+
+    table: int
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoomPlace:
+    """One scored player in the room's ranking (rules.room.rank)."""
+
+    place: int  # 1-based; tied players share a place
+    table: int
+    seat: int
+    name: str
+    total: int
+    best_line: int
+    table_winner: bool  # won (or shares the win of) their own table (C-12)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomTable:
+    """What a room's phones are told beyond the cards: every table of one size plays the
+    same pencils (rules.room), so each phone picks its own row by its table's size."""
+
+    code: str  # the deal code every table of the room (and other rooms) plays
+    modules: tuple[str, ...]
+    rows: tuple[tuple[SeatPencil, ...], ...] = ()  # this round's, for tables of 1..4
+    next_rows: tuple[tuple[SeatPencil, ...], ...] = ()  # the next round's; () in the last
+    tables: tuple[tuple[int, int], ...] = ()  # (table, size) of every table registered
+    seats: tuple[RoomSeat, ...] = ()  # who joined
+    ranking: tuple[RoomPlace, ...] = ()  # the scores in so far, best first
 
 
 ALL_VIEWS: tuple[type[View], ...] = (

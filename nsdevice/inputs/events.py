@@ -101,7 +101,30 @@ class Dropped:
     edges: int
 
 
-Item = Edge | Press | Stop | Scored | Typed | Dropped
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A player of a room game joined from a phone (nsdevice.web): their table (the first
+    joiner gives its size), their seat at it and the name the ranking shows."""
+
+    table: int  # 1..rules.room.MOST_TABLES
+    size: int  # players at that table, 1..4
+    seat: int  # 1..size
+    name: str  # checked by the page: 1..NAME_LENGTH printable characters
+    game: int  # the game it was sent for: a join for an earlier game is dropped
+
+
+@dataclass(frozen=True, slots=True)
+class RoomScored:
+    """A room player's score sheet, scored on the page (rules.scoring), at the game's end."""
+
+    table: int
+    seat: int
+    total: int
+    best_line: int
+    game: int
+
+
+Item = Edge | Press | Stop | Scored | Typed | Dropped | Joined | RoomScored
 
 
 # Room in an inbox. A person makes a few edges a second and the loop takes each in well
