@@ -127,7 +127,15 @@ def _colour_bars(canvas: Canvas, box: Box) -> None:
 
 
 def _pencil_pass_items(view: views.PencilPassView, items: list[Item]) -> list[Item]:
-    """Puts each pencil's swatch beside its move (solo: beside the next pencil)."""
+    """Puts each pencil's swatch beside its move (solo: beside the next pencil; a room:
+    beside each table size's pencils, in order)."""
+    if view.room:
+        pencils = iter([p.colour for row in view.room.rows for p in row])
+        return [
+            replace(i, icons=(Icon("pencil", next(pencils)),)) if i.role == Role.PENCIL.value
+            else i
+            for i in items
+        ]
     if view.players == 1:
         if view.solo_next and items:
             items[0] = replace(items[0], icons=(Icon("pencil", view.solo_next),))
