@@ -16,13 +16,13 @@ from nsdevice.panel import EDGES as EDGES
 from nsdevice.panel import Hint as Hint
 from nsdevice.panel import Panel as Panel
 from nsdevice.panel import Place as Place
+from nsdevice.rules.cards import StationCard
+from nsdevice.rules.frozen import dataclass
 from nsdevice.seating import RoomCall as RoomCall
 from nsdevice.seating import RoomPlace as RoomPlace
 from nsdevice.seating import RoomSeat as RoomSeat
 from nsdevice.seating import RoomTable as RoomTable
 from nsdevice.seating import SeatPencil as SeatPencil
-from nsdevice.rules.cards import StationCard
-from nsdevice.rules.frozen import dataclass
 
 
 @dataclass(frozen=True, slots=True)

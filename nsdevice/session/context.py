@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping
 from nsdevice import views
 from nsdevice.inputs.events import Press
 from nsdevice.rules.deal import Deal, Round, Setup, deal_game
-from nsdevice.rules.room import table_rounds
 from nsdevice.rules.frozen import dataclass
+from nsdevice.rules.room import table_rounds
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.settings import (
     Capabilities,

@@ -30,7 +30,7 @@ class Roster:
         a name that is not one. A seat joined again takes the newer name."""
         if not (_whole(table, 1, MOST_TABLES) and _whole(size, 1, SEATS)):
             return False
-        if not _whole(seat, 1, self.tables.get(table, size)) or self.tables.get(table, size) != size:
+        if self.tables.get(table, size) != size or not _whole(seat, 1, size):
             return False
         try:
             name = player_name(name)
@@ -85,7 +85,9 @@ class Roster:
         return {
             "tables": [[table, size] for table, size in sorted(self.tables.items())],
             "seats": [[t, s, name] for (t, s), name in sorted(self.seats.items())],
-            "scores": [[t, s, total, best] for (t, s), (total, best) in sorted(self.scores.items())],
+            "scores": [
+                [t, s, total, best] for (t, s), (total, best) in sorted(self.scores.items())
+            ],
         }
 
     @classmethod

@@ -23,7 +23,7 @@ def round_start_items(canvas: Canvas, view: views.RoundStartView, words: Words) 
     items: list[Item] = []
     if view.players > 1 and view.controller:  # a room's tables keep their own (C-10)
         items.append(Item(words.controller(view.controller), palette.accent, role="controller"))
-    sized = [(view.players, pencil) for pencil in view.pencils]
+    sized: list[tuple[int, views.SeatPencil | None]] = [(view.players, p) for p in view.pencils]
     for size, row in enumerate(view.room.rows if view.room else (), start=1):
         sized.append((size, None))  # a heading over each table size's row
         sized += [(size, pencil) for pencil in row]

@@ -8,10 +8,12 @@ results: the ranking as the phones' sheets come in, a page at a time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
-from nsdevice.rules.deal import ROUNDS, Setup
-from nsdevice.rules.room import SEATS
+from nsdevice.rules.deal import ROUNDS, Deal, Round, Setup
+from nsdevice.rules.room import SEATS, table_rounds
 from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.roster import Roster
@@ -25,13 +27,19 @@ def roster(session: Context) -> Roster | None:
     return session.state.room
 
 
-def size_rows(session: Context, round_number: int) -> tuple[tuple[views.SeatPencil, ...], ...]:
-    """Round `round_number`'s pencils for tables of 1, 2, 3 and 4 players (C-8)."""
-    deal = session.current_deal()
+def table_rows(
+    deal: Deal, round_number: int, rounds: Callable[[int], tuple[Round, ...]] | None = None
+) -> tuple[tuple[views.SeatPencil, ...], ...]:
+    """Round `round_number`'s pencils for tables of 1, 2, 3 and 4 players (C-8), from
+    rules.room; `rounds`: a table size's rounds, when the caller keeps them."""
+    dealt = rounds or (lambda size: table_rounds(deal.setup, size))
     return tuple(
-        round_pencils(deal, session.table_rounds(size)[round_number - 1])
-        for size in range(1, SEATS + 1)
+        round_pencils(deal, dealt(size)[round_number - 1]) for size in range(1, SEATS + 1)
     )
+
+
+def size_rows(session: Context, round_number: int) -> tuple[tuple[views.SeatPencil, ...], ...]:
+    return table_rows(session.current_deal(), round_number, session.table_rounds)
 
 
 def room_call(session: Context, round_number: int) -> views.RoomCall | None:

@@ -15,8 +15,8 @@ from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import SEED_MAX_LENGTH, Setup, daily_seed, normalize_seed
 from nsdevice.rules.modules import Module, mixes_card_modules
 from nsdevice.rules.progress import Progress
-from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.rules.room import SEATS
+from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.roster import Roster
 from nsdevice.session.screens.common import (

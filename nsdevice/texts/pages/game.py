@@ -10,7 +10,6 @@ from nsdevice.texts.pages.base import (
     Form,
     Line,
     Page,
-    Pages,
     Role,
     items,
     register_page,

@@ -4,7 +4,16 @@ room's results."""
 from __future__ import annotations
 
 from nsdevice import views
-from nsdevice.texts.pages.base import Form, Line, Page, Pages, Role, items, register_page, register_title
+from nsdevice.texts.pages.base import (
+    Form,
+    Line,
+    Page,
+    Pages,
+    Role,
+    items,
+    register_page,
+    register_title,
+)
 
 TITLES: dict[type[views.View], str] = {}
 
