@@ -189,9 +189,8 @@ def test_the_picker_skips_taken_pencils_and_a_held_back_takes_one_back_C8():
 def test_pencil_order_row_is_solo_only_and_remembered_C8():
     session = Session(Settings(players=2))
     assert "pencil_order" not in [row.key for row in session.view().rows]
-    choose(session, "players")
-    choose(session, "players")
-    choose(session, "players")  # 2 → 3 → 4 → 1: solo
+    for _ in range(4):  # 2 → 3 → 4 → a room → 1: solo
+        choose(session, "players")
     rows = {row.key: row.value for row in session.view().rows}
     assert rows["pencil_order"] == "drawn"
     choose(session, "pencil_order")
