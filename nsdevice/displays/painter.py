@@ -20,6 +20,13 @@ import pygame
 from nsdevice import texts, views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
+from nsdevice.displays.layouts.caller import (
+    caller_turn,
+    is_caller,
+    room_pencils,
+    room_rows,
+    summary_to_join,
+)
 from nsdevice.displays.layouts.frame import clear_of, header, legend
 from nsdevice.displays.layouts.page import item, page
 from nsdevice.displays.layouts.phones import phones
@@ -115,7 +122,14 @@ class Painter:
         body = header(canvas, title, view)
         bands = self._legend(canvas, view, words, body[1] - margin)
         body = clear_of(body, bands, margin)
-        if isinstance(view, views.TurnView) and is_wide(canvas):
+        if isinstance(view, views.TurnView) and view.room and is_caller(canvas):
+            caller_turn(canvas, view, words, body)
+        elif room_rows(view) and is_wide(canvas):  # a room's round: every table size's row
+            room_pencils(canvas, view, words, body)
+        elif isinstance(view, views.SummaryView) and view.room and is_wide(canvas) \
+                and text is not None:  # fmt: skip
+            summary_to_join(canvas, view, words, text, body)
+        elif isinstance(view, views.TurnView) and is_wide(canvas):
             wide_turn(canvas, view, words, body)
         elif isinstance(view, views.TurnView):
             turn(canvas, view, words, body)

@@ -182,6 +182,7 @@ def small_page(
               _mark_top(canvas))  # fmt: skip
         canvas.text(mark, px, canvas.theme.palette.dim, at, "page-mark")
     if isinstance(placed, views.PhonesView):
-        qr_code(canvas, placed, (canvas.margin(), y, x - 2 * canvas.margin(), h))
+        address = placed.addresses[0] if placed.addresses else " "
+        qr_code(canvas, address, (canvas.margin(), y, x - 2 * canvas.margin(), h))
     place_rows(canvas, pages[index], (x, y, w, h), canvas.cap_px(TEXT_MM))
     return bands, len(pages)

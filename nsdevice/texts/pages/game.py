@@ -155,7 +155,7 @@ class GamePages(RoomPages):
     def _pencil_pass(self, view: views.PencilPassView) -> Page:
         _ = self._
         if view.room:  # every table passes its own; each size's next pencils
-            lines = [Line(_("Every pencil moves one place left."), Role.NOTE)]
+            lines = [Line(self.pass_note(), Role.NOTE)]
             return Page(self.title(view), (*lines, *self.room_rows(view.room)))
         if view.players == 1:  # solo: the next pencil in the row
             colour = self.colour(view.solo_next or "")

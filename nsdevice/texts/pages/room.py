@@ -34,6 +34,12 @@ class RoomPages(Pages):
         """A heading over one table size's pencils."""
         return self._("Tables of {count}").format(count=size) if size > 1 else self._("Solo")
 
+    def join_code(self, code: str) -> str:
+        return self._("Join code: {code}").format(code=code)
+
+    def pass_note(self) -> str:
+        return self._("Every pencil moves one place left.")
+
     def joined(self, room: views.RoomCall) -> str:
         return self._("Tables: {tables} · players: {players}").format(
             tables=room.tables, players=room.players
@@ -45,7 +51,7 @@ class RoomPages(Pages):
         lines = [Line(_("Join on your phone: name, table, seat."), Role.NOTE)]
         if room.address:
             lines.append(Line(room.address, Role.DETAIL))
-        lines.append(Line(_("Join code: {code}").format(code=room.code), Role.HEADLINE))
+        lines.append(Line(self.join_code(room.code), Role.HEADLINE))
         lines.append(Line(self.joined(room), Role.NOTE))
         return lines
 
