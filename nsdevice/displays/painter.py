@@ -28,10 +28,10 @@ from nsdevice.displays.layouts.caller import (
     summary_to_join,
 )
 from nsdevice.displays.layouts.frame import clear_of, header, legend
-from nsdevice.displays.layouts.page import item, page
+from nsdevice.displays.layouts.page import item, page, pencil_pass_items
 from nsdevice.displays.layouts.phones import phones
 from nsdevice.displays.layouts.round_start import module_items, round_start, round_start_items
-from nsdevice.displays.layouts.small_page import PAGE_SECONDS, PAGED, small_page
+from nsdevice.displays.layouts.small_page import PAGE_SECONDS, paged, small_page
 from nsdevice.displays.layouts.small_turn import NOTE_SECONDS, corner_hints, is_small, small_turn
 from nsdevice.displays.layouts.stack import Item
 from nsdevice.displays.layouts.turn import turn
@@ -99,7 +99,7 @@ class Painter:
         (on a small panel: the turn's notes, the summary, a round's start, the phones'
         page); () when the view is one picture."""
         canvas = self._canvas(surface)
-        if not is_small(canvas) or not isinstance(view, (views.TurnView, *PAGED)):
+        if not is_small(canvas) or not (isinstance(view, views.TurnView) or paged(view)):
             return ()
         key = self._page_key(view, canvas)
         if key not in self._page_counts:  # painted aside: the count is what a paint finds
@@ -113,7 +113,7 @@ class Painter:
     ) -> Drawing:
         canvas = self._canvas(surface)
         surface.fill(self.theme.palette.background)
-        if is_small(canvas) and isinstance(view, (views.TurnView, *PAGED)):
+        if is_small(canvas) and (isinstance(view, views.TurnView) or paged(view)):
             return self._paint_small(canvas, view, words, page_index)
         drawn_here = isinstance(view, views.TurnView | views.RoundStartView)
         text = None if drawn_here else words.page(view)
@@ -169,7 +169,10 @@ class Painter:
         if isinstance(view, views.PhonesView):
             lines = tuple(sorted((ln for ln in lines if ln.role is not Role.DETAIL),
                                  key=lambda ln: ln.role is not Role.HEADLINE))  # fmt: skip
-        return [item(canvas, line) for line in lines]
+        items = [item(canvas, line) for line in lines]
+        if isinstance(view, views.PencilPassView):  # a room's: each pencil's swatch
+            items = pencil_pass_items(view, items)
+        return items
 
     @staticmethod
     def _page_key(view: views.View, canvas: Canvas) -> tuple[object, ...]:

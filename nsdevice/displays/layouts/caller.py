@@ -25,6 +25,7 @@ from nsdevice.displays.layouts.phones import qr_code
 from nsdevice.displays.layouts.stack import Icon, Item, fit_rows, measure, place_rows, total
 from nsdevice.displays.layouts.wide_turn import wide_turn
 from nsdevice.displays.text_fit import fit_text
+from nsdevice.displays.theme import Colour
 from nsdevice.texts import Page, Words
 
 CALLER_PIXELS = (1280, 720)  # at least this many pixels across and down: a caller's screen
@@ -148,8 +149,8 @@ def size_columns(canvas: Canvas, room: views.RoomCall, words: Words, box: Box) -
         fits = [(px, measure(canvas.fonts, items, width, px)) for items in columns]
     for index, fit in enumerate(fits):
         assert fit is not None
-        row, column = divmod(index, across)
-        cell = (x + column * (width + space), y + row * (height + space), width, height)
+        line, column = divmod(index, across)
+        cell = (x + column * (width + space), y + line * (height + space), width, height)
         place_rows(canvas, fit[1], cell, fit[0])
 
 
@@ -172,8 +173,9 @@ def join_column(
         side = min(w, round(h * share))
         drawn = qr_code(canvas, room.address, (x + (w - side) // 2, y, side, side))
         top = drawn[1] + drawn[3] + margin
-    lines = [(words.join_code(room.code), palette.accent_text, sizes.small, palette.accent,
-              "join-code")]  # fmt: skip
+    lines: list[tuple[str, Colour, float, Colour | None, str]] = [
+        (words.join_code(room.code), palette.accent_text, sizes.small, palette.accent, "join-code")
+    ]
     if count:
         lines.append((words.joined(room), palette.dim, sizes.small, None, "joined"))
     for text, colour, size, band, role in lines:
