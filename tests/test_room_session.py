@@ -319,3 +319,22 @@ def test_room_choices_without_room_are_a_usage_error(tmp_path, flag):
     result = subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=60)
     assert result.returncode == 2 and "goes with --room" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_caller_says_each_card_as_a_one_table_game_does_and_no_tables_controller_C10():
+    from nsdevice.voice import phrase_ids
+
+    room, one = room_session("VOICE"), Session(Settings(players=4), seed_source=lambda: "VOICE")
+    one.deal_new_game()
+    to_screen(room, ScreenName.ROUND_START)
+    to_screen(one, ScreenName.ROUND_START)
+    assert phrase_ids(room.view()) == ("round.1.4",)  # every table has its own controller
+    assert any(i.startswith("controller.") for i in phrase_ids(one.view()))
+    for _ in range(4):
+        room.next()
+        one.next()
+        assert phrase_ids(room.view()) == phrase_ids(one.view())  # the same card, said
+    to_screen(room, ScreenName.PENCIL_PASS)
+    assert phrase_ids(room.view()) == ("pass_pencils",)
+    to_screen(room, ScreenName.ROOM_RESULTS)
+    assert phrase_ids(room.view()) == ("game_over",)

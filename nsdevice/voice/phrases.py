@@ -170,7 +170,7 @@ def phrase_ids(view: views.View) -> tuple[str, ...]:
             return ("pass_pencils", f"controller.{view.next_controller}")
         case views.SummaryView():
             return _reminders(view)
-        case views.GameEndView():
+        case views.GameEndView() | views.RoomResultsView():  # said once: sheets come in
             return ("game_over",)
         case views.ResultView():
             return _result(view)

@@ -168,16 +168,12 @@ def join_column(
     palette, sizes = canvas.theme.palette, canvas.theme.sizes
     x, y, w, h = box
     margin = canvas.margin()
-    top = y
-    if room.address:
-        side = min(w, round(h * share))
-        drawn = qr_code(canvas, room.address, (x + (w - side) // 2, y, side, side))
-        top = drawn[1] + drawn[3] + margin
     lines: list[tuple[str, Colour, float, Colour | None, str]] = [
         (words.join_code(room.code), palette.accent_text, sizes.small, palette.accent, "join-code")
     ]
     if count:
         lines.append((words.joined(room), palette.dim, sizes.small, None, "joined"))
+    texts = []
     for text, colour, size, band, role in lines:
         px, least = canvas.px(size), canvas.px(sizes.smallest)
         for lines_at_most in (1, 2, 3):  # the code's digits are never cut
@@ -185,7 +181,14 @@ def join_column(
                               max_lines=lines_at_most, min_size=least)  # fmt: skip
             if not fitted.cut:
                 break
-        height = fitted.height + (margin if band else 0)
+        texts.append((fitted, fitted.height + (margin if band else 0), colour, band, role))
+    words_h = sum(height + margin // 2 for _, height, *_ in texts) + margin
+    top = y
+    if room.address:  # the QR code takes what the words leave, up to its share
+        side = max(0, min(w, round(h * share), h - words_h - margin))
+        drawn = qr_code(canvas, room.address, (x + (w - side) // 2, y, side, side))
+        top = drawn[1] + drawn[3] + margin
+    for fitted, height, colour, band, role in texts:
         if band:
             rect = pygame.Rect(x, top, w, height)
             pygame.draw.rect(canvas.surface, band, rect, border_radius=max(2, margin // 2))
