@@ -41,6 +41,27 @@ def rows(round_number: int) -> tuple[tuple[views.SeatPencil, ...], ...]:
     )
 
 
+def room_table(
+    session,
+    tables: tuple[tuple[int, int], ...] = (),
+    seats: tuple[views.RoomSeat, ...] = (),
+    ranking: tuple[views.RoomPlace, ...] = (),
+) -> views.TableView:
+    """A one-table session's table dressed as a room game's, as the loop would publish it."""
+    table = session.table()
+    number = getattr(table.view, "round", 1) or 1
+    room = views.RoomTable(
+        code=DEAL,
+        modules=(),
+        rows=rows(min(number, 4)),
+        next_rows=rows(number + 1) if number < 4 else (),
+        tables=tables,
+        seats=seats,
+        ranking=ranking,
+    )
+    return dataclasses.replace(table, room=room)
+
+
 class Room:
     """A page over a one-table session's screens dressed as a room game: the test plays
     the loop's part, publishing what the room has (tables, seats, ranking)."""
@@ -57,23 +78,8 @@ class Room:
         self.ranking: tuple[views.RoomPlace, ...] = ()
         self.show()
 
-    def table(self) -> views.TableView:
-        table = self.session.table()
-        view = table.view
-        number = getattr(view, "round", 1) or 1
-        room = views.RoomTable(
-            code=DEAL,
-            modules=(),
-            rows=rows(min(number, 4)),
-            next_rows=rows(number + 1) if number < 4 else (),
-            tables=self.tables,
-            seats=(),
-            ranking=self.ranking,
-        )
-        return dataclasses.replace(table, room=room)
-
     def show(self) -> None:
-        self.stage.publish(self.table())
+        self.stage.publish(room_table(self.session, self.tables, (), self.ranking))
 
     def join(self, name="Ada", table=1, size=2, seat=1, code=None, address=None):
         key = {"X-Join-Code": self.session.join_code if code is None else code}
