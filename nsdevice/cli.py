@@ -32,7 +32,7 @@ from nsdevice.options import (
 from nsdevice.rules import scoring
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.cities import CityName, city
-from nsdevice.rules.deal import Deal, Setup, deal_as_dict, deal_game, draw_seed
+from nsdevice.rules.deal import Deal, Round, Setup, deal_as_dict, deal_game, draw_seed
 from nsdevice.rules.modules import Module, mixes_card_modules, parse_modules
 from nsdevice.rules.room import (
     NAME_LENGTH,
@@ -43,6 +43,7 @@ from nsdevice.rules.room import (
     read_results,
     results_csv,
     results_json,
+    table_rounds,
 )
 from nsdevice.runner import check_hardware, run
 
@@ -115,11 +116,31 @@ def command_deal(args: DealOptions) -> int:
             "pencil_powers at a time",
             file=sys.stderr,
         )
+    tables = [table_rounds(deal.setup, size) for size in range(1, 5)] if args.room else []
     if args.json:
-        print(json.dumps(deal_as_dict(deal), indent=1))
+        data = deal_as_dict(deal)
+        if args.room:  # keyed by table size, as a phone picks its row (room-spec.md)
+            data["room"] = {str(n): _pencil_rows(rounds) for n, rounds in enumerate(tables, 1)}
+        print(json.dumps(data, indent=1))
     else:
         _print_deal(deal)
+        if args.room:
+            print("\nroom: every table of a size, in any room on this code, passes these pencils")
+            for size, rounds in enumerate(tables, start=1):
+                for round_ in rounds:
+                    pencils = ", ".join(f"{slot} {colour}" for slot, colour in round_.pencils)
+                    print(
+                        f"  table of {size}, round {round_.number}: "
+                        f"controller seat {round_.controller}; pencils {pencils}"
+                    )
     return 0
+
+
+def _pencil_rows(rounds: Sequence[Round]) -> list[dict[str, Any]]:
+    return [
+        {"number": r.number, "controller": r.controller, "pencils": dict(r.pencils)}
+        for r in rounds
+    ]
 
 
 def _modules(text: str, command: str) -> tuple[Module, ...]:

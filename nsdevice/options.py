@@ -56,6 +56,7 @@ class DealOptions:
     modules: str = ""
     seed: str | None = None  # None: a random one
     json: bool = False
+    room: bool = False  # also every table size's pencils, as a room game on this code plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +221,9 @@ def build_parser() -> Parser:
     deal.add_argument("--modules", default="", help="comma-separated module names")
     deal.add_argument("--seed", type=_seed, help="1-16 letters or digits (random if left out)")
     deal.add_argument("--json", action="store_true")
+    deal.add_argument(
+        "--room", action="store_true", help="also each table size's pencils in a room game"
+    )
 
     score = commands.add_parser("score", help="add up a final score; solo tier and penalty")
     score.add_argument("--city", type=_city, required=True)

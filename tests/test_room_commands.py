@@ -1,13 +1,22 @@
-"""`nsdevice results`: rooms' results files on one code merged into one ranking (issue 25,
-RULES C-12, D-1; DESIGN: bad input is one line on stderr and exit 2)."""
+"""The room game's commands (issue 25): `nsdevice results` merges rooms' results files on
+one code into one ranking (RULES C-12, D-1; DESIGN: bad input is one line on stderr and
+exit 2); `nsdevice deal --room` shows the pencils every table size plays on a code (C-8)."""
 
 import json
 
 import pytest
 
 from nsdevice.cli import main
+from nsdevice.rules.deal import Setup
 from nsdevice.rules.modules import Module
-from nsdevice.rules.room import Result, RoomKey, read_results, results_csv, results_json
+from nsdevice.rules.room import (
+    Result,
+    RoomKey,
+    read_results,
+    results_csv,
+    results_json,
+    table_rounds,
+)
 
 KEY = RoomKey("EVENT7", "paris", (Module.CITY_GATES,))
 HALL = [
@@ -120,3 +129,33 @@ def test_results_refuses_a_file_too_large_to_be_a_rooms(capsys, files, monkeypat
     hall, _ = files
     monkeypatch.setattr(nsdevice.cli, "RESULTS_FILE_LIMIT", 100)  # the hall's file is longer
     assert "over 100 bytes" in refused(capsys, hall)
+
+
+# deal --room ------------------------------------------------------------------------------
+def test_deal_room_json_gives_each_table_sizes_rows_of_the_code_C8_D1(capsys):
+    code, out, _ = run(capsys, "deal", "--city", "london", "--players", "2", "--seed", "hall9",
+                       "--modules", "objectives", "--json", "--room")  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert sorted(data["room"]) == ["1", "2", "3", "4"]
+    setup = Setup("london", 4, ("objectives",), "HALL9")
+    for size, rows in data["room"].items():
+        rounds = table_rounds(setup, int(size))
+        assert rows == [
+            {"number": r.number, "controller": r.controller, "pencils": dict(r.pencils)}
+            for r in rounds
+        ]
+    # the table of the deal's own size plays what the deal itself says
+    assert [r["pencils"] for r in data["room"]["2"]] == [r["pencils"] for r in data["rounds"]]
+    _, plain, _ = run(capsys, "deal", "--city", "london", "--players", "2", "--json")
+    assert "room" not in json.loads(plain)  # the deal's JSON keeps its keys without --room
+
+
+def test_deal_room_text_lists_every_table_size_and_round_C8(capsys):
+    code, out, _ = run(capsys, "deal", "--city", "tokyo", "--players", "4", "--seed", "R", "--room")
+    assert code == 0
+    lines = out.split("\nroom: ", 1)[1].splitlines()[1:]
+    assert len(lines) == 16
+    three = table_rounds(Setup("tokyo", 4, (), "R"), 3)[1]
+    pencils = ", ".join(f"{slot} {colour}" for slot, colour in three.pencils)
+    assert f"  table of 3, round 2: controller seat 2; pencils {pencils}" in lines
