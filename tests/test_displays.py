@@ -175,6 +175,35 @@ def test_a_no_break_space_is_drawn_as_a_space_not_a_box():
     assert all(not line.startswith(":") for line in narrow.lines)  # never broken there
 
 
+def test_the_font_book_measures_every_size_as_pygame_font_does():
+    """Issue 23: one FreeType face serves every size and pygame.font only measures the
+    lines drawn. The sizes it reckons (pygame's own scaling of its default font), the
+    capitals it asks FreeType for, and each line's measures must be pygame.font's at
+    every size the builds use (a pixel apart would move every screen)."""
+    fonts = FontBook()
+    pygame.font.init()
+    wrong = []
+    for px in range(1, 160):
+        font = pygame.font.Font(None, max(1, round(px / fonts._scale)))
+        ((*_, top, _advance),) = font.metrics("H")
+        metrics = fonts.metrics(px)
+        theirs = (font.get_point_size(), font.get_height(), font.get_ascent(), font.get_linesize())
+        mine = (metrics.points, metrics.height, metrics.ascent, metrics.linesize)
+        if mine != theirs or fonts.cap(px) != top:
+            wrong.append((px, mine, theirs, fonts.cap(px), top))
+    assert wrong == []
+
+
+def test_sizes_only_tried_keep_no_font():
+    """Fitting tries sizes it never draws: they are measured by the one face, and only
+    the size drawn keeps its line's measures (issue 23: 17 fonts kept for 11 drawn)."""
+    fonts = FontBook()
+    fitted = fit_text("Start round 3 again with the same cards?", 30, 120, fonts=fonts,
+                      max_lines=3, min_size=12)  # fmt: skip
+    fonts.size_for_cap(17.5)
+    assert set(fonts._metrics) == {fitted.size}
+
+
 # --- the painter ------------------------------------------------------------------------
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("city", CITIES)

@@ -34,10 +34,10 @@ DEFAULT_SCALE = 0.6875  # pygame's own font at size s is its file at int(s * 0.6
 
 @dataclass(frozen=True, slots=True)
 class Metrics:
-    """The bundled font's measures at one size, as pygame.font gives them.
+    """The bundled font's measures of a line at one size, as pygame.font gives them.
 
     Why pygame.font's and not FreeType's: every layout was measured with them (line height,
-    ascent, the capitals' height), and FreeType rounds its own a pixel apart at small sizes.
+    ascent), and FreeType rounds its own a pixel apart at small sizes.
     Only the numbers are kept: the pygame.font they come from is closed again (issue 23).
     """
 
@@ -45,7 +45,6 @@ class Metrics:
     height: int
     ascent: int
     linesize: int
-    cap: int
     lift: int  # how far to move FreeType's box down so that the two baselines are level
 
 
@@ -74,6 +73,7 @@ class FontBook:
         self._face.kerning = False  # the font's kerning pairs are hinted as well
         self._face.pad = True  # a string's box is its advances wide, its baseline at .y
         self._metrics: dict[int, Metrics] = {}
+        self._caps: dict[int, int] = {}
         self._glyphs: dict[str, bool] = {}
         self._for_cap: dict[float, int] = {}
         self._widths: dict[tuple[str, int], int] = {}  # fitting asks for the same words often
@@ -93,14 +93,12 @@ class FontBook:
         if known is None:
             points = self._points(px)
             font = pygame.font.Font(self._path, points)
-            (h,) = font.metrics("H")
             ascender = int(self._face.get_rect("H", size=points).y)
             known = self._metrics[px] = Metrics(
                 points,
                 font.get_height(),
                 font.get_ascent(),
                 font.get_linesize(),
-                h[3] if h else font.get_height(),
                 font.get_ascent() - ascender,
             )
         return known
@@ -109,8 +107,14 @@ class FontBook:
         return self.metrics(px).height
 
     def cap(self, px: int) -> int:
-        """The height in pixels of a capital (the top of an "H" above the baseline)."""
-        return self.metrics(px).cap
+        """The height in pixels of a capital (the top of an "H" above the baseline), as
+        pygame.font measures it: FreeType's hinted "H" is the same glyph, and asking it
+        opens no font, so sizes only tried for their capitals cost none (issue 23)."""
+        known = self._caps.get(px)
+        if known is None:
+            (h,) = self._face.get_metrics("H", size=self._points(px))
+            known = self._caps[px] = int(h[3]) if h else self.height(px)
+        return known
 
     def size_for_cap(self, cap: float) -> int:
         """The smallest size whose capitals are at least `cap` pixels tall (found once per
