@@ -27,6 +27,10 @@ ELLIPSIS = "…"
 # plain spaces only.
 SPACES = str.maketrans({"\u00a0": " ", "\u202f": " "})
 WIDTHS_KEPT = 8192  # widths and fits remembered per font book: a few screens' words, sizes
+# FreeType's glyphs kept by pygame for the one face (its own default is 64): with every
+# size drawn from one face, 64 are thrown out several times per press and each comes back
+# through the font's hinting program; a few screens' letters at a dozen sizes stay
+GLYPHS_CACHED = 1024
 
 
 DEFAULT_SCALE = 0.6875  # pygame's own font at size s is its file at int(s * 0.6875) points
@@ -64,7 +68,7 @@ class FontBook:
 
     def __init__(self, path: str | None = None) -> None:
         pygame.font.init()
-        pygame.freetype.init()
+        pygame.freetype.init(cache_size=GLYPHS_CACHED)  # (the first init's size stays)
         # pygame's own font is a file in its package, opened by name so that each size
         # need not look it up again; its sizes are scaled as pygame scales them
         self._path = path or str(Path(pygame.__file__).parent / pygame.font.get_default_font())
