@@ -338,3 +338,16 @@ def test_the_caller_says_each_card_as_a_one_table_game_does_and_no_tables_contro
     assert phrase_ids(room.view()) == ("pass_pencils",)
     to_screen(room, ScreenName.ROOM_RESULTS)
     assert phrase_ids(room.view()) == ("game_over",)
+
+
+def test_the_ranking_follows_a_newer_name_and_a_newer_sheet():
+    session = room_session()
+    session.join(2, 2, 1, "Ana")
+    to_screen(session, ScreenName.ROOM_RESULTS)
+    session.room_score(2, 1, 90, 20)
+    assert [p.name for p in session.table().room.ranking] == ["Ana"]
+    session.join(2, 2, 1, "Anabel")  # the seat joined again: the newer name, ranked
+    session.room_score(2, 1, 95, 21)  # a corrected sheet replaces the first
+    ranking = session.table().room.ranking
+    assert [(p.name, p.total) for p in ranking] == [("Anabel", 95)]
+    assert session.view().ranking == ranking

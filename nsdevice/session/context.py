@@ -68,6 +68,9 @@ class Context:
         self.state = State(settings=settings or Settings())
         self._deal: Deal | None = None
         self._table_rounds: dict[tuple[Setup, int], tuple[Round, ...]] = {}  # a room's, by size
+        # a room's pencil rows by setup and round (screens.room.size_rows): asked for by
+        # every frame and the phones' table after it, the same all round
+        self.room_rows: dict[tuple[Setup, int], tuple[tuple[views.SeatPencil, ...], ...]] = {}
         self.notices = list(notices)
         # Phones (not saved: a restart makes a new code, and phones join again)
         self.code_source = code_source

@@ -23,6 +23,9 @@ class Roster:
     tables: dict[int, int] = field(default_factory=dict)  # table → its size, by its first joiner
     seats: dict[Place, str] = field(default_factory=dict)  # (table, seat) → name
     scores: dict[Place, tuple[int, int]] = field(default_factory=dict)  # → (total, best line)
+    # the ranking, kept until a join or a sheet changes it: every frame (and the phones'
+    # table after it) asks for it, and ranking 300 sheets takes milliseconds
+    _ranked: tuple[views.RoomPlace, ...] | None = field(default=None, repr=False, compare=False)
 
     def join(self, table: int, size: int, seat: int, name: str) -> bool:
         """A player takes a seat; False (nothing changes) when it does not fit: a table
@@ -40,6 +43,7 @@ class Roster:
             return False  # the same join again (a phone retrying): nothing new to draw
         self.tables[table] = size
         self.seats[(table, seat)] = name
+        self._ranked = None
         return True
 
     def score(self, table: int, seat: int, total: int, best_line: int) -> bool:
@@ -53,10 +57,16 @@ class Roster:
         if self.scores.get((table, seat)) == (total, best_line):
             return False
         self.scores[(table, seat)] = (total, best_line)
+        self._ranked = None
         return True
 
     def ranking(self) -> tuple[views.RoomPlace, ...]:
         """The scores in so far, best first (C-12 across the room: rules.room.rank)."""
+        if self._ranked is None:
+            self._ranked = self._rank()
+        return self._ranked
+
+    def _rank(self) -> tuple[views.RoomPlace, ...]:
         results = [
             Result(ROOM, table, seat, self.seats[(table, seat)], total, best)
             for (table, seat), (total, best) in sorted(self.scores.items())

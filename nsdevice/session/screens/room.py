@@ -39,7 +39,13 @@ def table_rows(
 
 
 def size_rows(session: Context, round_number: int) -> tuple[tuple[views.SeatPencil, ...], ...]:
-    return table_rows(session.current_deal(), round_number, session.table_rounds)
+    key = (session.current_setup(), round_number)
+    kept = session.room_rows
+    if key not in kept:
+        if len(kept) >= 2 * ROUNDS:  # a new game's: the last one's are done with
+            kept.clear()
+        kept[key] = table_rows(session.current_deal(), round_number, session.table_rounds)
+    return kept[key]
 
 
 def room_call(session: Context, round_number: int) -> views.RoomCall | None:
