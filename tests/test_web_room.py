@@ -351,6 +351,10 @@ def test_the_payload_gives_every_size_its_pencils_and_keeps_the_deal_code_until_
     assert [p["slot"] for p in two] == ["1", "2", "table-1", "table-2"]  # two spares (C-8)
     assert [p["slot"] for p in data["rows"][2]] == ["1", "2", "3", "table"]  # one spare (C-8)
     assert all(p["name"] and p["hex"].startswith("#") and p["line"] for p in two)
+    seat = two[0]  # the phone's own line says the colour first, its place is the heading's
+    assert seat["line"].startswith("Joueur 1") and seat["own"].startswith(seat["name"])
+    assert "Joueur" not in seat["own"]
+    assert seat["line"].endswith(seat["own"].removeprefix(seat["name"]))
     to_game_end(room.session)
     room.ranking = (place(1, 1, 1, "Ada", 70, 25, True),)
     room.show()

@@ -45,18 +45,22 @@ def _room(table: views.TableView, said: Words, art: Artwork) -> dict[str, Any]:
     room = table.room
     assert room is not None
 
+    def entry(pencil: views.SeatPencil, size: int) -> dict[str, Any]:
+        line = said.pencil_line(pencil, size)  # "Seat 2: Brown · start …"
+        colour = said.colour(pencil.colour)
+        place = said.labelled(said.slot(pencil.slot, size), colour)
+        return {
+            "slot": pencil.slot,
+            "colour": pencil.colour,
+            "name": colour,
+            "hex": art.pencils.get(pencil.colour, "#888888"),
+            "start": pencil.start_symbol or "",
+            "line": line,
+            "own": colour + line.removeprefix(place),  # the same without its place
+        }
+
     def row(pencils: tuple[views.SeatPencil, ...], size: int) -> list[dict[str, Any]]:
-        return [
-            {
-                "slot": pencil.slot,
-                "colour": pencil.colour,
-                "name": said.colour(pencil.colour),
-                "hex": art.pencils.get(pencil.colour, "#888888"),
-                "start": pencil.start_symbol or "",
-                "line": said.pencil_line(pencil, size),
-            }
-            for pencil in pencils
-        ]
+        return [entry(pencil, size) for pencil in pencils]
 
     view = table.view
     over = table.scoring or bool(room.ranking)

@@ -145,7 +145,7 @@
     const row = over ? [] : room.rows[mine.size - 1] || [];
     const next = over ? [] : room.next_rows[mine.size - 1] || [];
     const pencil = row.find((item) => item.slot === String(mine.seat));
-    swatch("pencil", pencil, pencil && labelled(words, words.your_pencil, pencil.line));
+    swatch("pencil", pencil, pencil && labelled(words, words.your_pencil, pencil.own));
     const then = next.find((item) => item.slot === String(mine.seat));
     swatch("pass", then, then && labelled(words, words.next_pencil, then.name));
     // the table's spare pencils (2 and 3 players, C-8): where each lies this round
@@ -197,6 +197,9 @@
     if (!ranking.length) return;
     const words = data.words;
     const mine = inRoom(data);
+    // once this phone's line is in, the ranking comes before the sheet (a correction is rare)
+    const ranked = mine && ranking.some((entry) => entry.table === mine.table && entry.seat === mine.seat);
+    if (ranked) $("sheet").before($("ranking-box")); else $("sheet").after($("ranking-box"));
     $("ranking-title").textContent = words.ranking;
     $("ranking-head").replaceChildren(...[words.place, words.player, words.table, words.total,
                                           words.best_line].map((text) => element("th", {}, text)));
