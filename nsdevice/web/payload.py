@@ -16,7 +16,7 @@ from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.frozen import dataclass
 from nsdevice.texts import LANGUAGE_NAMES, Role, Words, words
-from nsdevice.voice import phrase_ids, phrase_text
+from nsdevice.voice import CATALOGUE, phrase_ids, phrase_text
 
 
 @dataclass(frozen=True)
@@ -128,9 +128,10 @@ def payload(
     if view is None:
         return data
     # what the box says for this screen, in the phone's language, with each clip's address
-    data["say"] = [
+    data["say"] = [  # a phrase the catalogue lacks is left unsaid: the cards still go out
         {"id": i, "text": phrase_text(i, language), "url": f"/voice/{language}/{i}.ogg"}
         for i in phrase_ids(view)
+        if i in CATALOGUE
     ]
     page = said.page(view)
     data["title"] = page.title
