@@ -194,13 +194,18 @@
   function renderRanking(data) {
     const ranking = data.room ? data.room.ranking : [];
     $("ranking-box").hidden = ranking.length === 0;
+    // the room's end: the whole ranking here stands for the caller screen's pages of it
+    $("lines").hidden = ranking.length > 0 && data.screen === "room_results";
     if (!ranking.length) return;
     const words = data.words;
     const mine = inRoom(data);
+    const own = mine && ranking.find((entry) => entry.table === mine.table && entry.seat === mine.seat);
     // once this phone's line is in, the ranking comes before the sheet (a correction is rare)
-    const ranked = mine && ranking.some((entry) => entry.table === mine.table && entry.seat === mine.seat);
-    if (ranked) $("sheet").before($("ranking-box")); else $("sheet").after($("ranking-box"));
-    $("ranking-title").textContent = words.ranking;
+    if (own) $("sheet").before($("ranking-box")); else $("sheet").after($("ranking-box"));
+    if ($("lines").hidden) $("title").textContent = words.ranking;
+    $("ranking-title").textContent = own
+      ? words.your_rank.replace("{place}", own.place).replace("{count}", ranking.length) : words.ranking;
+    $("ranking-code").textContent = data.room.code ? words.deal_code.replace("{code}", data.room.code) : "";
     $("ranking-head").replaceChildren(...[words.place, words.player, words.table, words.total,
                                           words.best_line].map((text) => element("th", {}, text)));
     $("ranking-rows").replaceChildren(...ranking.map((entry) => {
