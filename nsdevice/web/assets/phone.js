@@ -212,7 +212,7 @@
       const me = mine && entry.table === mine.table && entry.seat === mine.seat;
       const line = element("tr", me ? { class: "me", "aria-current": "true" } : {});
       const name = element("td", {}, entry.name);  // a name is text, never markup
-      if (entry.table_winner) name.append(element("span", { class: "won", title: words.table_winner }, " ★"));
+      if (entry.table_winner) name.append(element("span", { class: "won", title: words.table_winner }, "\u00a0★"));
       line.append(element("td", {}, String(entry.place)), name, element("td", {}, String(entry.table)),
                   element("td", {}, String(entry.total)), element("td", {}, String(entry.best_line)));
       return line;
