@@ -1,11 +1,14 @@
-"""A room game's phone in a real headless Chromium (issue 25): a player joins a table with
-a name, a size and a seat, sees their pencil this round, the table's spare and their pencil
-next round, sends their sheet at the game's end, and finds their line marked in the room's
-ranking. The name carries markup: the page must show it as text, never as HTML.
+"""A room game's phones in a real headless Chromium (issue 25).
 
-The page runs as `nsdevice run` wires it (runner.web.open_web); the room's tables are
-published by the test from a one-table session dressed as a room game (test_web_room),
-and the test plays the session's part with what the phone sent. A few seconds."""
+- Against a published room table (the test plays the session's part): a player joins a
+  table with a name, a size and a seat, sees their pencil this round, the table's spare
+  and their pencil next round, sends their sheet, and finds their line marked in the
+  room's ranking. The name carries markup: the page shows it as text, never as HTML.
+- Against a real box's room (`nsdevice run --room`'s session, loop and page): two phones
+  at tables of 3 and 1 see rules.room's pencil for their size and seat, send their sheets
+  at the room's end, and the caller screen's ranking shows both.
+
+About 8 s for the two."""
 
 from __future__ import annotations
 
