@@ -21,6 +21,7 @@ from nsdevice.options import (
     DealOptions,
     HwtestOptions,
     Options,
+    ResultsOptions,
     RunOptions,
     ScoreOptions,
     ScreenshotOptions,
@@ -31,13 +32,25 @@ from nsdevice.options import (
 from nsdevice.rules import scoring
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.cities import CityName, city
-from nsdevice.rules.deal import Deal, Setup, deal_as_dict, deal_game, draw_seed
+from nsdevice.rules.deal import Deal, Round, Setup, deal_as_dict, deal_game, draw_seed
 from nsdevice.rules.modules import Module, mixes_card_modules, parse_modules
+from nsdevice.rules.room import (
+    NAME_LENGTH,
+    Result,
+    RoomKey,
+    merge,
+    rank,
+    read_results,
+    results_csv,
+    results_json,
+    table_rounds,
+)
 from nsdevice.runner import check_hardware, run
 
 USAGE_ERROR = 2
 ECHO_LIMIT = 80  # characters of an argument echoed in an error line
 LINE_LIMIT = 400  # room for a cause and its fix (missing_hardware), still one line
+RESULTS_FILE_LIMIT = 4_000_000  # bytes; a room of 300 players writes about 20 kB
 
 
 def readable(message: str, argv: Sequence[str] = ()) -> str:
@@ -103,11 +116,31 @@ def command_deal(args: DealOptions) -> int:
             "pencil_powers at a time",
             file=sys.stderr,
         )
+    tables = [table_rounds(deal.setup, size) for size in range(1, 5)] if args.room else []
     if args.json:
-        print(json.dumps(deal_as_dict(deal), indent=1))
+        data = deal_as_dict(deal)
+        if args.room:  # keyed by table size, as a phone picks its row (room-spec.md)
+            data["room"] = {str(n): _pencil_rows(rounds) for n, rounds in enumerate(tables, 1)}
+        print(json.dumps(data, indent=1))
     else:
         _print_deal(deal)
+        if args.room:
+            print("\nroom: every table of a size, in any room on this code, passes these pencils")
+            for size, rounds in enumerate(tables, start=1):
+                for round_ in rounds:
+                    pencils = ", ".join(f"{slot} {colour}" for slot, colour in round_.pencils)
+                    print(
+                        f"  table of {size}, round {round_.number}: "
+                        f"controller seat {round_.controller}; pencils {pencils}"
+                    )
     return 0
+
+
+def _pencil_rows(rounds: Sequence[Round]) -> list[dict[str, Any]]:
+    return [
+        {"number": r.number, "controller": r.controller, "pencils": dict(r.pencils)}
+        for r in rounds
+    ]
 
 
 def _modules(text: str, command: str) -> tuple[Module, ...]:
@@ -287,6 +320,60 @@ def command_screenshot(args: ScreenshotOptions) -> int:
     return 0
 
 
+def _results_file(path: str) -> tuple[RoomKey, tuple[Result, ...]]:
+    try:
+        with open(path, "rb") as file:
+            data = file.read(RESULTS_FILE_LIMIT + 1)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise UsageError(f"nsdevice results: cannot read {path}: {reason}") from None
+    try:
+        if len(data) > RESULTS_FILE_LIMIT:
+            raise ValueError(f"over {RESULTS_FILE_LIMIT:,} bytes, not a room's results")
+        return read_results(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"nsdevice results: {path}: not a room results file (not text)") from None
+    except ValueError as error:
+        raise UsageError(f"nsdevice results: {path}: {error}") from None
+
+
+def _print_results(key: RoomKey, results: Sequence[Result]) -> None:
+    placed = rank(results)
+    modules = ", ".join(m.value for m in key.modules) or "none"
+    rooms = len({r.room for r in results})
+    tables = len({(r.room, r.table) for r in results})
+    print(f"{key.city.value.title()}, code {key.code}, modules: {modules}")
+    print(f"{len(results)} player(s) at {tables} table(s) in {rooms} room(s)\n")
+    room_width = max(len("room"), *(len(r.room) for r in results))
+    heading = f"{'name':{NAME_LENGTH + 2}}  {'room':{room_width}}"
+    print(f"place  {heading}  table  seat  total  best line")
+    for entry in placed:
+        r = entry.result
+        mark = "*" if entry.table_winner else " "
+        print(
+            f"{entry.place:5}  {r.name:{NAME_LENGTH}} {mark}  {r.room:{room_width}}"
+            f"  {r.table:5}  {r.seat:4}  {r.total:5}  {r.best_line:9}"
+        )
+    print("\n* won their table (a tie goes to the best line; still tied, they share it)")
+
+
+def command_results(args: ResultsOptions) -> int:
+    """Merge the rooms' files into one ranking: no server, the deal code is the shared state."""
+    files = [_results_file(path) for path in args.files]
+    try:
+        key, results = merge(files)
+    except ValueError as error:  # "file 2 was played on …": numbered as given
+        named = ", ".join(f"file {n} = {path}" for n, path in enumerate(args.files, start=1))
+        raise UsageError(f"nsdevice results: {error} ({named})") from None
+    if args.csv:
+        sys.stdout.write(results_csv(key, results))
+    elif args.json:
+        print(json.dumps(results_json(key, results), indent=1, ensure_ascii=False))
+    else:
+        _print_results(key, results)
+    return 0
+
+
 def command(options: Options) -> int:
     """Run the command these options are for."""
     match options:
@@ -300,6 +387,8 @@ def command(options: Options) -> int:
             return command_simulate(options)
         case ScreenshotOptions():
             return command_screenshot(options)
+        case ResultsOptions():
+            return command_results(options)
         case HwtestOptions():
             return check_hardware(options)
 

@@ -56,6 +56,7 @@ class DealOptions:
     modules: str = ""
     seed: str | None = None  # None: a random one
     json: bool = False
+    room: bool = False  # also every table size's pencils, as a room game on this code plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +90,26 @@ class ScreenshotOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultsOptions:
+    files: tuple[str, ...]  # rooms' results files (CSV or JSON) played on one code
+    csv: bool = False
+    json: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class HwtestOptions:
     hardware: str
     timeout: float = 30.0
 
 
 Options = (
-    RunOptions | DealOptions | ScoreOptions | SimulateOptions | ScreenshotOptions | HwtestOptions
+    RunOptions
+    | DealOptions
+    | ScoreOptions
+    | SimulateOptions
+    | ScreenshotOptions
+    | ResultsOptions
+    | HwtestOptions
 )
 COMMANDS: Mapping[str, type[Options]] = {
     "run": RunOptions,
@@ -103,6 +117,7 @@ COMMANDS: Mapping[str, type[Options]] = {
     "score": ScoreOptions,
     "simulate": SimulateOptions,
     "screenshot": ScreenshotOptions,
+    "results": ResultsOptions,
     "hwtest": HwtestOptions,
 }
 
@@ -206,6 +221,9 @@ def build_parser() -> Parser:
     deal.add_argument("--modules", default="", help="comma-separated module names")
     deal.add_argument("--seed", type=_seed, help="1-16 letters or digits (random if left out)")
     deal.add_argument("--json", action="store_true")
+    deal.add_argument(
+        "--room", action="store_true", help="also each table size's pencils in a room game"
+    )
 
     score = commands.add_parser("score", help="add up a final score; solo tier and penalty")
     score.add_argument("--city", type=_city, required=True)
@@ -234,6 +252,14 @@ def build_parser() -> Parser:
     screenshot.add_argument(
         "--hardware", default=None, help="a build's profile: its panel's size and button labels"
     )
+
+    results = commands.add_parser(
+        "results", help="merge rooms' results files on one code into one ranking"
+    )
+    results.add_argument("files", nargs="+", metavar="FILE", help="a room's results.csv or .json")
+    form = results.add_mutually_exclusive_group()
+    form.add_argument("--csv", action="store_true", help="the merged results as CSV")
+    form.add_argument("--json", action="store_true", help="the merged results as JSON")
 
     hwtest = commands.add_parser("hwtest", help="check the buttons, LED and screen of a build")
     hwtest.add_argument("--hardware", required=True, help="profile name or .toml path")

@@ -15,6 +15,7 @@ from benchmarks.reliability.bad_command_line import bad_command_lines
 from benchmarks.reliability.button_storm import button_storm
 from benchmarks.reliability.damaged_database import damage_cases
 from benchmarks.reliability.run import run_check
+from nsdevice.options import COMMANDS
 
 
 def _held(report) -> None:
@@ -75,7 +76,7 @@ def test_a_serial_flood_costs_no_memory_and_a_press_after_it_is_answered():
     assert report.counts["press_to_frame_ms"] < 5000
 
 
-@pytest.mark.parametrize("command", ["run", "deal", "score", "simulate", "screenshot", "hwtest"])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_the_bad_command_lines_cover_every_command(command, tmp_path):
     assert any(words[:1] == [command] for words in bad_command_lines(tmp_path))
 

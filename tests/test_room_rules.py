@@ -168,7 +168,7 @@ def test_table_winners_per_room_and_table_C12():
             scored(1, 1, 10, 2, room="B"),  # room B's table 1 is another table: it wins
         ]
     )
-    winners = {p.result.place_at_table for p in placed if p.table_winner}
+    winners = {p.result.seat_in_room for p in placed if p.table_winner}
     assert winners == {("A", 1, 1), ("A", 1, 2), ("A", 2, 2), ("B", 1, 1)}
 
 
@@ -316,7 +316,7 @@ def test_tables_numbered_alike_in_two_rooms_stay_apart():
     # and a merged file merges again with a third room without mixing any of them
     third = [scored(1, 1, 1, 1, room="A-2", name="Eve")]
     _, again = merge([(key, results), (KEY, third)])
-    assert len({r.place_at_table for r in again}) == len(again) == 7
+    assert len({r.seat_in_room for r in again}) == len(again) == 7
 
 
 def test_merging_files_of_other_deals_is_refused():

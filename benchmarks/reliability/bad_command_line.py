@@ -76,6 +76,10 @@ def bad_command_lines(folder: Path) -> list[list[str]]:
         ["screenshot", "--out", str(folder / "shots"), "--size", "5x5"],
         ["screenshot", "--out", str(folder / "shots"), "--size", "huge"],
         ["screenshot", "--out", str(a_file / "below-a-file")],
+        ["results"],
+        ["results", str(folder / "no-such-results.csv")],
+        ["results", str(a_file)],  # empty: not a room's results
+        ["results", str(bad_toml), "--csv"],
         ["hwtest"],
         ["hwtest", "--hardware", "no-such-build"],
         ["hwtest", "--hardware", str(bad_toml)],

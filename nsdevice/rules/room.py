@@ -81,7 +81,8 @@ class Result:
         _whole(self.best_line, "best_line", -LARGEST, LARGEST)
 
     @property
-    def place_at_table(self) -> tuple[str, int, int]:
+    def seat_in_room(self) -> tuple[str, int, int]:
+        """(room, table, seat): who this is, for telling tables and seats apart."""
         return (self.room, self.table, self.seat)
 
 
@@ -110,13 +111,13 @@ def rank(results: Sequence[Result]) -> tuple[Placed, ...]:
         for seat in winner([SeatScore(r.seat, r.total, r.best_line) for r in seated]).winners
     }
     # Within a shared place the order is only for a steady display: by room, table, seat.
-    ordered = sorted(results, key=lambda r: (-r.total, -r.best_line, r.place_at_table))
+    ordered = sorted(results, key=lambda r: (-r.total, -r.best_line, r.seat_in_room))
     placed: list[Placed] = []
     for index, result in enumerate(ordered):
         place = index + 1
         if placed and _standing(placed[-1].result) == _standing(result):
             place = placed[-1].place
-        placed.append(Placed(place, result, result.place_at_table in winners))
+        placed.append(Placed(place, result, result.seat_in_room in winners))
     return tuple(placed)
 
 
@@ -127,10 +128,10 @@ def _standing(result: Result) -> tuple[int, int]:
 def _refuse_repeats(results: Sequence[Result]) -> None:
     seen: set[tuple[str, int, int]] = set()
     for result in results:
-        if result.place_at_table in seen:
-            room, table, seat = result.place_at_table
+        if result.seat_in_room in seen:
+            room, table, seat = result.seat_in_room
             raise ValueError(f"room {room} table {table} seat {seat} is scored twice")
-        seen.add(result.place_at_table)
+        seen.add(result.seat_in_room)
 
 
 @dataclass(frozen=True, slots=True)

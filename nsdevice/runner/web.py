@@ -10,7 +10,7 @@ from nsdevice.options import RunOptions
 from nsdevice.runner.planning import notice, usage
 
 if TYPE_CHECKING:
-    from nsdevice.inputs.events import Busy, Inbox, Press, Scored
+    from nsdevice.inputs.events import Busy, Inbox, Item
     from nsdevice.web.server import WebSide
 
 
@@ -55,8 +55,10 @@ def open_web(
 
         return Artwork(drawn.symbol_pngs(), drawn.card_colours(), drawn.pencil_colours())
 
-    def put(item: Scored | Press) -> None:
-        inbox.put(item)  # never waits: the page's event loop must not stall on a full inbox
+    def put(item: Item) -> bool:
+        # never waits: the page's event loop must not stall on a full inbox; it tells the
+        # phone to try again instead (503), so a full inbox loses no player silently
+        return inbox.put(item)
 
     host, port = address
     return WebSide(host, port, put, artwork, on_error=notice, buttons=buttons, busy=busy)

@@ -331,4 +331,18 @@ PHONE = {
     "sent": N_("Sent: total {total}, best line {best}"),
     "earlier": N_("Earlier this round"),
     "labelled": LABELLED,
+    # a room game's (issue 25): joining a table, and the ranking of all tables
+    "name": N_("Your name"),
+    "table_number": N_("Table number"),
+    "table_size": N_("Players at your table"),
+    "room_code": N_("Join code (on the big screen)"),
+    "table_seat": N_("Table {table}, seat {seat}"),
+    "table_taken": N_("That table has another number of players"),
+    "fill_in": N_("Fill in every field"),
+    "busy": N_("The box is busy. Trying again…"),
+    "ranking": N_("Ranking of all tables"),
+    "place": N_("Rank"),
+    "player": N_("Name"),
+    "table": N_("Table"),
+    "table_winner": N_("Won their table"),
 }

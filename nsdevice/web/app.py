@@ -24,15 +24,19 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
-from nsdevice.inputs.events import Button, Press, Scored
+from nsdevice.inputs.events import Button, Item, Press, Scored
 from nsdevice.views import TableView
 from nsdevice.voice.clips import clip_bytes
 from nsdevice.web.guard import Budget, Seats, Window, own_host, own_names, same_origin
 from nsdevice.web.payload import Artwork, language_of, payload
+from nsdevice.web.replies import HEADERS, MOST_BODY
+from nsdevice.web.replies import body as _body
+from nsdevice.web.replies import client as _client
+from nsdevice.web.replies import refuse as _refuse
+from nsdevice.web.room import room_routes
 from nsdevice.web.sheet import SheetError, score_sheet
 from nsdevice.web.stage import Stage
 
-MOST_BODY = 2048  # bytes: a whole score sheet is a few hundred
 ACTIONS = 120  # acts per seat a minute: a joined phone cannot flood the box's store
 PRESSABLE = ("round_start", "turn")  # where the controller's phone may press NEXT and BACK
 MOST_WATCHERS = 1000  # event streams open at once: a room of phones
@@ -45,38 +49,6 @@ ASSETS = {  # the page's own files, by the only paths that serve them
     "/phone.css": ("phone.css", "text/css; charset=utf-8"),
     "/voice.js": ("voice.js", "text/javascript; charset=utf-8"),
 }
-HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self'; object-src 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-}
-
-
-def _refuse(status: int, reason: str) -> JSONResponse:
-    return JSONResponse({"error": reason}, status_code=status, headers=HEADERS)
-
-
-async def _body(request: Request) -> Any:
-    """The request's JSON, at most MOST_BODY bytes; SheetError otherwise."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MOST_BODY):
-        raise OverflowError
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MOST_BODY:
-            raise OverflowError
-    try:
-        return json.loads(body)
-    except (ValueError, RecursionError):
-        raise SheetError("the body is not JSON") from None
-
-
-
-def _client(scope: Scope) -> str:
-    client = scope.get("client")
-    return str(client[0]) if client else "?"
 
 
 class Gate:
@@ -178,8 +150,7 @@ class Events:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         address = _client(scope)
         if not self.watchers.admit(address):
-            refusal = _refuse(503, "the box has as many watchers as it takes; try later")
-            refusal.headers["Retry-After"] = "10"
+            refusal = _refuse(503, "the box has as many watchers as it takes; try later", 10)
             await refusal(scope, receive, send)
             return
         try:
@@ -256,14 +227,15 @@ class Events:
 
 def make_app(
     stage: Stage,
-    inbox_put: Callable[[Scored | Press], None],
+    inbox_put: Callable[[Item], bool],
     art: Artwork,
     buttons: bool = False,
     budget: Budget | None = None,
     names: frozenset[str] | None = None,
 ) -> Gate:
     """`buttons`: the table lets the controller's phone press NEXT and BACK (`--phone-buttons`).
-    `budget`: wrong codes for the whole box; `names`: the box's own (guard.py)."""
+    `budget`: wrong codes for the whole box; `names`: the box's own (guard.py). `inbox_put`
+    says whether the box's inbox took the item: a full one is answered 503 (web/room.py)."""
     budget = budget if budget is not None else Budget()
     seats, acts = Seats(), Window(ACTIONS)
     files = Path(__file__).resolve().parent / "assets"  # installed as files, never zipped
@@ -321,9 +293,7 @@ def make_app(
         address = _client(request.scope)
         closed = budget.closed(address)
         if closed is not None:  # no code is checked now, not even the right one
-            refusal = _refuse(429, closed)
-            refusal.headers["Retry-After"] = "2"
-            return refusal
+            return _refuse(429, closed, retry_after=2)
         _, table = stage.latest()
         given = request.headers.get("x-join-code", "")
         expected = table.code if table is not None else ""
@@ -331,6 +301,8 @@ def make_app(
             budget.missed(address)
             return _refuse(403, "join with the code shown on the box (Menu, Phones)")
         assert table is not None
+        if table.room is not None:
+            return _refuse(409, "a room game: join with a name and a table (/room/join)")
         try:
             data = await _body(request)
             if not isinstance(data, dict) or set(data) != {"seat"}:
@@ -379,7 +351,8 @@ def make_app(
         refused = overdone(table, seat)
         if refused is not None:
             return refused
-        inbox_put(Scored(seat, sheet.total, sheet.best_line, table.game))
+        if not inbox_put(Scored(seat, sheet.total, sheet.best_line, table.game)):
+            return _refuse(503, "the box is busy; try again", retry_after=1)
         return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
 
     async def press(request: Request) -> Response:
@@ -412,7 +385,8 @@ def make_app(
         refused = overdone(table, mine)
         if refused is not None:
             return refused
-        inbox_put(Press(Button(data["button"])))
+        if not inbox_put(Press(Button(data["button"]))):
+            return _refuse(503, "the box is busy; try again", retry_after=1)
         return JSONResponse({"pressed": data["button"]}, headers=HEADERS)
 
     routes = [
@@ -424,6 +398,7 @@ def make_app(
         Route("/join", join, methods=["POST"]),
         Route("/score", score, methods=["POST"]),
         Route("/press", press, methods=["POST"]),
+        *room_routes(stage.latest, inbox_put, budget, seats, acts),
     ]
 
     @contextlib.asynccontextmanager

@@ -114,25 +114,42 @@ class Budget:
 
 
 class Seats:
-    """Seat tokens: `issue` on joining, `seat_of` on every act."""
+    """Seat tokens: `issue` on joining, `seat_of` (one table) or `place_of` (a room) on
+    every act. A room's token also binds the table: a phone acts for its own seat at its
+    own table only."""
 
     def __init__(self, secret: bytes | None = None) -> None:
         self._secret = secret or secrets.token_bytes(32)
 
-    def _mac(self, game: int, seat: int, code: str) -> str:
-        message = f"{game}:{seat}:{code}".encode()
-        return hmac.new(self._secret, message, hashlib.sha256).hexdigest()[:32]
+    def _mac(self, game: int, seat: int, code: str, table: int) -> str:
+        # a room's message has its own prefix: no one-table token is ever a room's
+        said = f"room:{game}:{table}:{seat}:{code}" if table else f"{game}:{seat}:{code}"
+        return hmac.new(self._secret, said.encode(), hashlib.sha256).hexdigest()[:32]
 
-    def issue(self, game: int, seat: int, code: str) -> str:
-        return f"{seat}.{self._mac(game, seat, code)}"
+    def issue(self, game: int, seat: int, code: str, table: int = 0) -> str:
+        """The token of `seat` (at room table `table`; 0: the one table) in this game."""
+        place = f"{table}-{seat}" if table else str(seat)
+        return f"{place}.{self._mac(game, seat, code, table)}"
 
-    def seat_of(self, token: str, game: int, code: str) -> int | None:
-        """The seat `token` was issued for in this game under this code, else None."""
-        seat, _, mac = token.partition(".")
+    def place_of(self, token: str, game: int, code: str) -> tuple[int, int] | None:
+        """(table, seat) `token` was issued for in this game under this code (table 0:
+        a one-table game's), else None."""
+        place, _, mac = token.partition(".")
+        table, dash, seat = place.rpartition("-")
         if not code or not seat.isdigit() or len(seat) > 2:
             return None
-        expected = self._mac(game, int(seat), code)
-        return int(seat) if hmac.compare_digest(mac.encode(), expected.encode()) else None
+        if dash and not (table.isdigit() and len(table) <= 2 and table[0] != "0"):
+            return None
+        number = int(table) if dash else 0
+        expected = self._mac(game, int(seat), code, number)
+        if not hmac.compare_digest(mac.encode(), expected.encode()):
+            return None
+        return number, int(seat)
+
+    def seat_of(self, token: str, game: int, code: str) -> int | None:
+        """The seat `token` was issued for in this one-table game under this code, else None."""
+        place = self.place_of(token, game, code)
+        return place[1] if place is not None and place[0] == 0 else None
 
 
 def own_names(extra: Iterable[str] = ()) -> frozenset[str]:

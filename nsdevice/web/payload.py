@@ -15,7 +15,7 @@ from nsdevice import views
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.frozen import dataclass
-from nsdevice.texts import LANGUAGE_NAMES, Role, words
+from nsdevice.texts import LANGUAGE_NAMES, Role, Words, words
 from nsdevice.voice import phrase_ids, phrase_text
 
 
@@ -36,6 +36,51 @@ def _symbol(card: StationCard) -> str:
     if card.symbol is not None:
         return card.symbol.value
     return card.special.value if card.special is not None else ""
+
+
+def _room(table: views.TableView, said: Words, art: Artwork) -> dict[str, Any]:
+    """A room game's part: every table size's pencil rows (a phone picks its own by its
+    table's size and its seat), how many joined, and the ranking once scores come. The
+    same for every phone: one encoding per table and language, however many read it."""
+    room = table.room
+    assert room is not None
+
+    def row(pencils: tuple[views.SeatPencil, ...], size: int) -> list[dict[str, Any]]:
+        return [
+            {
+                "slot": pencil.slot,
+                "colour": pencil.colour,
+                "name": said.colour(pencil.colour),
+                "hex": art.pencils.get(pencil.colour, "#888888"),
+                "start": pencil.start_symbol or "",
+                "line": said.pencil_line(pencil, size),
+            }
+            for pencil in pencils
+        ]
+
+    view = table.view
+    over = table.scoring or bool(room.ranking)
+    return {
+        "code": room.code if over else "",  # D-2: the deal code is secret during play
+        "modules": list(room.modules),
+        "round": getattr(view, "round", 0) if view is not None else 0,
+        "rows": [row(pencils, size) for size, pencils in enumerate(room.rows, start=1)],
+        "next_rows": [row(pencils, size) for size, pencils in enumerate(room.next_rows, 1)],
+        "tables": len(room.tables),
+        "players": len(room.seats),
+        "ranking": [
+            {
+                "place": place.place,
+                "table": place.table,
+                "seat": place.seat,
+                "name": place.name,
+                "total": place.total,
+                "best_line": place.best_line,
+                "table_winner": place.table_winner,
+            }
+            for place in room.ranking
+        ],
+    }
 
 
 def payload(
@@ -74,6 +119,7 @@ def payload(
         "buttons": buttons,  # the controller's phone may press NEXT and BACK
         "controller": getattr(view, "controller", 0) if view is not None else 0,
         "say": [],
+        "room": None if table.room is None else _room(table, said, art),
     }
     if view is None:
         return data

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from nsdevice.inputs.events import Busy, Press, Scored
+from nsdevice.inputs.events import Busy, Item
 from nsdevice.views import TableView
 from nsdevice.web.payload import Artwork
 from nsdevice.web.stage import Stage
@@ -37,7 +37,7 @@ class WebSide:
         self,
         host: str,
         port: int,
-        inbox_put: Callable[[Scored | Press], None],
+        inbox_put: Callable[[Item], bool],
         artwork: Callable[[], Artwork],
         on_error: Callable[[str], None] = lambda message: None,
         buttons: bool = False,

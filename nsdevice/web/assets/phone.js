@@ -8,6 +8,9 @@
                  token: window.sessionStorage.getItem("nsdevice.token") || "",
                  tokenSeat: Number(window.sessionStorage.getItem("nsdevice.tokenSeat")) || 0,
                  joinedGame: Number(window.sessionStorage.getItem("nsdevice.game")) || 0,
+                 room: JSON.parse(window.sessionStorage.getItem("nsdevice.room") || "null"),
+                 roomSize: Number(store.getItem("nsdevice.roomSize")) || 0,
+                 roomSeat: Number(store.getItem("nsdevice.roomSeat")) || 0,
                  data: null, sheetFor: "", stream: null };
   window.nsdeviceSeen = [];  // what this page showed and when: read by the browser tests
 
@@ -49,10 +52,11 @@
     $("deck-box").hidden = data.deck.length === 0;  // what is left, as the big screens show it
     $("deck-title").textContent = words.deck;
     $("deck").replaceChildren(...data.deck.map((item) => card(item, true)));
-    renderSeats(data);
+    if (data.room) renderRoom(data); else renderSeats(data);
     renderButtons(data);
     renderJoin(data);
     renderSheet(data);
+    renderRanking(data);
     window.nsdeviceVoice.say(data.say);  // voice.js: says it once sound is on
     window.nsdeviceSeen.push({ number: data.number, at: Date.now(), screen: data.screen,
                                cards: data.cards.map((item) => item.symbol),
@@ -61,8 +65,19 @@
                                pass: $("pass").hidden ? "" : $("pass").dataset.colour });
   }
 
+  function swatch(id, pencil, text) {
+    $(id).hidden = !pencil;
+    if (!pencil) return;
+    $(`${id}-swatch`).style.background = pencil.hex;
+    $(`${id}-text`).textContent = text;
+    $(id).dataset.colour = pencil.colour;
+  }
+
   function renderSeats(data) {
     const words = data.words;
+    $("mine").hidden = false;
+    $("room-join").hidden = true;
+    $("spares").replaceChildren();
     $("seat-title").textContent = words.choose_seat;
     const seats = [];
     for (let seat = 1; seat <= data.players; seat++) {
@@ -75,19 +90,125 @@
     }
     $("seats").replaceChildren(...seats);
     const pencil = data.pencils.find((item) => item.seat === said.seat);
-    $("pencil").hidden = !pencil;
-    if (pencil) {
-      $("pencil-swatch").style.background = pencil.hex;
-      $("pencil-text").textContent = labelled(words, words.your_pencil, pencil.line);
-      $("pencil").dataset.colour = pencil.colour;
-    }
+    swatch("pencil", pencil, pencil && labelled(words, words.your_pencil, pencil.line));
     const next = data.passes[String(said.seat)];
-    $("pass").hidden = !next;
-    if (next) {
-      $("pass-swatch").style.background = next.hex;
-      $("pass-text").textContent = labelled(words, words.next_pencil, next.name);
-      $("pass").dataset.colour = next.colour;
+    swatch("pass", next, next && labelled(words, words.next_pencil, next.name));
+  }
+
+  // A room game (issue 25): a name, a table, its size and a seat, then this phone's own
+  // pencil from the row every table of its size plays. Names are only ever text here.
+  function inRoom(data) {
+    return said.room && data.room && said.room.game === data.game ? said.room : null;
+  }
+
+  function tableSeat(words, mine) {
+    return words.table_seat.replace("{table}", mine.table).replace("{seat}", mine.seat);
+  }
+
+  function choices(id, count, chosen, pick) {
+    const buttons = [];
+    for (let value = 1; value <= count; value++) {
+      const button = element("button", { type: "button", id: `${id}-${value}`,
+                                          "aria-pressed": String(value === chosen) }, String(value));
+      button.addEventListener("click", () => { pick(value); render(said.data); });
+      buttons.push(button);
     }
+    $(id).replaceChildren(...buttons);
+  }
+
+  function renderRoom(data) {
+    const words = data.words;
+    const room = data.room;
+    const mine = inRoom(data);
+    $("mine").hidden = !mine;
+    $("room-join").hidden = Boolean(mine);
+    $("seats").replaceChildren();
+    if (!mine) {
+      $("room-name-label").textContent = words.name;
+      $("room-table-label").textContent = words.table_number;
+      $("room-size-label").textContent = words.table_size;
+      $("room-seat-label").textContent = words.choose_seat;
+      $("room-code-label").textContent = words.room_code;
+      $("room-join-button").textContent = words.join;
+      choices("room-sizes", 4, said.roomSize, (size) => {
+        said.roomSize = size; store.setItem("nsdevice.roomSize", size);
+        if (said.roomSeat > size) said.roomSeat = 0;
+      });
+      choices("room-seats", said.roomSize, said.roomSeat, (seat) => {
+        said.roomSeat = seat; store.setItem("nsdevice.roomSeat", seat);
+      });
+      $("pencil").hidden = $("pass").hidden = true;
+      return;
+    }
+    $("seat-title").textContent = `${mine.name} · ${tableSeat(words, mine)}`;
+    const over = data.scoring || room.ranking.length > 0;  // nobody holds a pencil then
+    const row = over ? [] : room.rows[mine.size - 1] || [];
+    const next = over ? [] : room.next_rows[mine.size - 1] || [];
+    const pencil = row.find((item) => item.slot === String(mine.seat));
+    swatch("pencil", pencil, pencil && labelled(words, words.your_pencil, pencil.line));
+    const then = next.find((item) => item.slot === String(mine.seat));
+    swatch("pass", then, then && labelled(words, words.next_pencil, then.name));
+    // the table's spare pencils (2 and 3 players, C-8): where each lies this round
+    $("spares").replaceChildren(...row.filter((item) => item.slot.startsWith("table")).map((item) => {
+      const line = element("li", { "data-colour": item.colour });
+      const dot = element("span", { class: "swatch" });
+      dot.style.background = item.hex;
+      line.append(dot, item.line);
+      return line;
+    }));
+  }
+
+  async function roomJoin(tries) {
+    const words = said.data.words;
+    const name = $("room-name").value.trim();
+    const table = Number($("room-table").value);
+    const code = $("room-code").value.trim();
+    store.setItem("nsdevice.roomName", name);
+    store.setItem("nsdevice.roomTable", $("room-table").value);
+    if (!name || !Number.isInteger(table) || table < 1 || !said.roomSize || !said.roomSeat) {
+      $("room-join-said").textContent = words.fill_in;
+      return;
+    }
+    const body = { name, table, size: said.roomSize, seat: said.roomSeat };
+    const answer = await fetch("/room/join", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Join-Code": code },
+      body: JSON.stringify(body),
+    });
+    if (answer.ok) {
+      const joined = await answer.json();
+      said.room = { ...joined, name, size: said.roomSize };
+      window.sessionStorage.setItem("nsdevice.room", JSON.stringify(said.room));
+      $("room-join-said").textContent = "";
+      render(said.data);
+    } else if (answer.status === 503 && tries < 30) {  // the box's inbox is full: again soon
+      $("room-join-said").textContent = words.busy;
+      const wait = Number(answer.headers.get("Retry-After")) || 1;
+      setTimeout(() => roomJoin(tries + 1), wait * 1000 * (1 + Math.random()));
+    } else {
+      const reasons = { 403: words.refused, 409: words.table_taken };
+      $("room-join-said").textContent = reasons[answer.status] || (await answer.json()).error;
+    }
+  }
+
+  function renderRanking(data) {
+    const ranking = data.room ? data.room.ranking : [];
+    $("ranking-box").hidden = ranking.length === 0;
+    if (!ranking.length) return;
+    const words = data.words;
+    const mine = inRoom(data);
+    $("ranking-title").textContent = words.ranking;
+    $("ranking-head").replaceChildren(...[words.place, words.player, words.table, words.total,
+                                          words.best_line].map((text) => element("th", {}, text)));
+    $("ranking-rows").replaceChildren(...ranking.map((entry) => {
+      const me = mine && entry.table === mine.table && entry.seat === mine.seat;
+      const line = element("tr", me ? { class: "me", "aria-current": "true" } : {});
+      const name = element("td", {}, entry.name);  // a name is text, never markup
+      if (entry.table_winner) name.append(element("span", { class: "won", title: words.table_winner }, " ★"));
+      line.append(element("td", {}, String(entry.place)), name, element("td", {}, String(entry.table)),
+                  element("td", {}, String(entry.total)), element("td", {}, String(entry.best_line)));
+      return line;
+    }));
   }
 
   function renderButtons(data) {
@@ -115,7 +236,7 @@
     const words = data.words;
     $("code-label").textContent = words.join_code;
     $("join-button").textContent = words.join;
-    $("join").hidden = !data.players;
+    $("join").hidden = !data.players || Boolean(data.room);
     if (joined(data)) $("join-said").textContent = words.joined;
     else if ($("join-said").textContent === words.joined) $("join-said").textContent = "";
   }
@@ -150,13 +271,18 @@
 
   function renderSheet(data) {
     const form = $("sheet");
-    const open = data.scoring && said.seat && joined(data) && !data.seats_in.includes(said.seat);
-    form.hidden = !open && !data.seats_in.includes(said.seat);
     const words = data.words;
-    $("sheet-title").textContent = `${words.score_sheet} · ${words.seat} ${said.seat}`;
+    const room = data.room ? inRoom(data) : null;
+    // a room's seat may send again (a correction); a table's seat once, then the box has it
+    const open = data.room ? Boolean(data.scoring && room)
+      : data.scoring && said.seat && joined(data) && !data.seats_in.includes(said.seat);
+    form.hidden = data.room ? !open : !open && !data.seats_in.includes(said.seat);
+    $("sheet-title").textContent = `${words.score_sheet} · `
+      + (room ? tableSeat(words, room) : `${words.seat} ${said.seat}`);
     $("send").textContent = words.send;
     $("send").disabled = !open;
-    const key = `${data.game}/${data.line_scoring}/${said.seat}/${data.language}`;
+    const seat = room ? `${room.table}-${room.seat}` : said.seat;
+    const key = `${data.game}/${data.line_scoring}/${seat}/${data.language}`;
     if (!open || said.sheetFor === key) return;
     said.sheetFor = key;
     const fields = [];
@@ -202,14 +328,21 @@
     return result;
   }
 
-  async function send(event) {
-    event.preventDefault();
+  async function send(event, tries) {
+    if (event) event.preventDefault();
     const data = said.data;
-    const answer = await fetch("/score", {
+    const room = data.room ? inRoom(data) : null;
+    const answer = await fetch(room ? "/room/score" : "/score", {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Seat-Token": said.token },
-      body: JSON.stringify({ seat: said.seat, sheet: sheet(data) }),
+      headers: { "Content-Type": "application/json", "X-Seat-Token": room ? room.token : said.token },
+      body: JSON.stringify(room ? { sheet: sheet(data) } : { seat: said.seat, sheet: sheet(data) }),
     });
+    if (answer.status === 503 && (tries || 0) < 30) {  // the box's inbox is full: again soon
+      $("sheet-said").textContent = data.words.busy;
+      const wait = Number(answer.headers.get("Retry-After")) || 1;
+      setTimeout(() => send(null, (tries || 0) + 1), wait * 1000 * (1 + Math.random()));
+      return;
+    }
     const body = await answer.json();
     $("sheet-said").textContent = answer.ok
       ? data.words.sent.replace("{total}", body.total).replace("{best}", body.best_line)
@@ -239,9 +372,12 @@
   }
 
   $("join-button").addEventListener("click", join);
+  $("room-join-button").addEventListener("click", () => roomJoin(0));
+  $("room-name").value = store.getItem("nsdevice.roomName") || "";
+  $("room-table").value = store.getItem("nsdevice.roomTable") || "";
   $("press-next").addEventListener("click", () => press("next"));
   $("press-back").addEventListener("click", () => press("back"));
-  $("sheet").addEventListener("submit", send);
+  $("sheet").addEventListener("submit", (event) => send(event, 0));
   languages();
   listen();
 })();

@@ -1,0 +1,192 @@
+"""A room game's routes (issue 25): many tables on one deal, each player on a phone.
+
+- `POST /room/join` (the join code in `X-Join-Code`, as `/join`): a name, a table, its size
+  and a seat. The answer's token binds the phone to (game, table, seat); the box hears
+  `Joined`. A table's size is fixed by its first joiner: a joiner who says another size is
+  refused, both once the box lists the table and in the moment before it does.
+- `POST /room/score` (`X-Seat-Token`): the seat's sheet, scored here by the rules
+  (web/sheet.py); the box hears `RoomScored`.
+- `GET /room/results.csv` and `.json`: the ranking so far in rules.room's forms.
+
+A full inbox refuses with 503 and Retry-After: the phone tries again, no player is lost
+silently. Wrong codes spend the box's one budget (guard.py); each address may join only
+`JOINS` times a minute, so one machine cannot churn the room's names.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from nsdevice.inputs.events import Item, Joined, RoomScored
+from nsdevice.rules.cities import CityName
+from nsdevice.rules.modules import Module
+from nsdevice.rules.room import (
+    MOST_TABLES,
+    ROOM,
+    Result,
+    RoomKey,
+    player_name,
+    results_csv,
+    results_json,
+)
+from nsdevice.views import TableView
+from nsdevice.web.guard import Budget, Seats, Window, address_key
+from nsdevice.web.replies import HEADERS, MOST_BODY, body, client, refuse
+from nsdevice.web.sheet import SheetError, score_sheet
+
+JOINS = 20  # joins a minute from one address (an IPv6 /64 as one): a phone joins once or twice
+TOKEN_HEADER = "x-seat-token"
+RETRY = 1  # seconds a phone waits before it tries again when the box's inbox is full
+UNSAFE = re.compile(r"[^A-Za-z0-9_-]")  # what a file name in a header may not carry
+WRONG_CODE = "join with the code shown on the caller screen"
+
+
+def checked_name(value: Any) -> str:
+    """A player's name as the ranking shows it (rules.room.player_name: 1..NAME_LENGTH
+    printable characters, stripped: no control, format or line-separating character);
+    SheetError otherwise."""
+    if not isinstance(value, str):
+        raise SheetError("name must be text")
+    try:
+        return player_name(value)
+    except ValueError as error:
+        raise SheetError(str(error).partition(", not")[0]) from None
+
+
+def _whole(data: dict[str, Any], name: str, high: int) -> int:
+    value = data[name]
+    if type(value) is not int or not 1 <= value <= high:  # bool is not a number here
+        raise SheetError(f"{name} must be a whole number from 1 to {high}")
+    return value
+
+
+def room_routes(
+    latest: Callable[[], tuple[int, TableView | None]],
+    inbox_put: Callable[[Item], bool],
+    budget: Budget,
+    seats: Seats,
+    acts: Window,
+) -> list[Route]:
+    """The room's routes over the page's own stage (`latest`), inbox, code budget, seat
+    tokens and acts-per-seat window (shared with the one-table routes)."""
+    joins = Window(JOINS)
+    sizes: dict[int, int] = {}  # table → size claimed by an accepted join, this game's
+    sized_for = [0]  # the game `sizes` belongs to
+
+    def size_of(table: TableView, number: int) -> int | None:
+        """The size table `number` has: the box's list, else an accepted join's."""
+        if sized_for[0] != table.game:
+            sizes.clear()
+            sized_for[0] = table.game
+        assert table.room is not None
+        registered = dict(table.room.tables).get(number)
+        return registered if registered is not None else sizes.get(number)
+
+    async def join(request: Request) -> Response:
+        address = client(request.scope)
+        closed = budget.closed(address)
+        if closed is not None:  # no code is checked now, not even the right one
+            return refuse(429, closed, retry_after=2)
+        _, table = latest()
+        given = request.headers.get("x-join-code", "")
+        expected = table.code if table is not None else ""
+        if not (expected and hmac.compare_digest(given.encode()[:64], expected.encode())):
+            budget.missed(address)
+            return refuse(403, WRONG_CODE)
+        assert table is not None
+        if table.room is None:
+            return refuse(409, "this game is for one table, not a room")
+        try:
+            data = await body(request)
+            if not isinstance(data, dict) or set(data) != {"name", "table", "size", "seat"}:
+                raise SheetError("send exactly {name, table, size, seat}")
+            name = checked_name(data["name"])
+            number = _whole(data, "table", MOST_TABLES)
+            size = _whole(data, "size", 4)
+            seat = _whole(data, "seat", size)
+        except OverflowError:
+            return refuse(413, f"at most {MOST_BODY} bytes")
+        except SheetError as error:
+            return refuse(422, str(error))
+        known = size_of(table, number)
+        if known is not None and known != size:
+            return refuse(409, f"table {number} has {known} players")
+        key = address_key(address)
+        if joins.full(key):
+            return refuse(429, "too many joins from this phone; wait a minute", retry_after=60)
+        if not inbox_put(Joined(number, size, seat, name, table.game)):
+            return refuse(503, "the box is busy; trying again", retry_after=RETRY)
+        joins.add(key)
+        sizes.setdefault(number, size)
+        token = seats.issue(table.game, seat, table.code, table=number)
+        answer = {"game": table.game, "table": number, "seat": seat, "token": token}
+        return JSONResponse(answer, headers=HEADERS)
+
+    async def score(request: Request) -> Response:
+        _, table = latest()
+        token = request.headers.get(TOKEN_HEADER, "")[:64]
+        place = seats.place_of(token, table.game, table.code) if table is not None else None
+        if place is None or place[0] == 0:
+            return refuse(403, WRONG_CODE)
+        assert table is not None
+        number, seat = place
+        try:
+            data = await body(request)
+            if not isinstance(data, dict) or set(data) != {"sheet"}:
+                raise SheetError("send exactly {sheet}")
+            if table.room is None or not table.scoring:
+                return refuse(409, "scores are taken at the game's end")
+            sheet = score_sheet(table.line_scoring, data["sheet"])
+        except OverflowError:
+            return refuse(413, f"at most {MOST_BODY} bytes")
+        except SheetError as error:
+            return refuse(422, str(error))
+        key = f"{table.game}/{number}/{seat}"  # each act is a save on the box
+        if acts.full(key):
+            return refuse(429, "too many at once from this seat; wait a minute", retry_after=60)
+        if not inbox_put(RoomScored(number, seat, sheet.total, sheet.best_line, table.game)):
+            return refuse(503, "the box is busy; trying again", retry_after=RETRY)
+        acts.add(key)
+        return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
+
+    def ranked() -> tuple[RoomKey, list[Result]] | JSONResponse:
+        _, table = latest()
+        if table is None or table.room is None:
+            return refuse(409, "this game is for one table, not a room")
+        room = table.room
+        if not room.ranking:
+            return refuse(409, "no score has come in yet")
+        key = RoomKey(room.code, CityName(table.city), tuple(Module(m) for m in room.modules))
+        results = [
+            Result(ROOM, p.table, p.seat, p.name, p.total, p.best_line) for p in room.ranking
+        ]
+        return key, results
+
+    async def csv(request: Request) -> Response:
+        made = ranked()
+        if isinstance(made, JSONResponse):
+            return made
+        key, results = made
+        name = f"nsdevice-room-{UNSAFE.sub('', key.code)}.csv"
+        headers = {**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'}
+        return Response(results_csv(key, results), media_type="text/csv", headers=headers)
+
+    async def json_form(request: Request) -> Response:
+        made = ranked()
+        if isinstance(made, JSONResponse):
+            return made
+        return JSONResponse(results_json(*made), headers=HEADERS)
+
+    return [
+        Route("/room/join", join, methods=["POST"]),
+        Route("/room/score", score, methods=["POST"]),
+        Route("/room/results.csv", csv, methods=["GET"]),
+        Route("/room/results.json", json_form, methods=["GET"]),
+    ]
