@@ -674,6 +674,15 @@ def frames(presses: int, streams: int, players: int, state_dir: Path | None) -> 
             time.sleep(0.01)
         if not done():
             raise RoomError("the loop did not take the room's joins or sheets")
+        quiet = 0.0  # and their last frame is out: it must not count as the next tap's
+        while quiet < 0.5:
+            time.sleep(0.01)
+            quiet = 0.0 if busy.busy else quiet + 0.01
+
+    def give(inbox: Any, item: Any) -> None:
+        """As the page does: a full inbox (it is bounded) is tried again, never skipped."""
+        if not inbox.put(item, 10.0):
+            raise RoomError("the loop's inbox stayed full for 10 s")
 
     def between(session: Any, inbox: Any) -> None:
         room, view = session.state.room, session.view()
@@ -681,13 +690,13 @@ def frames(presses: int, streams: int, players: int, state_dir: Path | None) -> 
             return
         if view.screen == "summary" and not room.seats:
             for p in seated:
-                inbox.put(Joined(p.table, p.size, p.seat, p.name, session.game))
+                give(inbox, Joined(p.table, p.size, p.seat, p.name, session.game))
             settled(lambda: len(room.seats) == players)
         elif view.screen == "room_results" and not room.scores:
             for p in seated:
                 best = rng.randint(3, 20)
-                inbox.put(RoomScored(p.table, p.seat, best + rng.randint(10, 60), best,
-                                     session.game))  # fmt: skip
+                give(inbox, RoomScored(p.table, p.seat, best + rng.randint(10, 60), best,
+                                       session.game))  # fmt: skip
             settled(lambda: len(room.scores) == players)
 
     web.start()
@@ -754,13 +763,13 @@ def checks(figures: dict[str, Any]) -> list[dict[str, Any]]:
         row(f"results.csv problems ({game['players']} ranked rows)", problems, 0, problems == 0)
         peak = game["rss_peak_mb"]
         row("box peak RSS (MB)", peak, TARGETS["rss_peak_mb"], peak <= TARGETS["rss_peak_mb"])
-    for edge in ("from_the_deciding_edge_ms", "from_release_ms"):
-        found = figures.get("press_to_frame", {}).get(f"verdict_{edge}")
-        if found and found["within_spread"] is not None:
-            low, high = found["baseline_spread_ms"]
-            row(f"press → frame p99 {edge[5:-3].replace('_', ' ')}: no phone {low}–{high} ms,"
-                f" streams median (ms)", found["other_median_ms"], high,
-                found["within_spread"])  # fmt: skip
+    # every tap, from the edge that decided it (a room game has few taps decided on
+    # release, a handful a run: their verdict stays in the JSON, not in the table)
+    found = figures.get("press_to_frame", {}).get("verdict_from_the_deciding_edge_ms")
+    if found and found["within_spread"] is not None:
+        low, high = found["baseline_spread_ms"]
+        row(f"press → frame p99: streams' median run (no phone: {low}–{high} ms)",
+            found["other_median_ms"], high, found["within_spread"])  # fmt: skip
     return rows
 
 
