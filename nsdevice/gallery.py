@@ -24,6 +24,7 @@ from nsdevice.rules.cities import city as city_data
 from nsdevice.rules.deal import Deal, Round, Setup, Turn, daily_seed, deal_game
 from nsdevice.rules.modules import Module
 from nsdevice.rules.progress import Progress
+from nsdevice.rules.room import ROOM, Result, rank
 from nsdevice.session import MODULES, Capabilities, Settings
 from nsdevice.session.hardware_test import hardware_test_view
 from nsdevice.session.screens.common import row_index
@@ -47,6 +48,7 @@ from nsdevice.session.screens.menu import (
 )
 from nsdevice.session.screens.notice import notice_view
 from nsdevice.session.screens.phones import phones_view
+from nsdevice.session.screens.room import room_results_view, table_rows
 from nsdevice.session.screens.score_sheet import sheet_counts, sheet_view
 from nsdevice.session.screens.scores import result_view, score_entry_view
 from nsdevice.session.screens.setup import (
@@ -292,7 +294,63 @@ def example_views(
     examples.append(("shutdown", shutdown_view(language)))
     examples += _history(city, language)
     examples += _hardware_test(language)
+    examples += _room(city, language)
     return examples
+
+
+ROOM_MODULES = {  # a room game's example: the objectives and the city's own module
+    "tokyo": ("objectives", "special_stations"),
+    "paris": ("objectives", "city_gates"),
+    "london": ("objectives", "pencil_powers"),
+}
+ROOM_PLAYERS = (  # (table, seat, name, total, best line): tables of 1 to 4, a tie at the top
+    (1, 1, "Ana", 131, 36), (1, 2, "Bruno", 118, 31), (1, 3, "Chloé", 131, 36),
+    (2, 1, "Dmitri", 142, 38), (2, 2, "Eva", 127, 33), (3, 1, "Farida", 109, 30),
+    (4, 1, "Giulia", 125, 35), (4, 2, "Hugo", 136, 37), (4, 3, "Ines", 98, 28),
+    (4, 4, "Jonas", 121, 32), (5, 1, "Kenji", 139, 40), (5, 2, "Lea", 116, 29),
+)  # fmt: skip
+
+
+def room_call(deal: Deal, round_number: int, tables: int = 5, players: int = 12) -> views.RoomCall:
+    """A room's caller screens as a room of `tables` tables would show them."""
+    return views.RoomCall(
+        code="40621538",
+        address=PHONE_ADDRESSES[0],
+        rows=table_rows(deal, round_number),
+        tables=tables,
+        players=players,
+    )
+
+
+def room_ranking(count: int) -> tuple[views.RoomPlace, ...]:
+    """The first `count` sheets of the example room, ranked by rules.room."""
+    results = [Result(ROOM, *player) for player in ROOM_PLAYERS[:count]]
+    return tuple(
+        views.RoomPlace(p.place, p.result.table, p.result.seat, p.result.name, p.result.total,
+                        p.result.best_line, p.table_winner)
+        for p in rank(results)
+    )  # fmt: skip
+
+
+def _room(city: str, language: str) -> list[tuple[str, views.View]]:
+    """A room game (issue 25): the caller's screens, and the results as sheets come in."""
+    deal = _deal(city, 4, ROOM_MODULES[city], "ROOM25")
+    progress = Progress(round=2, revealed=len(deal.rounds[1].turns) - 2)
+    turn = replace(turn_view(deal, progress, language, room_call(deal, 2)), chime="reveal")
+    players = len(ROOM_PLAYERS)
+
+    def results(scored: int) -> views.RoomResultsView:
+        return room_results_view(deal.setup, room_ranking(scored), 1, language, players, 5)
+
+    return [
+        ("room-summary", summary_view(deal, language, room=room_call(deal, 1, 0, 0))),
+        ("room-round-start", round_start_view(deal, 2, language, room_call(deal, 2))),
+        ("room-turn", turn),
+        ("room-pencil-pass", pencil_pass_view(deal, 3, language, room_call(deal, 3))),
+        ("room-results-waiting", results(0)),
+        ("room-results-filling", results(5)),
+        ("room-results", results(players)),
+    ]
 
 
 HISTORY_TODAY = date(2026, 11, 23)  # the history examples' "today", for a fixed streak

@@ -99,6 +99,18 @@ class Loop:
         ):
             self._draw_then_save()
 
+    def room(self, item: Joined | RoomScored) -> None:
+        """A room player joined or sent a sheet: for this game only (an earlier game's is
+        dropped); a frame and a save when it changed anything."""
+        if item.game != self.session.game:
+            return
+        if isinstance(item, Joined):
+            changed = self.session.join(item.table, item.size, item.seat, item.name)
+        else:
+            changed = self.session.room_score(item.table, item.seat, item.total, item.best_line)
+        if changed:
+            self._draw_then_save()
+
     def typed(self, typed: Typed) -> None:
         if self.session.type_digit(typed.character):
             self._draw_then_save()
@@ -143,7 +155,8 @@ class Loop:
                     self.dropped()
                     continue
                 if isinstance(item, Joined | RoomScored):
-                    continue  # room games are not played yet: the page never sends these
+                    self.room(item)
+                    continue
                 presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
                 for press in presses:
                     self.handle(press)

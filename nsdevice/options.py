@@ -47,6 +47,10 @@ class RunOptions:
     phone_buttons: bool = False  # the controller's joined phone may press NEXT and BACK
     voice: bool = False  # say each card aloud (kept as the menu's Voice)
     language: str | None = None  # the box's language (kept)
+    room: bool = False  # call the cards for a whole room of tables (issue 25)
+    city: str | None = None  # with --room: the room's city (kept)
+    seed: str | None = None  # with --room: the deal code (random if left out)
+    modules: str | None = None  # with --room: comma-separated module names (kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,4 +316,16 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--language", choices=LANGUAGES, default=None, help="the box's language (kept)"
+    )
+    parser.add_argument(
+        "--room",
+        action="store_true",
+        help="call the cards for a whole room: every table on one deal, phones to join",
+    )
+    parser.add_argument("--city", type=_city, default=None, help="with --room: the city")
+    parser.add_argument(
+        "--seed", type=_seed, default=None, help="with --room: the deal code (random if left out)"
+    )
+    parser.add_argument(
+        "--modules", default=None, help="with --room: comma-separated module names"
     )

@@ -18,6 +18,11 @@ from nsdevice.panel import Panel as Panel
 from nsdevice.panel import Place as Place
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.frozen import dataclass
+from nsdevice.seating import RoomCall as RoomCall
+from nsdevice.seating import RoomPlace as RoomPlace
+from nsdevice.seating import RoomSeat as RoomSeat
+from nsdevice.seating import RoomTable as RoomTable
+from nsdevice.seating import SeatPencil as SeatPencil
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +93,6 @@ class PencilOrderView(View):
 
 
 @dataclass(frozen=True, slots=True)
-class SeatPencil:
-    slot: str  # "1".."4", "table", "table-1", "table-2"
-    colour: str
-    start_symbol: str | None  # C-9, where known
-    start_unverified: bool = False
-    power: str | None = None  # L-PP
-
-
-@dataclass(frozen=True, slots=True)
 class SummaryView(View):
     screen: ClassVar[str] = "summary"
     city: str = "tokyo"
@@ -108,6 +104,7 @@ class SummaryView(View):
     solo_order: tuple[str, ...] = ()
     mix_warning: bool = False
     recall: bool = False  # shown again from the menu: BACK/NEXT return to the game
+    room: RoomCall | None = None  # a room game: how to join (None: one table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +139,7 @@ class RoundStartView(View):
     pairing: Pairing | None = None
     objectives: tuple[str, ...] = ()
     module_cards: ModuleCards = ModuleCards()
+    room: RoomCall | None = None  # a room game: every table size's pencils, how to join
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +171,7 @@ class TurnView(View):
     last: bool = False  # this turn reveals the 5th underground card (C-4)
     module_cards: ModuleCards = ModuleCards()  # face up all game: kept in view
     remaining: tuple[StationCard, ...] = ()  # still in the deck: underground first (C-2, C-3)
+    room: RoomCall | None = None  # a room game (the caller's screen); None: one table
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +225,7 @@ class PencilPassView(View):
     moves: tuple[PencilMove, ...] = ()
     next_controller: int = 1
     solo_next: str | None = None  # solo: the next pencil in the row
+    room: RoomCall | None = None  # a room game: every table size's next pencils
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +308,23 @@ class ResultView(View):
     winners: tuple[int, ...] = ()
     decided_by: str = ""  # "total", "best_line", "shared"
     daily: str | None = None  # the date (ISO) when this was the day's deal (D-2)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomResultsView(View):
+    """A room game's end: the room's ranking as the phones' sheets come in (C-12), a page
+    at a time where it is long; the deal code, for rooms that play it too (D-2)."""
+
+    screen: ClassVar[str] = "room_results"
+    city: str = "tokyo"
+    seed: str = ""
+    modules: tuple[str, ...] = ()
+    ranking: tuple[RoomPlace, ...] = ()  # this page's places, best first
+    page: int = 1
+    pages: int = 1
+    scored: int = 0  # sheets in
+    players: int = 0  # players joined
+    tables: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,42 +440,6 @@ class TableView:
     room: RoomTable | None = None  # a room game (caller mode); None for one table
 
 
-@dataclass(frozen=True, slots=True)
-class RoomSeat:
-    """A player who joined a room game."""
-
-    table: int
-    seat: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class RoomPlace:
-    """One scored player in the room's ranking (rules.room.rank)."""
-
-    place: int  # 1-based; tied players share a place
-    table: int
-    seat: int
-    name: str
-    total: int
-    best_line: int
-    table_winner: bool  # won (or shares the win of) their own table (C-12)
-
-
-@dataclass(frozen=True, slots=True)
-class RoomTable:
-    """What a room's phones are told beyond the cards: every table of one size plays the
-    same pencils (rules.room), so each phone picks its own row by its table's size."""
-
-    code: str  # the deal code every table of the room (and other rooms) plays
-    modules: tuple[str, ...]
-    rows: tuple[tuple[SeatPencil, ...], ...] = ()  # this round's, for tables of 1..4
-    next_rows: tuple[tuple[SeatPencil, ...], ...] = ()  # the next round's; () in the last
-    tables: tuple[tuple[int, int], ...] = ()  # (table, size) of every table registered
-    seats: tuple[RoomSeat, ...] = ()  # who joined
-    ranking: tuple[RoomPlace, ...] = ()  # the scores in so far, best first
-
-
 ALL_VIEWS: tuple[type[View], ...] = (
     SetupView,
     SeedEntryView,
@@ -474,6 +455,7 @@ ALL_VIEWS: tuple[type[View], ...] = (
     ScoreEntryView,
     SheetView,
     ResultView,
+    RoomResultsView,
     MenuView,
     ConfirmView,
     AboutView,

@@ -127,9 +127,9 @@ def test_a_first_frame_goes_out_whole_and_an_unchanged_one_not_at_all():
 def test_a_whole_game_keeps_the_panel_right_while_sending_less():
     rng = random.Random(13)
     session = Session(Settings(city="london"), seed_source=lambda: "PANEL")
-    # the setup screen: cursor down to players, make it solo, down round to start (London
-    # draws the solo pencil order: no row for it, C-8), start
-    script = ["next", "next", "menu", "menu", "menu"] + ["next"] * 7 + ["menu"]
+    # the setup screen: cursor down to players, make it solo (2, 3, 4, a room, 1), down
+    # round to start (London draws the solo pencil order: no row for it, C-8), start
+    script = ["next", "next", "menu", "menu", "menu", "menu"] + ["next"] * 7 + ["menu"]
     with fake_hardware() as bus:
         watched = Watched(bus, 320, 240, 180)
         watched.show(session.view())

@@ -48,7 +48,7 @@ def setup_keys(city: str, players: int, modules: tuple[str, ...]) -> list[str]:
     keys = ["menu", "next"]  # the setup list, cursor to "city"
     keys += ["menu"] * ((cities.index(city) - cities.index("tokyo")) % 3)
     keys += ["next"]  # "players" (default 2)
-    keys += ["menu"] * ((players - 2) % 4)
+    keys += ["menu"] * ((players - 2) % 5)  # 1, 2, 3, 4, a room, 1 …
     if players == 1 and city_data(city).own_pencil_order:
         keys += ["next"]  # "pencil order" (solo, where the city allows one's own): drawn
     for module in ALL_MODULES:

@@ -18,7 +18,7 @@ TOTALS = (0, 7, 99, 156, 300)
 
 def deal_code_keys() -> list[str]:
     """From power-on (the default setup's summary): a solo Tokyo game on deal code B."""
-    keys = ["menu", "next", "next", *["menu"] * 3]  # setup list, players 2 → 3 → 4 → 1
+    keys = ["menu", "next", "next", *["menu"] * 4]  # setup list, players 2 → 3 → 4 → room → 1
     # past the solo pencil order and the four modules to the deal row: random → today →
     # a typed code
     keys += ["next"] * 6 + ["menu", "menu"]

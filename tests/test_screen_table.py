@@ -103,6 +103,12 @@ def every_screen() -> dict[ScreenName, tuple[views.View, ScreenName | None]]:
     solo = Session(Settings(players=1, pencil_order="own"))  # C-8: the player lays the row
     _choose(solo, "start")
     look(solo)
+    room = Session(Settings(players=4))  # issue 25: past 4 players, a room
+    _choose(room, "players")
+    _choose(room, "start")
+    while room.screen is not ScreenName.ROOM_RESULTS:
+        room.next()
+    look(room)
     return seen
 
 

@@ -17,9 +17,9 @@ from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import daily_seed
 from nsdevice.session import FinishedGame, ScreenName, Session, Settings
 from nsdevice.session.digits import presses_for
-from nsdevice.session.machine import SNAPSHOT_VERSION
 from nsdevice.session.screens.fields import TOTAL_FIELD
 from nsdevice.session.settings import NoRecords
+from nsdevice.session.snapshot import ONE_TABLE_VERSION
 from nsdevice.texts import words
 
 NEXT, BACK, MENU = Press(Button.NEXT), Press(Button.BACK), Press(Button.MENU)
@@ -189,9 +189,8 @@ def test_the_picker_skips_taken_pencils_and_a_held_back_takes_one_back_C8():
 def test_pencil_order_row_is_solo_only_and_remembered_C8():
     session = Session(Settings(players=2))
     assert "pencil_order" not in [row.key for row in session.view().rows]
-    choose(session, "players")
-    choose(session, "players")
-    choose(session, "players")  # 2 → 3 → 4 → 1: solo
+    for _ in range(4):  # 2 → 3 → 4 → a room → 1: solo
+        choose(session, "players")
     rows = {row.key: row.value for row in session.view().rows}
     assert rows["pencil_order"] == "drawn"
     choose(session, "pencil_order")
@@ -379,7 +378,8 @@ def test_a_solo_game_saved_before_the_pencil_order_restores_drawn_and_saves_the_
     # saved again: the old values unchanged, no pencil order and no day's deal written; only
     # the snapshot version and the digit entry's fields at rest are new
     resaved = json.loads(json.dumps(session.snapshot()))
-    assert (saved.pop("version"), resaved.pop("version")) == (1, SNAPSHOT_VERSION)
+    # a one-table game saves the version before room games (snapshot.ONE_TABLE_VERSION)
+    assert (saved.pop("version"), resaved.pop("version")) == (1, ONE_TABLE_VERSION)
     added = {key: resaved.pop(key) for key in set(resaved) - set(saved)}
     assert added == {"digit": 0, "digits": [], "sheet": [], "sheet_step": 0}
     assert resaved == saved

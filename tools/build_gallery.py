@@ -32,13 +32,20 @@ ROOT = Path(__file__).resolve().parent.parent
 SCREENS = ("turn", "turn-switch", "turn-switch-no-effect", "turn-paired-effect",
            "turn-paired-no-effect", "turn-joker", "turn-free-entry", "turn-last",
            "summary-all-modules", "round-start-3-players", "phones", "deck")  # fmt: skip
+# The caller's screens of a room game (issue 25), on the build made for a room: the TV's.
+ROOM_SCREENS = ("room-summary", "room-round-start", "room-turn", "room-pencil-pass",
+                "room-results")  # fmt: skip
+ROOM_BUILD = "tv"
+# The TV's caller turn in English, also kept beside the other screenshots in docs/screens
+CALLER_PICTURE = ("en/tokyo-room-turn.png", "room-caller-1920x1080.png")
 
 
 def build(profile_name: str, out: Path) -> list[Path]:
     profile = load_profile(profile_name)
+    wanted = SCREENS + (ROOM_SCREENS if profile.name == ROOM_BUILD else ())
     with tempfile.TemporaryDirectory() as scratch:
         written = render_all(scratch, profile.display.size(), profile.panel(),
-                             screens=lambda name: name in SCREENS)  # fmt: skip
+                             screens=lambda name: name in wanted)  # fmt: skip
         if out.exists():
             shutil.rmtree(out)
         placed = []
@@ -53,6 +60,11 @@ def build(profile_name: str, out: Path) -> list[Path]:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(path, target)
             placed.append(target)
+    if profile.name == ROOM_BUILD:
+        source, name = CALLER_PICTURE
+        caller = out.parent / name
+        shutil.copyfile(out / source, caller)
+        placed.append(caller)
     return placed
 
 

@@ -20,11 +20,18 @@ import pygame
 from nsdevice import texts, views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
+from nsdevice.displays.layouts.caller import (
+    caller_turn,
+    is_caller,
+    room_pencils,
+    room_rows,
+    summary_to_join,
+)
 from nsdevice.displays.layouts.frame import clear_of, header, legend
-from nsdevice.displays.layouts.page import item, page
+from nsdevice.displays.layouts.page import item, page, pencil_pass_items
 from nsdevice.displays.layouts.phones import phones
 from nsdevice.displays.layouts.round_start import module_items, round_start, round_start_items
-from nsdevice.displays.layouts.small_page import PAGE_SECONDS, PAGED, small_page
+from nsdevice.displays.layouts.small_page import PAGE_SECONDS, paged, small_page
 from nsdevice.displays.layouts.small_turn import NOTE_SECONDS, corner_hints, is_small, small_turn
 from nsdevice.displays.layouts.stack import Item
 from nsdevice.displays.layouts.turn import turn
@@ -92,7 +99,7 @@ class Painter:
         (on a small panel: the turn's notes, the summary, a round's start, the phones'
         page); () when the view is one picture."""
         canvas = self._canvas(surface)
-        if not is_small(canvas) or not isinstance(view, (views.TurnView, *PAGED)):
+        if not is_small(canvas) or not (isinstance(view, views.TurnView) or paged(view)):
             return ()
         key = self._page_key(view, canvas)
         if key not in self._page_counts:  # painted aside: the count is what a paint finds
@@ -106,7 +113,7 @@ class Painter:
     ) -> Drawing:
         canvas = self._canvas(surface)
         surface.fill(self.theme.palette.background)
-        if is_small(canvas) and isinstance(view, (views.TurnView, *PAGED)):
+        if is_small(canvas) and (isinstance(view, views.TurnView) or paged(view)):
             return self._paint_small(canvas, view, words, page_index)
         drawn_here = isinstance(view, views.TurnView | views.RoundStartView)
         text = None if drawn_here else words.page(view)
@@ -115,7 +122,14 @@ class Painter:
         body = header(canvas, title, view)
         bands = self._legend(canvas, view, words, body[1] - margin)
         body = clear_of(body, bands, margin)
-        if isinstance(view, views.TurnView) and is_wide(canvas):
+        if isinstance(view, views.TurnView) and view.room and is_caller(canvas):
+            caller_turn(canvas, view, words, body)
+        elif room_rows(view) and is_wide(canvas):  # a room's round: every table size's row
+            room_pencils(canvas, view, words, body)
+        elif isinstance(view, views.SummaryView) and view.room and is_wide(canvas) \
+                and text is not None:  # fmt: skip
+            summary_to_join(canvas, view, words, text, body)
+        elif isinstance(view, views.TurnView) and is_wide(canvas):
             wide_turn(canvas, view, words, body)
         elif isinstance(view, views.TurnView):
             turn(canvas, view, words, body)
@@ -155,7 +169,10 @@ class Painter:
         if isinstance(view, views.PhonesView):
             lines = tuple(sorted((ln for ln in lines if ln.role is not Role.DETAIL),
                                  key=lambda ln: ln.role is not Role.HEADLINE))  # fmt: skip
-        return [item(canvas, line) for line in lines]
+        items = [item(canvas, line) for line in lines]
+        if isinstance(view, views.PencilPassView):  # a room's: each pencil's swatch
+            items = pencil_pass_items(view, items)
+        return items
 
     @staticmethod
     def _page_key(view: views.View, canvas: Canvas) -> tuple[object, ...]:

@@ -92,6 +92,9 @@ def run(options: RunOptions) -> int:
         log=notice,
     )
     session, saver = started.session, started.saver
+    if options.room and not session.plays_room(options.seed):
+        session.deal_new_game(seed=options.seed)  # the room's game, as chosen
+        saver(session.snapshot())
     for key, detail in started.notices:
         notice(f"{key.replace('_', ' ')}: {detail}")
 
@@ -149,6 +152,14 @@ def _chosen_settings(options: RunOptions) -> dict[str, Any]:
         chosen["language"] = options.language
     if options.voice:
         chosen["voice"] = True
+    if options.room:  # a room's game: the city and modules kept as a new game's setup
+        from nsdevice.rules.modules import parse_modules
+
+        chosen["room"] = True
+        if options.city:
+            chosen["city"] = options.city
+        if options.modules is not None:
+            chosen["modules"] = [m.value for m in parse_modules(options.modules)]
     return chosen
 
 

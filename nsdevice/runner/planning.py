@@ -45,6 +45,22 @@ def _size(
     return profile.display.size() if profile is not None else (480, 320)
 
 
+def _check_room(options: RunOptions) -> None:
+    """--city, --seed and --modules choose a room's game: with --room only (a one-table
+    game is set up on the box's own screen)."""
+    from nsdevice.rules.modules import parse_modules
+
+    for flag, value in (("--city", options.city), ("--seed", options.seed),
+                        ("--modules", options.modules)):  # fmt: skip
+        if value is not None and not options.room:
+            raise usage(f"{flag} goes with --room")
+    if options.modules is not None:
+        try:
+            parse_modules(options.modules)
+        except ValueError as error:
+            raise usage(f"--modules: {error}") from None
+
+
 def usage(message: str) -> UsageError:
     return UsageError(f"nsdevice run: {message}")
 
@@ -126,6 +142,7 @@ def plan(options: RunOptions, environ: Mapping[str, str] | None = None) -> Plan:
         raise usage("--keys goes with --input script")
     elif options.pace is not None:
         raise usage("--pace goes with --input script")
+    _check_room(options)
     state_dir = options.state_dir
     if state_dir is not None and not _fits_file_system(state_dir):
         raise usage(f"--state-dir {state_dir!r}: the name is too long for a file system")

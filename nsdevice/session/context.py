@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping
 
 from nsdevice import views
 from nsdevice.inputs.events import Press
-from nsdevice.rules.deal import Deal, Setup, deal_game
+from nsdevice.rules.deal import Deal, Round, Setup, deal_game
 from nsdevice.rules.frozen import dataclass
+from nsdevice.rules.room import table_rounds
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.settings import (
     Capabilities,
@@ -66,6 +67,7 @@ class Context:
         self.seed_source = seed_source
         self.state = State(settings=settings or Settings())
         self._deal: Deal | None = None
+        self._table_rounds: dict[tuple[Setup, int], tuple[Round, ...]] = {}  # a room's, by size
         self.notices = list(notices)
         # Phones (not saved: a restart makes a new code, and phones join again)
         self.code_source = code_source
@@ -82,6 +84,17 @@ class Context:
         if self._deal is None or self._deal.setup != setup:
             self._deal = deal_game(setup)
         return self._deal
+
+    def table_rounds(self, size: int) -> tuple[Round, ...]:
+        """A room game: the rounds a table of `size` plays on this deal (rules.room), dealt
+        once per setup (every frame asks for all four sizes)."""
+        setup = self.current_setup()
+        key = (setup, size)
+        if key not in self._table_rounds:
+            if len(self._table_rounds) >= 8:  # a new game: the last one's rows are done with
+                self._table_rounds.clear()
+            self._table_rounds[key] = table_rounds(setup, size)
+        return self._table_rounds[key]
 
     def current_deal(self) -> Deal:
         deal = self.deal

@@ -21,6 +21,8 @@ MINUS = "−"
 WHEEL = tuple("0123456789")
 SIGNED_WHEEL = (*WHEEL, MINUS)  # a first digit that may be a minus sign
 HOLD_STEP = 5  # a held NEXT turns a digit by five
+# A total may go below zero (S-T-END's ring penalty), a best line may not; both end at 999.
+SCORE_LIMITS = (-50, 999)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from nsdevice.session.names import ScreenName
 from nsdevice.session.screens import SCREENS
 from nsdevice.session.screens.notice import notice_view
 from nsdevice.session.screens.phones import table_view
+from nsdevice.session.screens.room import room_scoring
 from nsdevice.session.screens.scores import enter_score, set_typed_digit
 from nsdevice.session.screens.setup import start_game
 from nsdevice.session.settings import (
@@ -119,10 +120,26 @@ class Session(Context):
     def menu(self) -> None:
         self.press(Press(Button.MENU))
 
-    def deal_new_game(self) -> None:
+    def deal_new_game(self, seed: str | None = None) -> None:
         """A fresh deal from the remembered setup, its summary up: what power-on with no
-        saved game shows, so that the first NEXT already moves the game forward."""
+        saved game shows, so that the first NEXT already moves the game forward. `seed`:
+        the deal code to play (a written one, `normalize_seed`); None draws one."""
+        self.state.seed_code = seed
+        self.state.today = False if seed else self.state.today
         start_game(self)
+
+    def plays_room(self, seed: str | None = None) -> bool:
+        """A room game of the remembered setup is under way (on deal code `seed`, if
+        given): `nsdevice run --room` resumes it rather than dealing a new one."""
+        setup = self.state.setup
+        settings = self.settings
+        return (
+            self.state.room is not None
+            and setup is not None
+            and setup.city.value == settings.city
+            and {m.value for m in setup.modules} == set(settings.modules)
+            and (seed is None or setup.seed == seed)
+        )
 
     def type_digit(self, character: str) -> bool:
         """A digit typed on a keyboard ("0".."9", "-" for the minus sign): it sets the digit
@@ -138,6 +155,17 @@ class Session(Context):
         """A seat's score from its phone, at the game's end; the result shows once every
         seat is in. False (nothing changes) when no game is being scored or out of range."""
         return enter_score(self, seat, total, best_line)
+
+    def join(self, table: int, size: int, seat: int, name: str) -> bool:
+        """A room player's join from their phone (the loop checks it is for this game):
+        False (nothing changes) in a one-table game or when it does not fit (`Roster`)."""
+        room = self.state.room
+        return room is not None and room.join(table, size, seat, name)
+
+    def room_score(self, table: int, seat: int, total: int, best_line: int) -> bool:
+        """A room player's sheet, taken only while the room's results are up."""
+        room = self.state.room
+        return room_scoring(self) and room is not None and room.score(table, seat, total, best_line)
 
     # --- saving ----------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

@@ -32,6 +32,7 @@ class ScreenName(StrEnum):
     HISTORY = "history"  # the finished games and the bests, from the menu
     ROUND_SO_FAR = "round_so_far"  # this round's cards so far, from the menu
     DECK = "deck"  # the round's cards not revealed yet, from the menu
+    ROOM_RESULTS = "room_results"  # a room game's end: the room's ranking (issue 25)
 
 
 class Kind(Enum):

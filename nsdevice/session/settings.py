@@ -37,6 +37,7 @@ class Settings:
     pencil_order: str = "drawn"  # solo only: one of PENCIL_ORDERS
     voice: bool = False  # say each card aloud (issue 24)
     volume: int = VOLUME_LEVELS  # the voice's, 1..VOLUME_LEVELS
+    room: bool = False  # the next game calls the cards for a whole room (issue 25)
 
     def as_dict(self) -> dict[str, Any]:
         """The saved form; a choice still at its default is left out, so that a box that
@@ -48,6 +49,8 @@ class Settings:
             del data["voice"]
         if self.volume == VOLUME_LEVELS:
             del data["volume"]
+        if not self.room:
+            del data["room"]
         return data
 
     @classmethod
@@ -62,6 +65,7 @@ class Settings:
             pencil_order=str(data.get("pencil_order", "drawn")),
             voice=bool(data.get("voice", False)),
             volume=int(data.get("volume", VOLUME_LEVELS)),
+            room=data.get("room", False) is True,
         )
         if (
             settings.city not in CITIES

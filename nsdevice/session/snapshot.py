@@ -20,12 +20,17 @@ from nsdevice.rules.progress import Progress
 from nsdevice.session.context import Context
 from nsdevice.session.digits import fits, value_of
 from nsdevice.session.names import Kind, ScreenName
+from nsdevice.session.roster import Roster
 from nsdevice.session.screens.fields import SCORE_LIMITS, entry_field, load_field
 from nsdevice.session.screens.menu import session_menu_rows
+from nsdevice.session.screens.room import show_room_results
 from nsdevice.session.screens.score_sheet import count_field, sheet_counts
 from nsdevice.session.screens.setup import SEED_CHARACTERS, lays_own_pencils, session_setup_rows
 
-VERSION = 2  # 2: the score entry's digits and the score sheet
+VERSION = 3  # 2: the score entry's digits and the score sheet; 3: a room game's roster
+# A one-table game still saves as version 2, so a box from before room games resumes it;
+# only a room game writes 3, which such a box refuses rather than playing it as one table.
+ONE_TABLE_VERSION = 2
 QUESTIONS = ("back_to_round", "restart_round", "new_game", "shutdown")
 # A round's last card is shown on these: a snapshot on them holds every turn revealed.
 ROUND_OVER = (ScreenName.ROUND_END, ScreenName.PENCIL_PASS, ScreenName.GAME_END)
@@ -42,10 +47,12 @@ def take(session: Context) -> dict[str, Any]:
         added["today"] = True
     if state.pencil_choice:
         added["pencil_choice"] = list(state.pencil_choice)
+    if state.room is not None:
+        added["room"] = state.room.as_dict()
     shown = state.screen if state.screen is not ScreenName.SHUTDOWN else state.under
     return {
         **added,
-        "version": VERSION,
+        "version": ONE_TABLE_VERSION if state.room is None else VERSION,
         "settings": state.settings.as_dict(),
         "screen": _name(shown) or "setup",
         "setup": None
@@ -87,7 +94,7 @@ def _name(screen: ScreenName | None) -> str:
 def version(data: dict[str, Any]) -> int:
     """The snapshot's version, if this box reads it; ValueError otherwise."""
     found = data.get("version")
-    if found not in (1, VERSION):
+    if found not in (1, ONE_TABLE_VERSION, VERSION):
         raise ValueError(f"saved session version {found!r}")
     return int(found)
 
@@ -129,6 +136,8 @@ def load(session: Context, data: dict[str, Any]) -> None:
     state.sheet_best = [int(v) for v in data.get("sheet_best", [])]  # before: none known
     state.language_before = str(data.get("language_before", ""))
     state.recorded = bool(data["recorded"])
+    room = data.get("room")
+    state.room = None if room is None else Roster.from_dict(room)
     best = data.get("best_before")
     state.best_before = None if best is None else int(best)
 
@@ -145,6 +154,12 @@ def check(session: Context) -> None:
     _require(kind is not Kind.MESSAGE, f"on {state.screen}")  # never saved: going down
     if kind in (Kind.GAME, Kind.OVERLAY):
         _check_progress(session)
+    if state.room is not None:
+        _require(state.setup is not None, "a room without a game")
+    _require(
+        state.room is not None or ScreenName.ROOM_RESULTS not in (state.screen, state.under),
+        "a room's results in a one-table game",
+    )
     if kind is Kind.OVERLAY:
         under = state.under
         _require(
@@ -154,6 +169,8 @@ def check(session: Context) -> None:
     if state.screen in (ScreenName.SCORE_ENTRY, ScreenName.RESULT):
         _require(bool(state.scores) and 0 <= state.entry < len(state.scores), "no scores")
     _check_digits(session)
+    if state.screen is ScreenName.ROOM_RESULTS:
+        _require(0 <= state.cursor < show_room_results(session).pages, f"page {state.cursor!r}")
     if state.screen is ScreenName.SEED_ENTRY:
         _require(
             0 <= state.cursor < len(state.seed_characters) <= SEED_MAX_LENGTH + 1,

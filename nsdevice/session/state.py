@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from nsdevice.rules.deal import Setup
 from nsdevice.rules.progress import Progress
 from nsdevice.session.names import ScreenName
 from nsdevice.session.settings import Settings
+
+if TYPE_CHECKING:  # the roster's module reads the screens', which read this one
+    from nsdevice.session.roster import Roster
 
 
 @dataclass
@@ -39,5 +43,6 @@ class State:
     sheet_best: list[int] = field(default_factory=list)
     recorded: bool = False
     best_before: int | None = None  # the solo best for the city before this game
+    room: Roster | None = None  # a room game's tables, seats and sheets; None: one table
     chime: str | None = None
     request: str | None = None  # for the loop: "shutdown"

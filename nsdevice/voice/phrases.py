@@ -165,10 +165,12 @@ def phrase_ids(view: views.View) -> tuple[str, ...]:
         case views.PencilPassView():
             if view.players == 1:
                 return ("next_pencil", f"colour.{view.solo_next}") if view.solo_next else ()
+            if view.room:  # every table passes its own; each keeps its own controller (C-10)
+                return ("pass_pencils",)
             return ("pass_pencils", f"controller.{view.next_controller}")
         case views.SummaryView():
             return _reminders(view)
-        case views.GameEndView():
+        case views.GameEndView() | views.RoomResultsView():  # said once: sheets come in
             return ("game_over",)
         case views.ResultView():
             return _result(view)
@@ -205,7 +207,7 @@ def _turn(view: views.TurnView) -> tuple[str, ...]:
 
 def _round_start(view: views.RoundStartView) -> tuple[str, ...]:
     said = [f"round.{view.round}.{view.rounds}"]
-    if view.players > 1:
+    if view.players > 1 and view.controller:  # a room's tables keep their own (C-10)
         said.append(f"controller.{view.controller}")
     for pencil in view.pencils:
         if pencil.slot.startswith("table"):

@@ -92,7 +92,7 @@ def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
         _scrolling_list(canvas, rows, footer, text.emphasis[0] if text.emphasis else 0, body)
         return
     if isinstance(view, views.PencilPassView):
-        items = _pencil_pass_items(view, items)
+        items = pencil_pass_items(view, items)
     if isinstance(view, views.PencilOrderView):
         items = _pencil_order_items(view, items)
     if isinstance(view, views.HardwareTestView) and view.step == "pattern":
@@ -126,8 +126,16 @@ def _colour_bars(canvas: Canvas, box: Box) -> None:
         canvas.figures.append(Figure(f"bar-{index}", box, "test-pattern"))
 
 
-def _pencil_pass_items(view: views.PencilPassView, items: list[Item]) -> list[Item]:
-    """Puts each pencil's swatch beside its move (solo: beside the next pencil)."""
+def pencil_pass_items(view: views.PencilPassView, items: list[Item]) -> list[Item]:
+    """Puts each pencil's swatch beside its move (solo: beside the next pencil; a room:
+    beside each table size's pencils, in order)."""
+    if view.room:
+        pencils = iter([p.colour for row in view.room.rows for p in row])
+        return [
+            replace(i, icons=(Icon("pencil", next(pencils)),)) if i.role == Role.PENCIL.value
+            else i
+            for i in items
+        ]
     if view.players == 1:
         if view.solo_next and items:
             items[0] = replace(items[0], icons=(Icon("pencil", view.solo_next),))

@@ -21,20 +21,19 @@ def phones(canvas: Canvas, view: views.PhonesView, text: Page, body: Box) -> Non
     x, y, w, h = body
     margin = canvas.margin()
     side = min(h - margin, w // 2)
-    drawn = qr_code(canvas, view, (x + margin, y, side, h))
+    address = view.addresses[0] if view.addresses else " "
+    drawn = qr_code(canvas, address, (x + margin, y, side, h))
     beside = drawn[0] + drawn[2] + margin
     page(canvas, view, text, (beside, y, x + w - beside, h))
 
 
-def qr_code(canvas: Canvas, view: views.PhonesView, box: Box) -> Box:
-    """The first address as a QR code, as big as `box` allows in whole pixels a module,
-    at its left and centred from top to bottom; returns where it was drawn."""
+def qr_code(canvas: Canvas, address: str, box: Box) -> Box:
+    """`address` as a QR code, as big as `box` allows in whole pixels a module, at its
+    left and centred from top to bottom; returns where it was drawn."""
     import segno  # late: it brings urllib, http and ssl; only this screen needs it
 
     x, y, w, h = box
-    matrix = segno.make(
-        view.addresses[0] if view.addresses else " ", error="m", boost_error=False
-    ).matrix
+    matrix = segno.make(address, error="m", boost_error=False).matrix
     modules = len(matrix) + 2 * QUIET
     cell = max(1, min(w, h) // modules)
     side = cell * modules

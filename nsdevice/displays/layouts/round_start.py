@@ -21,12 +21,19 @@ def round_start_items(canvas: Canvas, view: views.RoundStartView, words: Words) 
     palette = canvas.theme.palette
     length = 1.4 if is_small(canvas) else 2.4  # a short pencil leaves the words a line
     items: list[Item] = []
-    if view.players > 1:
+    if view.players > 1 and view.controller:  # a room's tables keep their own (C-10)
         items.append(Item(words.controller(view.controller), palette.accent, role="controller"))
-    for pencil in view.pencils:
+    sized: list[tuple[int, views.SeatPencil | None]] = [(view.players, p) for p in view.pencils]
+    for size, row in enumerate(view.room.rows if view.room else (), start=1):
+        sized.append((size, None))  # a heading over each table size's row
+        sized += [(size, pencil) for pencil in row]
+    for players, pencil in sized:
+        if pencil is None:
+            items.append(Item(words.room_size(players), palette.dim, scale=0.85, role="heading"))
+            continue
         table = pencil.slot.startswith("table")
         # on a small panel the start is the symbol beside, not words: the line stays short
-        text = words.pencil_line(pencil, view.players, start=not is_small(canvas))
+        text = words.pencil_line(pencil, players, start=not is_small(canvas))
         symbol = (
             Icon("symbol", pencil.start_symbol)
             if pencil.start_symbol and not table

@@ -29,7 +29,13 @@ from nsdevice.texts import Words
 
 TEXT_MM = 2.5  # the least capital height of any word but the buttons' labels
 PAGE_SECONDS = 5.0  # how long each page stays
-PAGED = (views.SummaryView, views.RoundStartView, views.PhonesView)
+PAGED = (views.SummaryView, views.RoundStartView, views.PhonesView, views.RoomResultsView)
+
+
+def paged(view: views.View) -> bool:
+    """A screen of words that goes to pages on small glass: the `PAGED` screens, and a
+    room's pencil pass (every table size's next pencils)."""
+    return isinstance(view, PAGED) or (isinstance(view, views.PencilPassView) and bool(view.room))
 HEADING = "heading"  # an item that introduces the next: never the last on a page
 
 
@@ -182,6 +188,7 @@ def small_page(
               _mark_top(canvas))  # fmt: skip
         canvas.text(mark, px, canvas.theme.palette.dim, at, "page-mark")
     if isinstance(placed, views.PhonesView):
-        qr_code(canvas, placed, (canvas.margin(), y, x - 2 * canvas.margin(), h))
+        address = placed.addresses[0] if placed.addresses else " "
+        qr_code(canvas, address, (canvas.margin(), y, x - 2 * canvas.margin(), h))
     place_rows(canvas, pages[index], (x, y, w, h), canvas.cap_px(TEXT_MM))
     return bands, len(pages)

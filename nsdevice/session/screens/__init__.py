@@ -15,12 +15,13 @@ from nsdevice.session.screens import (
     history,
     menu,
     phones,
+    room,
     score_sheet,
     scores,
     setup,
 )
 
-SLICES = (setup, game, scores, score_sheet, menu, history, phones)
+SLICES = (setup, game, scores, score_sheet, menu, history, phones, room)
 
 _ROWS: dict[ScreenName, ScreenEntry] = {
     name: entry for family in SLICES for name, entry in family.SLICE.items()

@@ -9,7 +9,7 @@ from dataclasses import replace
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.locale import LANGUAGES
-from nsdevice.rules.deal import Deal
+from nsdevice.rules.deal import Deal, Round
 from nsdevice.session.context import Context
 
 
@@ -81,9 +81,14 @@ def cycle(options: tuple[str, ...], current: str, step: int = 1) -> str:
 def seat_pencils(deal: Deal, round_number: int) -> tuple[views.SeatPencil, ...]:
     """Each slot's pencil for a round, with its start symbol and power: seats first, then
     the spare spots on the table (C-8, C-9, L-PP)."""
+    return round_pencils(deal, deal.rounds[round_number - 1])
+
+
+def round_pencils(deal: Deal, round_: Round) -> tuple[views.SeatPencil, ...]:
+    """`seat_pencils` for a round of any table on `deal`'s game (a room's table sizes)."""
     powers = dict(deal.pencil_powers or ())
     result = []
-    for slot, colour in deal.rounds[round_number - 1].pencils:
+    for slot, colour in round_.pencils:
         start = deal.city.start_station(colour)
         result.append(
             views.SeatPencil(

@@ -8,10 +8,17 @@ from collections.abc import Collection, Sequence
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.deal import Setup
 from nsdevice.session.context import Context
-from nsdevice.session.digits import HOLD_STEP, NumberField, digits_of, turned, value_of
+from nsdevice.session.digits import (
+    HOLD_STEP,
+    SCORE_LIMITS,
+    NumberField,
+    digits_of,
+    turned,
+    value_of,
+)
 
-# A total may go below zero (S-T-END's ring penalty), a best line may not; both end at 999.
-SCORE_LIMITS = (-50, 999)
+__all__ = ["SCORE_LIMITS"]  # kept here for the score entry's readers
+
 TOTAL_FIELD = NumberField(3, *SCORE_LIMITS)
 BEST_LINE_FIELD = NumberField(3, 0, SCORE_LIMITS[1])
 

@@ -14,13 +14,17 @@ from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints, module_cards, pairing_view, seat_pencils
 from nsdevice.session.screens.menu import ask, open_menu
+from nsdevice.session.screens.room import room_call
 from nsdevice.session.screens.score_sheet import open_sheet, sheet_counts
 from nsdevice.session.screens.scores import begin_scores
 
 
 # --- the summary, and its recall from the menu ----------------------------------------------
-def summary_view(deal: Deal, language: str, recall: bool = False) -> views.SummaryView:
-    """`recall`: shown again from the menu, where every button goes back to the game."""
+def summary_view(
+    deal: Deal, language: str, recall: bool = False, room: views.RoomCall | None = None
+) -> views.SummaryView:
+    """`recall`: shown again from the menu, where every button goes back to the game;
+    `room`: a room game's (how to join; its tables keep their own pencils)."""
     setup = deal.setup
     return views.SummaryView(
         city=setup.city.value,
@@ -32,6 +36,7 @@ def summary_view(deal: Deal, language: str, recall: bool = False) -> views.Summa
         solo_order=deal.solo_order or (),
         mix_warning=mixes_card_modules(setup.modules),
         recall=recall,
+        room=room,
         hints=(
             hints(next="back", back="back", menu="back")
             if recall
@@ -42,7 +47,7 @@ def summary_view(deal: Deal, language: str, recall: bool = False) -> views.Summa
 
 
 def show_summary(session: Context) -> views.SummaryView:
-    return summary_view(session.current_deal(), session.language)
+    return summary_view(session.current_deal(), session.language, room=room_call(session, 1))
 
 
 def on_summary(session: Context, press: Press) -> None:
@@ -64,14 +69,19 @@ def on_recall(session: Context, press: Press) -> None:
 
 
 # --- a round's start ------------------------------------------------------------------------
-def round_start_view(deal: Deal, round_number: int, language: str) -> views.RoundStartView:
+def round_start_view(
+    deal: Deal, round_number: int, language: str, room: views.RoomCall | None = None
+) -> views.RoundStartView:
+    """`room`: a room game's, whose tables each keep their own controller (C-10) and take
+    their pencils by their size (`room.rows`)."""
     return views.RoundStartView(
         city=deal.setup.city.value,
         round=round_number,
         rounds=ROUNDS,
         players=deal.setup.players,
-        controller=deal.rounds[round_number - 1].controller,
-        pencils=seat_pencils(deal, round_number),
+        controller=0 if room else deal.rounds[round_number - 1].controller,
+        pencils=() if room else seat_pencils(deal, round_number),
+        room=room,
         pairing=pairing_view(deal, round_number),
         objectives=deal.objectives,
         module_cards=module_cards(deal),
@@ -81,7 +91,10 @@ def round_start_view(deal: Deal, round_number: int, language: str) -> views.Roun
 
 
 def show_round_start(session: Context) -> views.RoundStartView:
-    return round_start_view(session.current_deal(), session.state.progress.round, session.language)
+    number = session.state.progress.round
+    return round_start_view(
+        session.current_deal(), number, session.language, room_call(session, number)
+    )
 
 
 def on_round_start(session: Context, press: Press) -> None:
@@ -98,8 +111,11 @@ def on_round_start(session: Context, press: Press) -> None:
 
 
 # --- the turns ------------------------------------------------------------------------------
-def turn_view(deal: Deal, progress: Progress, language: str) -> views.TurnView:
-    """The latest revealed turn of `progress`, over the round's earlier ones (C-3)."""
+def turn_view(
+    deal: Deal, progress: Progress, language: str, room: views.RoomCall | None = None
+) -> views.TurnView:
+    """The latest revealed turn of `progress`, over the round's earlier ones (C-3);
+    `room`: a room game's, the caller's screen (each table keeps its own controller)."""
     shown = progress.visible(deal)
     assert shown, "a turn screen shows at least one revealed turn"
     turn = shown[-1]
@@ -107,7 +123,7 @@ def turn_view(deal: Deal, progress: Progress, language: str) -> views.TurnView:
         city=deal.setup.city.value,
         round=progress.round,
         turn=turn.number,
-        controller=deal.rounds[progress.round - 1].controller,
+        controller=0 if room else deal.rounds[progress.round - 1].controller,
         cards=turn.cards,
         earlier=tuple(
             views.PlayedTurn(t.number, t.cards, t.switch_effect, t.paired_effect)
@@ -122,13 +138,16 @@ def turn_view(deal: Deal, progress: Progress, language: str) -> views.TurnView:
         last=turn.last,
         module_cards=module_cards(deal),
         remaining=progress.remaining(deal),
+        room=room,
         hints=hints(next="continue" if turn.last else "reveal", back="undo", menu="menu"),
         language=language,
     )
 
 
 def show_turn(session: Context) -> views.TurnView:
-    return turn_view(session.current_deal(), session.state.progress, session.language)
+    progress = session.state.progress
+    room = room_call(session, progress.round)
+    return turn_view(session.current_deal(), progress, session.language, room)
 
 
 def _reveal(session: Context) -> None:
@@ -228,15 +247,20 @@ def on_round_end(session: Context, press: Press) -> None:
     if press.button is Button.NEXT:
         last = state.progress.round >= ROUNDS
         state.screen = ScreenName.GAME_END if last else ScreenName.PENCIL_PASS
+        if last and state.room is not None:  # a room's end: its results, page 1
+            state.screen = ScreenName.ROOM_RESULTS
+            state.cursor = 0
     elif press.button is Button.BACK:
         state.screen = ScreenName.TURN
     else:
         open_menu(session)
 
 
-def pencil_pass_view(deal: Deal, next_round: int, language: str) -> views.PencilPassView:
+def pencil_pass_view(
+    deal: Deal, next_round: int, language: str, room: views.RoomCall | None = None
+) -> views.PencilPassView:
     """Before round `next_round`: every pencil moves one slot on (C-8); solo, the next
-    pencil in the row instead."""
+    pencil in the row instead; `room`: a room game's, every table size's next pencils."""
     table = slots(deal.setup.players)
     now = dict(deal.rounds[next_round - 2].pencils)
     moves = tuple(
@@ -247,17 +271,19 @@ def pencil_pass_view(deal: Deal, next_round: int, language: str) -> views.Pencil
         city=deal.setup.city.value,
         round=next_round,
         players=deal.setup.players,
-        moves=() if deal.setup.solo else moves,
-        next_controller=deal.rounds[next_round - 1].controller,
+        moves=() if deal.setup.solo or room else moves,
+        next_controller=0 if room else deal.rounds[next_round - 1].controller,
         solo_next=deal.solo_order[next_round - 1] if deal.solo_order else None,
+        room=room,
         hints=hints(next="continue", back="back", menu="menu"),
         language=language,
     )
 
 
 def show_pencil_pass(session: Context) -> views.PencilPassView:
+    number = session.state.progress.round + 1
     return pencil_pass_view(
-        session.current_deal(), session.state.progress.round + 1, session.language
+        session.current_deal(), number, session.language, room_call(session, number)
     )
 
 

@@ -3,12 +3,15 @@ the phones are shown beside every frame."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.rules.deal import ROUNDS
 from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints, seat_pencils
+from nsdevice.session.screens.room import room_scoring, size_rows
 from nsdevice.session.screens.scores import SCORING
 
 
@@ -40,19 +43,43 @@ def table_view(session: Context) -> views.TableView:
     if setup is None or session.screens[beneath].kind is not Kind.GAME:
         return views.TableView(session.game, session.join_code, None)
     deal = session.current_deal()
+    over = session.screens[beneath].over
+    view = session.screens[beneath].view(session)
+    if getattr(view, "room", None) is not None:
+        view = replace(view, room=None)  # type: ignore[call-arg]  # the join code stays home
     return views.TableView(
         game=session.game,
         code=session.join_code,
-        view=session.screens[beneath].view(session),
+        view=view,
         city=setup.city.value,
         players=setup.players,
         # once the game is over nobody holds a pencil "this round" any more
-        pencils=()
-        if session.screens[beneath].over
-        else seat_pencils(deal, min(state.progress.round, ROUNDS)),
+        pencils=() if over or state.room else seat_pencils(deal, min(state.progress.round, ROUNDS)),
         line_scoring=deal.city.line_scoring,
-        scoring=beneath in SCORING and not state.recorded,
+        scoring=room_scoring(session) or (beneath in SCORING and not state.recorded),
         seats_in=tuple(sorted(session.phone_seats)),
+        room=room_table(session, over),
+    )
+
+
+def room_table(session: Context, over: bool) -> views.RoomTable | None:
+    """A room game's part of the table: each size's pencils this round and the next
+    (none once the game is over), who joined, the ranking so far; the deal code only once
+    the game is over (D-2: it would tell the cards to come)."""
+    room = session.state.room
+    if room is None:
+        return None
+    setup = session.current_setup()
+    number = session.state.progress.round
+    # between rounds (the pencil pass) the round is still the one that ended
+    return views.RoomTable(
+        code=setup.seed if over else "",
+        modules=tuple(m.value for m in setup.modules),
+        rows=() if over else size_rows(session, min(number, ROUNDS)),
+        next_rows=() if over or number >= ROUNDS else size_rows(session, number + 1),
+        tables=room.table_list(),
+        seats=room.seat_list(),
+        ranking=room.ranking(),
     )
 
 

@@ -15,8 +15,10 @@ from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import SEED_MAX_LENGTH, Setup, daily_seed, normalize_seed
 from nsdevice.rules.modules import Module, mixes_card_modules
 from nsdevice.rules.progress import Progress
+from nsdevice.rules.room import SEATS
 from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
+from nsdevice.session.roster import Roster
 from nsdevice.session.screens.common import (
     change_language,
     chosen,
@@ -30,6 +32,7 @@ from nsdevice.session.screens.common import (
 from nsdevice.session.settings import CITIES, MODULES, PENCIL_ORDERS, Settings
 
 SEED_CHARACTERS = ("", *"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")  # "" ends the code
+ROOM = "room"  # the players row's value past 4: one box calls the cards for a whole room
 
 
 # --- the setup ------------------------------------------------------------------------------
@@ -37,11 +40,11 @@ def setup_rows(
     settings: Settings, seed_code: str | None, today: bool = False
 ) -> tuple[views.Row, ...]:
     """`today`: the day's deal was chosen (D-2); the deal row shows it instead of a code."""
-    own = settings.players == 1 and city(settings.city).own_pencil_order  # C-8, city data
+    own = lays_a_row(settings) and city(settings.city).own_pencil_order  # C-8, city data
     return (
         views.Row("start"),
         views.Row("city", settings.city),
-        views.Row("players", str(settings.players)),
+        views.Row("players", ROOM if settings.room else str(settings.players)),
         *((views.Row("pencil_order", settings.pencil_order),) if own else ()),
         *(views.Row(m, "on" if m in settings.modules else "off") for m in MODULES),
         views.Row("seed", "today" if today else seed_code or "random"),
@@ -95,8 +98,13 @@ def on_setup(session: Context, press: Press) -> None:
         start_game(session)
     elif key == "city":
         state.settings = replace(s, city=cycle(CITIES, s.city))
-    elif key == "players":
-        state.settings = replace(s, players=s.players % 4 + 1)
+    elif key == "players":  # 1, 2, 3, 4, a room, 1 …
+        if s.room:
+            state.settings = replace(s, players=1, room=False)
+        elif s.players == SEATS:
+            state.settings = replace(s, room=True)
+        else:
+            state.settings = replace(s, players=s.players + 1)
     elif key == "pencil_order":
         state.settings = replace(s, pencil_order=cycle(PENCIL_ORDERS, s.pencil_order))
     elif key in MODULES:
@@ -113,11 +121,17 @@ def on_setup(session: Context, press: Press) -> None:
         change_language(session)
 
 
+def lays_a_row(settings: Settings) -> bool:
+    """A solo game: one player uses the pencils in a row (C-8); a room's solo tables take
+    the drawn row, the same in every room on the code (rules.room)."""
+    return settings.players == 1 and not settings.room
+
+
 def lays_own_pencils(settings: Settings) -> bool:
     """C-8: a solo player who chose their own pencil order, in a city whose rules allow
     it (a choice made in Tokyo is kept, and Paris still draws the order)."""
     return (
-        settings.players == 1
+        lays_a_row(settings)
         and settings.pencil_order == "own"
         and city(settings.city).own_pencil_order
     )
@@ -151,7 +165,11 @@ def _begin(session: Context, pencil_order: tuple[str, ...] | None) -> None:
     else:
         seed = state.seed_code or session.seed_source()
     modules = tuple(Module(m) for m in s.modules)
-    state.setup = Setup(city_name, s.players, modules, seed, pencil_order, daily)
+    # a room deals as the largest table: the cards never depend on the count (D-1), and
+    # each table size's pencils come from rules.room
+    players = SEATS if s.room else s.players
+    state.setup = Setup(city_name, players, modules, seed, pencil_order, daily)
+    state.room = Roster() if s.room else None
     state.seed_code = None
     state.today = False
     state.pencil_choice = []

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from nsdevice import views
-from nsdevice.texts.pages import game, history, menu, phones, scores, setup
+from nsdevice.texts.pages import game, history, menu, phones, room, scores, setup
 from nsdevice.texts.pages.base import Form, Line, Page, Role
 
 __all__ = ["Form", "Line", "Page", "Role", "Words"]
@@ -35,4 +35,5 @@ class Words(
         **menu.TITLES,
         **history.TITLES,
         **phones.TITLES,
+        **room.TITLES,
     }

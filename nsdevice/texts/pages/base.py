@@ -122,7 +122,8 @@ class Pages(Vocabulary):
         if row.key == "city":
             return self.city(value)
         if row.key == "players":
-            return self._("Solo") if value == "1" else value
+            named = {"1": self._("Solo"), "room": self._("Room")}
+            return named.get(value, value)
         if row.key in SWITCHED_ROWS:
             return self.on_off(value == "on")
         if row.key == "pencil_order":

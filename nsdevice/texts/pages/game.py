@@ -10,12 +10,12 @@ from nsdevice.texts.pages.base import (
     Form,
     Line,
     Page,
-    Pages,
     Role,
     items,
     register_page,
     register_title,
 )
+from nsdevice.texts.pages.room import RoomPages
 
 TITLES: dict[type[views.View], str] = {
     views.SummaryView: N_("This game"),
@@ -30,7 +30,7 @@ LINE_SCORING = {  # how each city scores a round's line (S-T, S-P; London: on th
 }
 
 
-class GamePages(Pages):
+class GamePages(RoomPages):
     """The words of the game's own screens."""
 
     @register_title
@@ -54,7 +54,10 @@ class GamePages(Pages):
     @register_page
     def _summary(self, view: views.SummaryView) -> Page:
         _ = self._
-        lines = [Line(f"{self.city(view.city)} · {self.players(view.players)}")]
+        players = self._("Room") if view.room else self.players(view.players)
+        lines = [Line(f"{self.city(view.city)} · {players}")]
+        if view.room:
+            lines += self.room_join(view.room)
         if view.objectives:
             lines.append(Line(_("Objectives, 10 points each:"), Role.HEADING))
             lines += items([f"  {self.objective(view.city, o)}" for o in view.objectives])
@@ -73,16 +76,18 @@ class GamePages(Pages):
             lines.append(Line(_("Special stations: a new pair each round")))
         if view.mix_warning:
             lines.append(Line(_("Several card modules: one is advised"), Role.WARNING))
-        if len(lines) == 1:
+        if len(lines) == 1 or (view.room and not view.modules):
             lines.append(Line(_("No modules: the plain game.")))
         return Page(self.title(view), tuple(lines), form=Form.COLUMNS)
 
     @register_page
     def _round_start(self, view: views.RoundStartView) -> Page:
         lines = []
-        if view.players > 1:
+        if view.players > 1 and view.controller:  # none in a room: each table keeps its own (C-10)
             lines.append(Line(self.controller(view.controller), Role.CONTROLLER))
         lines += items([self.pencil_line(p, view.players) for p in view.pencils], Role.PENCIL)
+        if view.room:
+            lines += self.room_rows(view.room)
         if view.pairing:
             pairing = self._("Special station: {pairing}").format(
                 pairing=self.pairing(view.pairing)
@@ -149,6 +154,9 @@ class GamePages(Pages):
     @register_page
     def _pencil_pass(self, view: views.PencilPassView) -> Page:
         _ = self._
+        if view.room:  # every table passes its own; each size's next pencils
+            lines = [Line(self.pass_note(), Role.NOTE)]
+            return Page(self.title(view), (*lines, *self.room_rows(view.room)))
         if view.players == 1:  # solo: the next pencil in the row
             colour = self.colour(view.solo_next or "")
             line = Line(_("Round {number}: {colour}").format(number=view.round, colour=colour))

@@ -1,0 +1,126 @@
+"""A room game (issue 25): one box calls the cards for every table in the room.
+
+The game's own screens (summary, round start, turns, pencil pass) show what a room adds
+through `room_call`: how to join, and each table size's pencils for the round shown
+(rules.room: the same rows for every table of a size). The game's end is the room's
+results: the ranking as the phones' sheets come in, a page at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from nsdevice import views
+from nsdevice.inputs.events import Button, Press
+from nsdevice.rules.deal import ROUNDS, Deal, Round, Setup
+from nsdevice.rules.room import SEATS, table_rounds
+from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.names import Kind, ScreenName
+from nsdevice.session.roster import Roster
+from nsdevice.session.screens.common import hints, round_pencils
+from nsdevice.session.screens.menu import open_menu
+
+RANKING_PAGE = 8  # places a page of the results shows: read from across a room
+
+
+def roster(session: Context) -> Roster | None:
+    return session.state.room
+
+
+def table_rows(
+    deal: Deal, round_number: int, rounds: Callable[[int], tuple[Round, ...]] | None = None
+) -> tuple[tuple[views.SeatPencil, ...], ...]:
+    """Round `round_number`'s pencils for tables of 1, 2, 3 and 4 players (C-8), from
+    rules.room; `rounds`: a table size's rounds, when the caller keeps them."""
+    dealt = rounds or (lambda size: table_rounds(deal.setup, size))
+    return tuple(
+        round_pencils(deal, dealt(size)[round_number - 1]) for size in range(1, SEATS + 1)
+    )
+
+
+def size_rows(session: Context, round_number: int) -> tuple[tuple[views.SeatPencil, ...], ...]:
+    return table_rows(session.current_deal(), round_number, session.table_rounds)
+
+
+def room_call(session: Context, round_number: int) -> views.RoomCall | None:
+    """What a room game's screen adds for round `round_number`; None for one table."""
+    room = roster(session)
+    if room is None:
+        return None
+    phones = session.capabilities.phones
+    return views.RoomCall(
+        code=session.join_code,
+        address=phones[0] if phones else "",
+        rows=size_rows(session, min(round_number, ROUNDS)),
+        tables=len(room.tables),
+        players=len(room.seats),
+    )
+
+
+# --- the room's results ---------------------------------------------------------------------
+def room_results_view(
+    setup: Setup,
+    ranking: tuple[views.RoomPlace, ...],
+    page: int,
+    language: str,
+    players: int = 0,
+    tables: int = 0,
+) -> views.RoomResultsView:
+    """Page `page` (1-based; past the last: the last) of the ranking so far."""
+    pages = max(1, -(-len(ranking) // RANKING_PAGE))
+    page = min(max(1, page), pages)
+    return views.RoomResultsView(
+        city=setup.city.value,
+        seed=setup.seed,  # D-2: the game is over; other rooms may play the code too
+        modules=tuple(m.value for m in setup.modules),
+        ranking=ranking[(page - 1) * RANKING_PAGE : page * RANKING_PAGE],
+        page=page,
+        pages=pages,
+        scored=len(ranking),
+        players=players,
+        tables=tables,
+        hints=(
+            hints(next="next_page", back="back", menu="menu")
+            if pages > 1
+            else hints(back="back", menu="menu")
+        ),
+        language=language,
+    )
+
+
+def show_room_results(session: Context) -> views.RoomResultsView:
+    room = roster(session) or Roster()
+    return room_results_view(
+        session.current_setup(),
+        room.ranking(),
+        session.state.cursor + 1,
+        session.language,
+        players=len(room.seats),
+        tables=len(room.tables),
+    )
+
+
+def on_room_results(session: Context, press: Press) -> None:
+    """NEXT turns the page (round to the first), BACK goes a page back, from the first to
+    the round's end; MENU opens the menu (a new game is there)."""
+    state = session.state
+    pages = show_room_results(session).pages
+    if press.button is Button.NEXT:
+        state.cursor = (state.cursor + 1) % pages
+    elif press.button is Button.BACK:
+        if state.cursor > 0:
+            state.cursor = min(state.cursor, pages) - 1
+        else:
+            state.screen = ScreenName.ROUND_END
+    else:
+        open_menu(session)
+
+
+def room_scoring(session: Context) -> bool:
+    """The room's end is on (beneath any menu): sheets from phones are taken."""
+    return roster(session) is not None and session.showing() is ScreenName.ROOM_RESULTS
+
+
+SLICE = {
+    ScreenName.ROOM_RESULTS: ScreenEntry(Kind.GAME, on_room_results, show_room_results, over=True),
+}
