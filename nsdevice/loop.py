@@ -127,8 +127,12 @@ class Loop:
         # and resume promises only "this step or the one before", so the frame need not.
         # The save still ends before the next item is handled.
         self.draw()
+        notices = len(self.session.notices)
         self.save(self.session.snapshot())
-        self.draw()  # a notice the save gave the session (e.g. the disk is full) shows now
+        # a notice the save gave the session (e.g. the disk is full) shows now; the save
+        # changes nothing else a view shows, so without one the view is not built again
+        if len(self.session.notices) != notices:
+            self.draw()
 
     def run(self) -> int:
         """Run until a Stop arrives or the session asks to shut down; the exit status."""

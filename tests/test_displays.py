@@ -175,6 +175,77 @@ def test_a_no_break_space_is_drawn_as_a_space_not_a_box():
     assert all(not line.startswith(":") for line in narrow.lines)  # never broken there
 
 
+def test_the_font_book_measures_every_size_as_pygame_font_does():
+    """Issue 23: one FreeType face serves every size and pygame.font only measures the
+    lines drawn. The sizes it reckons (pygame's own scaling of its default font), the
+    capitals it asks FreeType for, and each line's measures must be pygame.font's at
+    every size the builds use (a pixel apart would move every screen)."""
+    fonts = FontBook()
+    pygame.font.init()
+    wrong = []
+    for px in range(1, 160):
+        font = pygame.font.Font(None, max(1, round(px / fonts._scale)))
+        ((*_, top, _advance),) = font.metrics("H")
+        metrics = fonts.metrics(px)
+        theirs = (font.get_point_size(), font.get_height(), font.get_ascent(), font.get_linesize())
+        mine = (metrics.points, metrics.height, metrics.ascent, metrics.linesize)
+        if mine != theirs or fonts.cap(px) != top:
+            wrong.append((px, mine, theirs, fonts.cap(px), top))
+    assert wrong == []
+
+
+def test_sizes_only_tried_keep_no_font():
+    """Fitting tries sizes it never draws: they are measured by the one face, and only
+    the size drawn keeps its line's measures (issue 23: 17 fonts kept for 11 drawn)."""
+    fonts = FontBook()
+    fitted = fit_text("Start round 3 again with the same cards?", 30, 120, fonts=fonts,
+                      max_lines=3, min_size=12)  # fmt: skip
+    fonts.size_for_cap(17.5)
+    assert set(fonts._metrics) == {fitted.size}
+
+
+def _walked_down(fonts, items, width, height, start, floor):  # type: ignore[no-untyped-def]
+    """fit_rows as it was: each size from `start` down, the first that fits."""
+    from nsdevice.displays.layouts.stack import measure, total
+
+    for px in range(start, floor - 1, -1):
+        rows = measure(fonts, items, width, px)
+        if total(rows, px) <= height and not any(r.fitted.cut for r in rows):
+            return px, rows
+    return None
+
+
+def test_fit_rows_finds_the_size_that_trying_each_size_in_turn_finds():
+    """fit_rows halves the range below its start (issue 23) on the grounds that a smaller
+    size never takes more room: it must land on the size a walk down from the start
+    lands on, for notes of every length, in boxes from roomy to hopeless."""
+    from nsdevice.displays.layouts.stack import Item, fit_rows
+
+    fonts = FontBook()
+    white = (255, 255, 255)
+    notes = (
+        "Joker",
+        "Any symbol, double track allowed",
+        "Branch from any station: your line may split here",
+        "Donaudampfschifffahrtsgesellschaft",
+        "Doppelstation: zählt doppelt, wenn sie verbunden ist",
+        "Le prochain tour\u00a0: changez de crayon et partez d'une autre gare",
+    )
+    groups = [(Item(notes[0], white), Item(notes[1], white, max_lines=4))]
+    groups += [(Item(text, white, max_lines=lines),) for text in notes for lines in (1, 3)]
+    differ, between = [], 0
+    for items in groups:
+        for width in (60, 110, 154, 240):
+            for height in (20, 40, 70, 154):
+                for start, floor in ((32, 19), (24, 10), (12, 12)):
+                    walked = _walked_down(fonts, items, width, height, start, floor)
+                    if fit_rows(fonts, items, width, height, start, floor) != walked:
+                        differ.append((items[0].text, width, height, start, floor))
+                    between += walked is not None and floor < walked[0] < start
+    assert differ == []
+    assert between > 20  # the halving itself was exercised, not only the start
+
+
 # --- the painter ------------------------------------------------------------------------
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("city", CITIES)

@@ -237,6 +237,22 @@ def test_a_notice_raised_by_a_failed_save_reaches_the_screen():
     assert display.shown[-1].screen == "notice" and display.shown[-1].notice == "store_full"
 
 
+def test_a_save_that_gives_no_notice_leaves_the_view_built_once_per_press():
+    """Issue 23: the view was built again after every save to catch a notice the save
+    might give; the save changes nothing else a view shows, so only a notice does that."""
+    saved = []
+    loop, display, _ = make_loop(save=saved.append)
+    built = []
+    view = loop.session.view
+    loop.session.view = lambda: built.append(1) or view()  # type: ignore[method-assign]
+    loop.draw()
+    built.clear()
+    for word in ("menu", "next", "next"):
+        loop.handle(Press.parse(word))
+    assert len(saved) == 3 and len(built) == 3
+    assert [v.screen for v in display.shown] == ["setup", "summary", "round_start", "turn"]
+
+
 def test_a_step_a_locked_store_refused_is_retried_while_the_loop_sleeps_no_longer():
     """The saver says when to try again; the loop wakes for it, not only for a press."""
     clock = [0.0]

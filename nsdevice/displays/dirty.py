@@ -93,6 +93,44 @@ def _bands(before: bytes, after: bytes, height: int, pitch: int, gap: int) -> li
 def _columns(
     before: bytes, after: bytes, top: int, bottom: int, width: int, size: int
 ) -> tuple[int, int]:
+    """The leftmost and rightmost pixel that differ in rows `top`..`bottom`.
+
+    A tall band whose changes come near both sides of the picture (a reveal: the card on
+    the left, the notes on the right) is read a column at a time from each side in turn:
+    one strided slice takes a column's byte from every row, so a column costs a few steps
+    whatever the band's height. Past a sixth of the band's height in columns (about half of
+    what reading its rows costs), the rows are read instead, one comparison a row (issue
+    23: a reveal's band 1.33 M → 0.59 M instructions on the Zero 2 W; a band changed on one
+    side only pays the columns in vain, 1.30 M → 1.79 M for the card alone)."""
+    pitch = width * size
+    first, end = top * pitch, (bottom + 1) * pitch
+
+    def changed(column: int) -> bool:
+        at = first + column * size
+        return any(
+            before[at + byte : end : pitch] != after[at + byte : end : pitch]
+            for byte in range(size)
+        )
+
+    left, right = 0, width - 1
+    found_left = found_right = False
+    for _ in range(max(2, (bottom - top + 1) // 6)):
+        if not found_left:
+            found_left = changed(left)
+            left += not found_left
+        elif not found_right:
+            found_right = changed(right)
+            right -= not found_right
+        if found_right or left > right:  # (both found: the left is looked for first)
+            break
+    if found_left and found_right:
+        return left, right
+    return _by_rows(before, after, top, bottom, width, size)
+
+
+def _by_rows(
+    before: bytes, after: bytes, top: int, bottom: int, width: int, size: int
+) -> tuple[int, int]:
     """The leftmost and rightmost pixel that differ in rows `top`..`bottom`. One comparison
     a row: the end of a row and the start of the next lie side by side in the frame, so
     the part right of the rightmost change so far and the part left of the leftmost are

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import pygame
 import pygame.freetype
@@ -26,84 +27,98 @@ ELLIPSIS = "…"
 # plain spaces only.
 SPACES = str.maketrans({"\u00a0": " ", "\u202f": " "})
 WIDTHS_KEPT = 8192  # widths and fits remembered per font book: a few screens' words, sizes
+# FreeType's glyphs kept by pygame for the one face (its own default is 64): with every
+# size drawn from one face, 64 are thrown out several times per press and each comes back
+# through the font's hinting program; a few screens' letters at a dozen sizes stay
+GLYPHS_CACHED = 1024
 
 
-class Face:
-    """The bundled font at one size: measured as pygame.font measures it, drawn by FreeType.
+DEFAULT_SCALE = 0.6875  # pygame's own font at size s is its file at int(s * 0.6875) points
 
-    Why not pygame.font's own drawing: SDL_ttf places each glyph at the font's *hinted*
-    advance, grid-fitted by the font's bytecode and rounded to a whole pixel, and at small
-    sizes FreeSans Bold's hints widen some letters and narrow others ("pl ace le ft",
-    "Purp le" at 480×320). pygame.freetype places them at their outline advances, as the
-    font was designed, so a word keeps its rhythm. The line's height, ascent and the
-    capitals' height stay pygame.font's, so every layout measures as before.
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """The bundled font's measures of a line at one size, as pygame.font gives them.
+
+    Why pygame.font's and not FreeType's: every layout was measured with them (line height,
+    ascent), and FreeType rounds its own a pixel apart at small sizes.
+    Only the numbers are kept: the pygame.font they come from is closed again (issue 23).
     """
 
-    def __init__(self, path: str | None, size: int) -> None:
-        self.metrics_font = pygame.font.Font(path, size)
-        # the same em as pygame.font (which scales its default font to this point size)
-        self._face = pygame.freetype.Font(path, self.metrics_font.get_point_size())
-        self._face.kerning = False  # the font's kerning pairs are hinted as well
-        self._face.pad = True  # a string's box is its advances wide, its baseline at .y
-        # how far below the top of FreeType's box the baseline lies (pygame.font's: ascent)
-        self._ascender = int(self._face.get_rect("H").y)
+    points: int
+    height: int
+    ascent: int
+    linesize: int
+    lift: int  # how far to move FreeType's box down so that the two baselines are level
 
-    def get_height(self) -> int:
-        return self.metrics_font.get_height()
-
-    def get_ascent(self) -> int:
-        return self.metrics_font.get_ascent()
-
-    def get_linesize(self) -> int:
-        return self.metrics_font.get_linesize()
-
-    def cap(self) -> int:
-        (metrics,) = self.metrics_font.metrics("H")
-        return metrics[3] if metrics else self.get_height()
-
-    def width(self, text: str) -> int:
-        return int(self._face.get_rect(text.translate(SPACES)).width) if text else 0
-
-    def draw(self, surface: pygame.Surface, text: str, colour: Colour, at: Point) -> None:
-        """Straight onto `surface` (no picture in between to blit), the line's top at
-        `at`: FreeType's box is a little taller than pygame.font's, the baselines level."""
-        x, y = at
-        self._face.render_to(
-            surface, (x, y + self.get_ascent() - self._ascender), text.translate(SPACES), colour
-        )
 
 class FontBook:
-    """The bundled font at any pixel height, each size loaded once.
+    """The bundled font at any pixel height: one FreeType face, the size given per call.
 
     Sizes here are the height of a line of text in pixels: pygame's size argument for
     its default font is about 1.5 times that, so it is converted once, here.
+
+    Why FreeType draws and not pygame.font: SDL_ttf places each glyph at the font's *hinted*
+    advance, grid-fitted by the font's bytecode and rounded to a whole pixel, and at small
+    sizes FreeSans Bold's hints widen some letters and narrow others ("pl ace le ft",
+    "Purp le" at 480×320). pygame.freetype places them at their outline advances, as the
+    font was designed, so a word keeps its rhythm. One face serves every size (a size that
+    fitting only tries costs no font of its own: issue 23); pygame.font only measures.
     """
 
     def __init__(self, path: str | None = None) -> None:
         pygame.font.init()
-        pygame.freetype.init()
-        self._path = path
-        self._fonts: dict[int, Face] = {}
+        pygame.freetype.init(cache_size=GLYPHS_CACHED)  # (the first init's size stays)
+        # pygame's own font is a file in its package, opened by name so that each size
+        # need not look it up again; its sizes are scaled as pygame scales them
+        self._path = path or str(Path(pygame.__file__).parent / pygame.font.get_default_font())
+        self._scaled = path is None
+        self._face = pygame.freetype.Font(self._path, 16)
+        self._face.kerning = False  # the font's kerning pairs are hinted as well
+        self._face.pad = True  # a string's box is its advances wide, its baseline at .y
+        self._metrics: dict[int, Metrics] = {}
+        self._caps: dict[int, int] = {}
         self._glyphs: dict[str, bool] = {}
         self._for_cap: dict[float, int] = {}
         self._widths: dict[tuple[str, int], int] = {}  # fitting asks for the same words often
         self._fits: dict[tuple[str, int, int, int, int | None], Fitted] = {}  # see fit_text
-        probe = pygame.font.Font(path, 100)
+        probe = pygame.font.Font(self._path, self._points(100, 1.0))
         self._scale = probe.get_height() / 100
 
-    def font(self, px: int) -> Face:
+    def _points(self, size: int, scale: float | None = None) -> int:
+        """pygame.font's point size for `size` (a pixel height, or pygame's size with a
+        scale of 1)."""
+        size = max(1, round(size / (self._scale if scale is None else scale)))
+        return max(1, int(size * DEFAULT_SCALE)) if self._scaled else size
+
+    def metrics(self, px: int) -> Metrics:
         px = max(1, px)
-        font = self._fonts.get(px)
-        if font is None:
-            font = self._fonts[px] = Face(self._path, max(1, round(px / self._scale)))
-        return font
+        known = self._metrics.get(px)
+        if known is None:
+            points = self._points(px)
+            font = pygame.font.Font(self._path, points)
+            ascender = int(self._face.get_rect("H", size=points).y)
+            known = self._metrics[px] = Metrics(
+                points,
+                font.get_height(),
+                font.get_ascent(),
+                font.get_linesize(),
+                font.get_ascent() - ascender,
+            )
+        return known
 
     def height(self, px: int) -> int:
-        return self.font(px).get_height()
+        return self.metrics(px).height
 
     def cap(self, px: int) -> int:
-        """The height in pixels of a capital (the top of an "H" above the baseline)."""
-        return self.font(px).cap()
+        """The height in pixels of a capital (the top of an "H" above the baseline), as
+        pygame.font measures it: FreeType's hinted "H" is the same glyph, and asking it
+        opens no font, so sizes only tried for their capitals cost none (issue 23)."""
+        known = self._caps.get(px)
+        if known is None:
+            (h,) = self._face.get_metrics("H", size=self._points(px))
+            known = self._caps[px] = int(h[3]) if h else self.height(px)
+        return known
 
     def size_for_cap(self, cap: float) -> int:
         """The smallest size whose capitals are at least `cap` pixels tall (found once per
@@ -111,24 +126,14 @@ class FontBook:
         px = self._for_cap.get(cap)
         if px is None:
             px = max(1, math.ceil(cap))
-            while self._probe_cap(px) < cap:
+            while self.cap(px) < cap:
                 px += 1
             self._for_cap[cap] = px
         return px
 
-    def _probe_cap(self, px: int) -> int:
-        """`cap(px)` from a font that is not kept unless already loaded: the sizes tried on
-        the way are never drawn with, and each kept font holds 50 KB or more (issue 23)."""
-        kept = self._fonts.get(px)
-        if kept is not None:
-            return kept.cap()
-        probe = pygame.font.Font(self._path, max(1, round(px / self._scale)))  # as Face's
-        (metrics,) = probe.metrics("H")
-        return metrics[3] if metrics else probe.get_height()
-
     def advance(self, px: int) -> int:
         """Distance from one wrapped line to the next."""
-        return self.font(px).get_linesize()
+        return self.metrics(px).linesize
 
     def _arrow_width(self, px: int) -> int:
         return max(4, round(self.height(px) * 0.9))
@@ -137,20 +142,25 @@ class FontBook:
         known = self._widths.get((text, px))
         if known is not None:
             return known
-        font = self.font(px)
         total = 0
         for piece in _pieces(text):
-            total += self._arrow_width(px) if piece in DRAWN_GLYPHS else font.width(piece)
+            total += self._arrow_width(px) if piece in DRAWN_GLYPHS else self._width(piece, px)
         if len(self._widths) >= WIDTHS_KEPT:
             self._widths.clear()
         self._widths[(text, px)] = total
         return total
 
+    def _width(self, text: str, px: int) -> int:
+        if not text:
+            return 0
+        points = self._points(px)
+        return int(self._face.get_rect(text.translate(SPACES), size=points).width)
+
     def has_glyph(self, char: str) -> bool:
         """Whether the font draws `char` itself, rather than its 'missing' box."""
         known = self._glyphs.get(char)
         if known is None:
-            font = self.font(20).metrics_font
+            font = pygame.font.Font(self._path, self._points(20))
             missing = pygame.image.tobytes(font.render("\ue000", True, (255, 255, 255)), "RGBA")
             drawn = pygame.image.tobytes(font.render(char, True, (255, 255, 255)), "RGBA")
             known = self._glyphs[char] = char.isspace() or drawn != missing
@@ -162,18 +172,23 @@ class FontBook:
 
     def draw(self, surface: pygame.Surface, text: str, px: int, colour: Colour, at: Point) -> Box:
         """Draws one line with its top-left at `at`; returns the rectangle it covers."""
-        font = self.font(px)
+        metrics = self.metrics(px)
         x, y = round(at[0]), round(at[1])
         start = x
         for piece in _pieces(text):
             if piece in DRAWN_GLYPHS:
                 width = self._arrow_width(px)
-                _draw_arrow(surface, (x, y), width, font, colour, leftward=piece == "←")
+                _draw_arrow(surface, (x, y), width, metrics, colour, leftward=piece == "←")
                 x += width
             elif piece:
-                font.draw(surface, piece, colour, (x, y))
+                # straight onto `surface` (no picture in between to blit); FreeType's box
+                # is a little taller than pygame.font's line, the baselines level
+                self._face.render_to(
+                    surface, (x, y + metrics.lift), piece.translate(SPACES), colour,
+                    size=metrics.points,
+                )  # fmt: skip
                 x += self.width(piece, px)
-        return (start, y, x - start, font.get_height())
+        return (start, y, x - start, metrics.height)
 
 
 def _pieces(text: str) -> list[str]:
@@ -195,7 +210,7 @@ def _draw_arrow(
     surface: pygame.Surface,
     at: tuple[int, int],
     width: int,
-    font: Face,
+    font: Metrics,
     colour: Colour,
     *,
     leftward: bool = False,
@@ -203,8 +218,8 @@ def _draw_arrow(
     """An arrow at the height of the font's small letters, standing in for '→' (or '←',
     the window's BACK key, which the font has no glyph for)."""
     x, y = at
-    middle = y + round(font.get_ascent() * 0.62)
-    thick = max(1, round(font.get_height() * 0.09))
+    middle = y + round(font.ascent * 0.62)
+    thick = max(1, round(font.height * 0.09))
     head = max(3, round(width * 0.32))
     left, right = x + round(width * 0.1), x + round(width * 0.9)
     tip, base = (left, left + head) if leftward else (right, right - head)

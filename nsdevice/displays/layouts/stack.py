@@ -93,12 +93,32 @@ def total(rows: Sequence[Row], px: int) -> int:
 def fit_rows(
     fonts: FontBook, items: Sequence[Item], width: int, height: int, start: int, floor: int
 ) -> tuple[int, list[Row]] | None:
-    """The largest size from `start` down to `floor` at which `items` fit, uncut."""
-    for px in range(start, floor - 1, -1):
+    """The largest size from `start` down to `floor` at which `items` fit, uncut.
+
+    `start` is tried first (most text fits at its own size); below it the size is found by
+    halving the range, not by trying each size in turn: a smaller size never takes more
+    room, and each size tried measures every word again, its letters loaded at that size
+    (issue 23: the joker's two notes walked eight sizes on the 2-inch panel)."""
+
+    def fitting(px: int) -> list[Row] | None:
         rows = measure(fonts, items, width, px)
-        if total(rows, px) <= height and not any(r.fitted.cut for r in rows):
-            return px, rows
-    return None
+        return rows if total(rows, px) <= height and not any(r.fitted.cut for r in rows) else None
+
+    if start < floor:
+        return None
+    rows = fitting(start)
+    if rows is not None:
+        return start, rows
+    found = None
+    low, high = floor, start - 1
+    while low <= high:
+        middle = (low + high + 1) // 2
+        rows = fitting(middle)
+        if rows is None:
+            high = middle - 1
+        else:
+            found, low = (middle, rows), middle + 1
+    return found
 
 
 # --- drawing ------------------------------------------------------------------------------
