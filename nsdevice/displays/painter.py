@@ -30,6 +30,7 @@ from nsdevice.displays.layouts.caller import (
 from nsdevice.displays.layouts.frame import clear_of, header, legend
 from nsdevice.displays.layouts.page import item, page, pencil_pass_items
 from nsdevice.displays.layouts.phones import phones
+from nsdevice.displays.layouts.room_results import room_results
 from nsdevice.displays.layouts.round_start import module_items, round_start, round_start_items
 from nsdevice.displays.layouts.small_page import PAGE_SECONDS, paged, small_page
 from nsdevice.displays.layouts.small_turn import NOTE_SECONDS, corner_hints, is_small, small_turn
@@ -131,6 +132,8 @@ class Painter:
             summary_to_join(canvas, view, words, text, body)
         elif isinstance(view, views.TurnView) and is_wide(canvas):
             wide_turn(canvas, view, words, body)
+        elif isinstance(view, views.RoomResultsView) and is_wide(canvas):
+            room_results(canvas, view, words, body)
         elif isinstance(view, views.TurnView):
             turn(canvas, view, words, body)
         elif isinstance(view, views.RoundStartView):

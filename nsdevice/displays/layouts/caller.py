@@ -24,8 +24,7 @@ from nsdevice.displays.layouts.page import page
 from nsdevice.displays.layouts.phones import qr_code
 from nsdevice.displays.layouts.stack import Icon, Item, fit_rows, measure, place_rows, total
 from nsdevice.displays.layouts.wide_turn import wide_turn
-from nsdevice.displays.text_fit import fit_text
-from nsdevice.displays.theme import Colour
+from nsdevice.displays.text_fit import Fitted, fit_text
 from nsdevice.texts import Page, Words
 
 CALLER_PIXELS = (1280, 720)  # at least this many pixels across and down: a caller's screen
@@ -168,33 +167,41 @@ def join_column(
     palette, sizes = canvas.theme.palette, canvas.theme.sizes
     x, y, w, h = box
     margin = canvas.margin()
-    lines: list[tuple[str, Colour, float, Colour | None, str]] = [
-        (words.join_code(room.code), palette.accent_text, sizes.small, palette.accent, "join-code")
-    ]
-    if count:
-        lines.append((words.joined(room), palette.dim, sizes.small, None, "joined"))
-    texts = []
-    for text, colour, size, band, role in lines:
-        px, least = canvas.px(size), canvas.px(sizes.smallest)
-        for lines_at_most in (1, 2, 3):  # the code's digits are never cut
-            fitted = fit_text(text, px, w - 2 * margin, fonts=canvas.fonts,
-                              max_lines=lines_at_most, min_size=least)  # fmt: skip
-            if not fitted.cut:
+    inner = w - 2 * margin
+    least = canvas.px(sizes.smallest)
+
+    def fitted(text: str, px: int) -> Fitted:
+        for lines_at_most in (1, 2, 3):  # wrapped rather than cut
+            fit = fit_text(text, px, inner, fonts=canvas.fonts, max_lines=lines_at_most,
+                           min_size=min(px, least))  # fmt: skip
+            if not fit.cut:
                 break
-        texts.append((fitted, fitted.height + (margin if band else 0), colour, band, role))
-    words_h = sum(height + margin // 2 for _, height, *_ in texts) + margin
+        return fit
+
+    # the code's digits on a line of their own, large; the words that name them over it
+    label = words.join_code(room.code).replace(room.code, "").strip()
+    band = [(fitted(label, least), "join-label"), (fitted(room.code, canvas.px(sizes.body)),
+                                                   "join-code")]  # fmt: skip
+    band_h = sum(fit.height for fit, _ in band) + margin
+    under = fitted(words.joined(room), canvas.px(sizes.small)) if count else None
+    words_h = band_h + margin + (under.height + margin if under else 0)
     top = y
     if room.address:  # the QR code takes what the words leave, up to its share
         side = max(0, min(w, round(h * share), h - words_h - margin))
         drawn = qr_code(canvas, room.address, (x + (w - side) // 2, y, side, side))
         top = drawn[1] + drawn[3] + margin
-    for fitted, height, colour, band, role in texts:
-        if band:
-            rect = pygame.Rect(x, top, w, height)
-            pygame.draw.rect(canvas.surface, band, rect, border_radius=max(2, margin // 2))
-        place = (x + margin, top + (height - fitted.height) // 2, w - 2 * margin, fitted.height)
-        canvas.fitted(fitted, colour, place, role, centre=True)
-        top += height + margin // 2
+    rect = pygame.Rect(x, top, w, band_h)
+    pygame.draw.rect(canvas.surface, palette.accent, rect, border_radius=max(2, margin // 2))
+    top += margin // 2
+    for fit, role in band:
+        canvas.fitted(fit, palette.accent_text, (x + margin, top, inner, fit.height), role,
+                      centre=True)  # fmt: skip
+        top += fit.height
+    top += margin // 2 + margin // 2
+    if under is not None:
+        canvas.fitted(under, palette.dim, (x + margin, top, inner, under.height), "joined",
+                      centre=True)  # fmt: skip
+        top += under.height + margin // 2
     return top + margin
 
 
@@ -216,11 +223,12 @@ def pencil_panel(canvas: Canvas, room: views.RoomCall, words: Words, box: Box) -
         label = fit_text(words.room_size(size), label_px, w, fonts=canvas.fonts, max_lines=1,
                          min_size=number_px)  # fmt: skip
         canvas.fitted(label, palette.dim, (x, top, w, label.height), "pencil-size")
-        space = row_h - label.height - canvas.fonts.height(number_px)
+        room_for = max(1, row_h // 24)  # between the words, the pencil and its number
+        space = row_h - label.height - canvas.fonts.height(number_px) - 3 * room_for
         step = w // slots
-        tall = max(2, min(round(space * 0.85), round(step * 0.24)))
+        tall = max(2, min(space, round(step * 0.24)))
         for place, pencil in enumerate(_by_seat(row)):
-            rect = pygame.Rect(x + place * step, top + label.height + (space - tall) // 2,
+            rect = pygame.Rect(x + place * step, top + label.height + room_for,
                                step - canvas.margin(), tall)  # fmt: skip
             figures.pencil(canvas, pencil.colour, rect)
             if pencil.slot.startswith("table"):
@@ -228,7 +236,7 @@ def pencil_panel(canvas: Canvas, room: views.RoomCall, words: Words, box: Box) -
                 continue
             number = str(pencil.slot)
             width = canvas.fonts.width(number, number_px)
-            at = (rect.centerx - width / 2, rect.bottom + max(1, tall // 8))
+            at = (rect.centerx - width / 2, rect.bottom + room_for)
             canvas.text(number, number_px, palette.text, at, "pencil-seat")
 
 

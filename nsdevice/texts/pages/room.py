@@ -34,6 +34,19 @@ class RoomPages(Pages):
         """A heading over one table size's pencils."""
         return self._("Tables of {count}").format(count=size) if size > 1 else self._("Solo")
 
+    def sheets_in(self, scored: int, players: int) -> str:
+        return self._("Sheets in: {scored} of {players}").format(scored=scored, players=players)
+
+    def sheets_wanted(self) -> str:
+        return self._("Fill in your score sheet on your phone.")
+
+    def winner_key(self) -> str:
+        """What the star beside a name says (the big glass's results, C-12)."""
+        return self._("Wins their table")
+
+    def table_number(self, table: int) -> str:
+        return self._("Table {table}").format(table=table)
+
     def join_code(self, code: str) -> str:
         return self._("Join code: {code}").format(code=code)
 
@@ -73,16 +86,9 @@ class RoomPages(Pages):
     @register_page
     def _room_results(self, view: views.RoomResultsView) -> Page:
         _ = self._
-        lines = [
-            Line(
-                _("Sheets in: {scored} of {players}").format(
-                    scored=view.scored, players=view.players
-                ),
-                Role.NOTE,
-            )
-        ]
+        lines = [Line(self.sheets_in(view.scored, view.players), Role.NOTE)]
         if not view.ranking:
-            lines.append(Line(_("Fill in your score sheet on your phone.")))
+            lines.append(Line(self.sheets_wanted()))
         for place in view.ranking:
             role = Role.HEADLINE if place.place == 1 else Role.ITEM
             lines.append(Line(self.place_line(place), role))
