@@ -177,11 +177,22 @@ class _Player:
         self.rng = rng
         self.plan: list[str] = []
         self.games = 0
+        self.leaving = False  # a room game's results are over: to the menu's new game
 
     def choose(self, view: Any) -> str:
         if self.plan:
             return self.plan.pop(0)
         screen = view.screen
+        if screen == "room_results":  # a room game's end (issue 25): MENU, then a new game
+            self.leaving = True
+            return "menu"
+        if self.leaving and screen == "menu":
+            keys = [getattr(row, "key", row) for row in view.rows]
+            return "menu" if keys[view.cursor] == "new_game" else "next"
+        if self.leaving and screen == "confirm":
+            self.leaving = False
+            self.games += 1
+            return "next"
         if screen == "setup":
             self.games += 1
             # cursor to "city", change it, back to "start", start
@@ -207,6 +218,8 @@ def press_to_frame(
     before_presses: Callable[[], None] | None = None,
     outputs: tuple[Callable[[Any], None], ...] = (),
     busy: Any = None,
+    settings: Any = None,
+    between: Callable[[Any, Any], None] | None = None,
 ) -> dict:
     """Tap `presses` times on mock GPIO pins while the real loop runs; time every frame.
 
@@ -217,7 +230,9 @@ def press_to_frame(
     output to the phones' page, `before_presses` runs after the first frame
     (benchmarks/phones.py connects its pages there), `outputs` the loop's other outputs
     (benchmarks/voice.py adds the speaker), `busy` the loop's `inputs.events.Busy` when the
-    page or the speaker shares it (as `nsdevice run` wires them).
+    page or the speaker shares it (as `nsdevice run` wires them). `settings`: the session's
+    (a room game's, benchmarks/room.py), `between(session, inbox)` runs before each tap on
+    the playing thread (room.py puts the room's joins and sheets in the inbox there).
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -239,8 +254,9 @@ def press_to_frame(
     with tempfile.TemporaryDirectory(prefix="nsdevice-measure-", dir=state_dir) as folder:
         store = Store.open(Path(folder)).store
         session = Session(
-            Settings(language="en"), records=store, seed_source=lambda: draw_seed(rng)
-        )
+            settings or Settings(language="en"), records=store,
+            seed_source=lambda: draw_seed(rng),
+        )  # fmt: skip
         display = PygameDisplay(size)
         inbox = choose_inbox(display, display_kind, "gpio") or QueueInbox()
         inbox_kind = type(inbox).__name__
@@ -294,6 +310,8 @@ def press_to_frame(
                 if before_presses is not None:
                     before_presses()
                 for tap in range(presses):
+                    if between is not None:
+                        between(session, inbox)
                     if before_tap is not None:
                         before_tap(tap)
                     word = player.choose(session.view())

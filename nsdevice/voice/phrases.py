@@ -165,7 +165,9 @@ def phrase_ids(view: views.View) -> tuple[str, ...]:
         case views.PencilPassView():
             if view.players == 1:
                 return ("next_pencil", f"colour.{view.solo_next}") if view.solo_next else ()
-            if view.room:  # every table passes its own; each keeps its own controller (C-10)
+            # a room: every table passes its own and keeps its own controller (C-10); the
+            # phones' copy of the view leaves the room part at home, but names none either
+            if view.room or not view.next_controller:
                 return ("pass_pencils",)
             return ("pass_pencils", f"controller.{view.next_controller}")
         case views.SummaryView():
