@@ -130,3 +130,11 @@ def test_a_phone_acts_for_its_own_seat_on_the_boxs_own_name_and_from_its_own_pag
     report = run_check("web_acting")
     _held(report)
     assert report.counts["seat_1_scoring_seat_2"] == 403
+
+
+def test_a_room_of_phones_is_seated_once_each_and_bad_joins_seat_nobody():
+    report = run_check("web_room")
+    _held(report)
+    assert report.counts["joined_200"] == report.counts["box_players"] == 60
+    assert report.counts["one_address_joins_taken"] <= 20
+    assert report.counts["markup_name"] == 200 and report.counts["fresh_phone_after"] == 200

@@ -351,6 +351,10 @@ def test_the_payload_gives_every_size_its_pencils_and_keeps_the_deal_code_until_
     assert [p["slot"] for p in two] == ["1", "2", "table-1", "table-2"]  # two spares (C-8)
     assert [p["slot"] for p in data["rows"][2]] == ["1", "2", "3", "table"]  # one spare (C-8)
     assert all(p["name"] and p["hex"].startswith("#") and p["line"] for p in two)
+    seat = two[0]  # the phone's own line says the colour first, its place is the heading's
+    assert seat["line"].startswith("Joueur 1") and seat["own"].startswith(seat["name"])
+    assert "Joueur" not in seat["own"]
+    assert seat["line"].endswith(seat["own"].removeprefix(seat["name"]))
     to_game_end(room.session)
     room.ranking = (place(1, 1, 1, "Ada", 70, 25, True),)
     room.show()
@@ -404,3 +408,46 @@ def test_malformed_room_requests_get_4xx_and_change_nothing():
         assert room.inbox.get(0) == []
     finally:
         room.close()
+
+
+def test_a_table_that_cannot_be_sent_skips_itself_and_the_streams_go_on(capsys):
+    """A view the page cannot word (a seam between helpers, a bug) costs that one table,
+    never the broadcaster that every phone's stream hangs on."""
+    import asyncio
+
+    from nsdevice.web.app import Events
+
+    stage = Stage()
+    tables = [tokyo().table() for _ in range(3)]
+
+    def event(number: int, table: views.TableView, language: str) -> bytes:
+        if number == 2:
+            raise KeyError("controller.0")
+        return f"data: {number}\n\n".encode()
+
+    async def follow() -> list[bytes]:
+        stage.bind()
+        stage.publish(tables[0])
+        events, sent, gone = Events(stage, event), [], asyncio.Event()
+
+        async def receive():
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.body" and message["body"]:
+                sent.append(message["body"])
+
+        scope = {"type": "http", "client": ("127.0.0.1", 1), "query_string": b"",
+                 "headers": [], "http_version": "1.0"}  # fmt: skip
+        stream = asyncio.ensure_future(events(scope, receive, send))
+        for table in tables[1:]:
+            await asyncio.sleep(0.05)
+            stage.publish(table)
+        await asyncio.sleep(0.05)
+        gone.set()
+        await asyncio.wait_for(stream, 5)
+        return sent
+
+    assert asyncio.run(follow()) == [b"data: 1\n\n", b"data: 3\n\n"]
+    assert "skipped table 2" in capsys.readouterr().err

@@ -1,11 +1,14 @@
-"""A room game's phone in a real headless Chromium (issue 25): a player joins a table with
-a name, a size and a seat, sees their pencil this round, the table's spare and their pencil
-next round, sends their sheet at the game's end, and finds their line marked in the room's
-ranking. The name carries markup: the page must show it as text, never as HTML.
+"""A room game's phones in a real headless Chromium (issue 25).
 
-The page runs as `nsdevice run` wires it (runner.web.open_web); the room's tables are
-published by the test from a one-table session dressed as a room game (test_web_room),
-and the test plays the session's part with what the phone sent. A few seconds."""
+- Against a published room table (the test plays the session's part): a player joins a
+  table with a name, a size and a seat, sees their pencil this round, the table's spare
+  and their pencil next round, sends their sheet, and finds their line marked in the
+  room's ranking. The name carries markup: the page shows it as text, never as HTML.
+- Against a real box's room (`nsdevice run --room`'s session, loop and page): two phones
+  at tables of 3 and 1 see rules.room's pencil for their size and seat, send their sheets
+  at the room's end, and the caller screen's ranking shows both.
+
+About 8 s for the two."""
 
 from __future__ import annotations
 
@@ -101,3 +104,136 @@ def test_a_phone_joins_a_room_table_sees_its_pencil_scores_and_is_ranked():
     finally:
         browser.quit()
         web.close()
+
+
+class RoomBox:
+    """A box calling a room game as `nsdevice run --room --web` wires it: the session, the
+    loop on its own thread, the page beside it, a paced script of presses; its display
+    keeps the last view it drew (the caller screen)."""
+
+    def __init__(self, port: int, seed: str) -> None:
+        import threading
+
+        from nsdevice.displays import Display
+        from nsdevice.inputs.events import ButtonTracker
+        from nsdevice.loop import Loop
+        from nsdevice.runner.web import open_web
+        from nsdevice.session import Capabilities, Session, Settings
+        from tests.test_web_browser import _Holding
+
+        self.session = Session(
+            Settings(room=True, city="tokyo"),
+            capabilities=Capabilities(phones=(f"http://127.0.0.1:{port}/",)),
+            seed_source=lambda: seed,
+        )
+        self.session.deal_new_game()
+        self.inbox = _Holding(QueueInbox())
+        self.web = open_web(("127.0.0.1", port), self.inbox._inbox)
+        self.shown: list[views.View] = []
+        box = self
+
+        class Recording(Display):
+            def show(self, view: views.View) -> None:
+                box.shown.append(view)
+
+        self.loop = Loop(self.session, Recording(), self.inbox, ButtonTracker(),
+                         publish=self.web.publish)  # fmt: skip
+        self.thread = threading.Thread(target=self.loop.run, daemon=True)
+
+    def start(self) -> None:
+        self.web.start()
+        self.thread.start()
+        assert self.web.started.wait(20), "the page did not start"
+
+    def press_next(self, screen, seconds: float = 60.0, after: int = 0) -> None:
+        """NEXT (`after` presses, then on) until the box shows `screen`, counted on a copy
+        of its session, paced as a caller in a brisk room would press; returns once the
+        box shows what the copy does."""
+        import time
+
+        from nsdevice.inputs.events import Button, Press
+
+        copy = self.session.copy()
+        presses = 0
+        while presses < after or copy.screen is not screen:
+            copy.press(Press(Button.NEXT))
+            presses += 1
+        for _ in range(presses):
+            assert self.inbox.put(Press(Button.NEXT), 1.0)
+            time.sleep(0.02)
+        wait(lambda: self.session.table().view == copy.table().view, seconds, str(screen))
+
+    def close(self) -> None:
+        from nsdevice.inputs.events import Stop
+
+        self.inbox._inbox.put(Stop("test over"))
+        self.thread.join(5)
+        self.web.close()
+
+
+def test_two_phones_join_a_real_boxs_room_and_the_caller_ranks_their_sheets():
+    """`nsdevice run --room`'s session end to end: two tables of different sizes, each
+    phone's pencil from rules.room's row for its size, both sheets in the caller
+    screen's ranking and on both phones."""
+    from selenium.webdriver.common.by import By
+
+    from nsdevice.session import ScreenName
+
+    box = RoomBox(free_port(), "ROOMWEB")
+    box.start()
+    browser = chromium(390, 844)
+    try:
+        url = f"http://127.0.0.1:{box.web.port}/"
+        players = [("Ann", 7, 3, 2), ("<i>Bo</i>", 2, 1, 1)]  # name, table, size, seat
+        phones = []
+        for name, table, size, seat in players:
+            if phones:
+                browser.switch_to.new_window("window")
+            browser.get(url)
+            phones.append(browser.current_window_handle)
+            wait(lambda: browser.find_element(By.ID, "room-join").is_displayed(), what="form")
+            for field, value in (("room-name", name), ("room-table", table)):
+                browser.find_element(By.ID, field).clear()  # one browser: a phone's last
+                browser.find_element(By.ID, field).send_keys(str(value))
+            browser.find_element(By.ID, f"room-sizes-{size}").click()
+            browser.find_element(By.ID, f"room-seats-{seat}").click()
+            browser.find_element(By.ID, "room-code").send_keys(box.session.join_code)
+            browser.find_element(By.ID, "room-join-button").click()
+            wait(lambda: browser.find_element(By.ID, "mine").is_displayed(), what="joining")
+        wait(lambda: len(box.session.table().room.seats) == 2, what="the box to seat both")
+        box.press_next(ScreenName.ROUND_START)
+        setup = box.session.current_setup()
+        for phone, (name, _, size, seat) in zip(phones, players, strict=True):
+            browser.switch_to.window(phone)
+            row = dict(rules_room.table_rounds(setup, size)[0].pencils)
+            pencil = browser.find_element(By.ID, "pencil")
+            wait(lambda p=pencil, c=row[str(seat)]: p.get_attribute("data-colour") == c,
+                 what=f"{name}'s pencil")  # fmt: skip
+        box.press_next(ScreenName.ROOM_RESULTS)
+        sheets = {"Ann": SHEET, "<i>Bo</i>": {"line-1-0": 3, "line-1-1": 3}}
+        for phone, (name, *_) in zip(phones, players, strict=True):
+            browser.switch_to.window(phone)
+            wait(lambda: browser.find_elements(By.ID, "line-1-0"), what="the score sheet")
+            for field, value in sheets[name].items():
+                box_field = browser.find_element(By.ID, field)
+                box_field.clear()
+                box_field.send_keys(str(value))
+            browser.find_element(By.ID, "send").click()
+            said = browser.find_element(By.ID, "sheet-said")
+            wait(lambda s=said: s.text.startswith("Sent"), what="the box's answer")
+        # the caller screen's ranking shows both sheets, best first (58 and 3 x 3 = 9)
+        wait(lambda: isinstance(box.shown[-1], views.RoomResultsView)
+             and len(box.shown[-1].ranking) == 2, what="the caller's ranking")  # fmt: skip
+        ranking = box.shown[-1].ranking
+        assert [(p.place, p.table, p.seat, p.name, p.total) for p in ranking] == [
+            (1, 7, 2, "Ann", 58), (2, 2, 1, "<i>Bo</i>", 9)]  # fmt: skip
+        for phone, (name, *_) in zip(phones, players, strict=True):
+            browser.switch_to.window(phone)
+            wait(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#ranking-rows tr")) == 2,
+                 what="the phone's ranking")  # fmt: skip
+            me = browser.find_element(By.CSS_SELECTOR, "#ranking-rows tr.me")
+            assert me.find_elements(By.TAG_NAME, "td")[1].text.startswith(name)
+            assert browser.find_elements(By.CSS_SELECTOR, "main i") == []  # text, not markup
+    finally:
+        browser.quit()
+        box.close()

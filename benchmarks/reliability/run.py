@@ -27,6 +27,7 @@ from benchmarks.reliability.two_boxes import two_boxes
 from benchmarks.reliability.web_acting import web_acting
 from benchmarks.reliability.web_connections import web_connections
 from benchmarks.reliability.web_guessing import web_guessing
+from benchmarks.reliability.web_room import web_room
 
 # name → (function, short-mode arguments, long-mode arguments)
 CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] = {
@@ -47,6 +48,7 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
     "web_connections": (web_connections, {}, {}),
     "web_guessing": (web_guessing, {"seconds": 15.0}, {"seconds": 60.0}),
     "web_acting": (web_acting, {}, {}),
+    "web_room": (web_room, {"players": 60}, {"players": 380}),
 }
 
 

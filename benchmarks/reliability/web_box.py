@@ -54,10 +54,12 @@ class WebBox:
     folder: Path
     port: int = field(default_factory=free_port)
     screens: list[dict[str, Any]] = field(default_factory=list)
+    options: tuple[str, ...] = ()  # more of `nsdevice run`'s options (`--room`, …)
 
     def __post_init__(self) -> None:
         command = [*BOX, "run", "--display", "json", "--input", "keyboard",
-                   "--state-dir", str(self.folder), "--web", f"127.0.0.1:{self.port}"]  # fmt: skip
+                   "--state-dir", str(self.folder), "--web", f"127.0.0.1:{self.port}",
+                   *self.options]  # fmt: skip
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=ENV, preexec_fn=_box_limit,

@@ -345,4 +345,6 @@ PHONE = {
     "player": N_("Name"),
     "table": N_("Table"),
     "table_winner": N_("Won their table"),
+    "your_rank": N_("Your rank: {place} of {count}"),
+    "deal_code": N_("Deal code: {code}"),
 }

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -181,11 +182,21 @@ class Events:
                     said[1] = seen
                     frame = frames.get(said[2])
                     if frame is None:
-                        frame = framed(self.event(seen, table, said[0]), said[2].endswith("+"))
+                        frame = self._frame(seen, table, said[0], said[2].endswith("+"))
                         frames[said[2]] = frame
-                    sink.push(frame)
+                    if frame:
+                        sink.push(frame)
         assert self._closed is not None
         self._closed.set()
+
+    def _frame(self, number: int, table: TableView, language: str, chunked: bool) -> bytes:
+        """The table's event for one language and framing; b"" (nothing sent, this once)
+        when it cannot be made: one bad table must not end every phone's stream."""
+        try:
+            return framed(self.event(number, table, language), chunked)
+        except Exception as error:  # the broadcaster outlives any table
+            print(f"nsdevice: the phones' page skipped table {number}: {error!r}", file=sys.stderr)
+            return b""
 
     async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
         language = language_of(Request(scope).query_params.get("lang"))
@@ -207,8 +218,8 @@ class Events:
         chunked = isinstance(sink, Direct) and chunked
         number, table = self.stage.latest()  # a reconnecting phone starts from the latest
         self._streams[sink] = [language, number, language + ("+" if chunked else "")]
-        if table is not None:
-            sink.push(framed(self.event(number, table, language), chunked))
+        if table is not None and (first := self._frame(number, table, language, chunked)):
+            sink.push(first)
 
         async def gone() -> None:
             message: Message = {"type": ""}

@@ -16,7 +16,7 @@ from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.frozen import dataclass
 from nsdevice.texts import LANGUAGE_NAMES, Role, Words, words
-from nsdevice.voice import phrase_ids, phrase_text
+from nsdevice.voice import CATALOGUE, phrase_ids, phrase_text
 
 
 @dataclass(frozen=True)
@@ -45,18 +45,22 @@ def _room(table: views.TableView, said: Words, art: Artwork) -> dict[str, Any]:
     room = table.room
     assert room is not None
 
+    def entry(pencil: views.SeatPencil, size: int) -> dict[str, Any]:
+        line = said.pencil_line(pencil, size)  # "Seat 2: Brown · start …"
+        colour = said.colour(pencil.colour)
+        place = said.labelled(said.slot(pencil.slot, size), colour)
+        return {
+            "slot": pencil.slot,
+            "colour": pencil.colour,
+            "name": colour,
+            "hex": art.pencils.get(pencil.colour, "#888888"),
+            "start": pencil.start_symbol or "",
+            "line": line,
+            "own": colour + line.removeprefix(place),  # the same without its place
+        }
+
     def row(pencils: tuple[views.SeatPencil, ...], size: int) -> list[dict[str, Any]]:
-        return [
-            {
-                "slot": pencil.slot,
-                "colour": pencil.colour,
-                "name": said.colour(pencil.colour),
-                "hex": art.pencils.get(pencil.colour, "#888888"),
-                "start": pencil.start_symbol or "",
-                "line": said.pencil_line(pencil, size),
-            }
-            for pencil in pencils
-        ]
+        return [entry(pencil, size) for pencil in pencils]
 
     view = table.view
     over = table.scoring or bool(room.ranking)
@@ -124,9 +128,10 @@ def payload(
     if view is None:
         return data
     # what the box says for this screen, in the phone's language, with each clip's address
-    data["say"] = [
+    data["say"] = [  # a phrase the catalogue lacks is left unsaid: the cards still go out
         {"id": i, "text": phrase_text(i, language), "url": f"/voice/{language}/{i}.ogg"}
         for i in phrase_ids(view)
+        if i in CATALOGUE
     ]
     page = said.page(view)
     data["title"] = page.title

@@ -145,7 +145,7 @@
     const row = over ? [] : room.rows[mine.size - 1] || [];
     const next = over ? [] : room.next_rows[mine.size - 1] || [];
     const pencil = row.find((item) => item.slot === String(mine.seat));
-    swatch("pencil", pencil, pencil && labelled(words, words.your_pencil, pencil.line));
+    swatch("pencil", pencil, pencil && labelled(words, words.your_pencil, pencil.own));
     const then = next.find((item) => item.slot === String(mine.seat));
     swatch("pass", then, then && labelled(words, words.next_pencil, then.name));
     // the table's spare pencils (2 and 3 players, C-8): where each lies this round
@@ -194,17 +194,25 @@
   function renderRanking(data) {
     const ranking = data.room ? data.room.ranking : [];
     $("ranking-box").hidden = ranking.length === 0;
+    // the room's end: the whole ranking here stands for the caller screen's pages of it
+    $("lines").hidden = ranking.length > 0 && data.screen === "room_results";
     if (!ranking.length) return;
     const words = data.words;
     const mine = inRoom(data);
-    $("ranking-title").textContent = words.ranking;
+    const own = mine && ranking.find((entry) => entry.table === mine.table && entry.seat === mine.seat);
+    // once this phone's line is in, the ranking comes before the sheet (a correction is rare)
+    if (own) $("sheet").before($("ranking-box")); else $("sheet").after($("ranking-box"));
+    if ($("lines").hidden) $("title").textContent = words.ranking;
+    $("ranking-title").textContent = own
+      ? words.your_rank.replace("{place}", own.place).replace("{count}", ranking.length) : words.ranking;
+    $("ranking-code").textContent = data.room.code ? words.deal_code.replace("{code}", data.room.code) : "";
     $("ranking-head").replaceChildren(...[words.place, words.player, words.table, words.total,
                                           words.best_line].map((text) => element("th", {}, text)));
     $("ranking-rows").replaceChildren(...ranking.map((entry) => {
       const me = mine && entry.table === mine.table && entry.seat === mine.seat;
       const line = element("tr", me ? { class: "me", "aria-current": "true" } : {});
       const name = element("td", {}, entry.name);  // a name is text, never markup
-      if (entry.table_winner) name.append(element("span", { class: "won", title: words.table_winner }, " ★"));
+      if (entry.table_winner) name.append(element("span", { class: "won", title: words.table_winner }, "\u00a0★"));
       line.append(element("td", {}, String(entry.place)), name, element("td", {}, String(entry.table)),
                   element("td", {}, String(entry.total)), element("td", {}, String(entry.best_line)));
       return line;
