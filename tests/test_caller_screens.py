@@ -36,6 +36,10 @@ def test_the_tv_caller_turn_shows_the_card_the_join_and_every_sizes_pencils_C8(l
     assert len(drawing.figures_of("qr")) == 1
     texts = {placed.role: placed.text for placed in drawing.texts}
     assert texts["join-code"] == view.room.code  # the digits whole, on a line of their own
+    # the address in letters for a phone without a QR reader: one line, typed as it reads
+    assert [p.text for p in drawing.texts if p.role == "address"] == [
+        view.room.address.removeprefix("http://").removesuffix("/")
+    ]
     assert len([p for p in drawing.texts if p.role == "pencil-size"]) == 4  # 1, 2, 3, 4
     pencils = [f.name.removeprefix("pencil-") for f in drawing.figures_of("pencil")]
     assert pencils == [p.colour for row in view.room.rows for p in _by_seat(row)]

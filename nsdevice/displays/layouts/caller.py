@@ -55,6 +55,9 @@ def summary_to_join(
     page(canvas, view, replace(text, lines=kept), (x, y, w - side - 2 * margin, h))
 
 
+ADDRESS_FLOOR = 0.03  # of the height: 32 px, about 15 mm, on a 40-inch 1080p TV
+
+
 def is_caller(canvas: Canvas) -> bool:
     width, height = canvas.surface.get_size()
     return width >= CALLER_PIXELS[0] and height >= CALLER_PIXELS[1]
@@ -184,7 +187,17 @@ def join_column(
                                                    "join-code")]  # fmt: skip
     band_h = sum(fit.height for fit, _ in band) + margin
     under = fitted(words.joined(room), canvas.px(sizes.small)) if count else None
-    words_h = band_h + margin + (under.height + margin if under else 0)
+    # the address in letters too: a phone with no QR reader types it (no scheme to type)
+    where = None
+    if room.address:  # on one line, smaller if need be: a number broken in two misleads
+        address = typed_address(room.address)
+        # across a room a TV's letters stay large far below the small panels' floor
+        floor = canvas.px(ADDRESS_FLOOR) if is_caller(canvas) else least
+        where = fit_text(address, canvas.px(sizes.small), inner, fonts=canvas.fonts,
+                         max_lines=1, min_size=min(canvas.px(sizes.small), floor))  # fmt: skip
+        if where.cut:  # else the port goes to a line of its own, never half a number
+            where = fitted(address.replace(":", " :", 1), canvas.px(sizes.small))
+    words_h = band_h + margin + sum(fit.height + margin for fit in (where, under) if fit)
     top = y
     if room.address:  # the QR code takes what the words leave, up to its share
         side = max(0, min(w, round(h * share), h - words_h - margin))
@@ -198,11 +211,21 @@ def join_column(
                       centre=True)  # fmt: skip
         top += fit.height
     top += margin // 2 + margin // 2
+    if where is not None:
+        canvas.fitted(where, palette.text, (x + margin, top, inner, where.height), "address",
+                      centre=True)  # fmt: skip
+        top += where.height + margin // 2
     if under is not None:
         canvas.fitted(under, palette.dim, (x + margin, top, inner, under.height), "joined",
                       centre=True)  # fmt: skip
         top += under.height + margin // 2
     return top + margin
+
+
+def typed_address(address: str) -> str:
+    """The page's address as a player types it: "192.168.1.20:8414", not "http://…/"."""
+    bare = address.removeprefix("http://").removeprefix("https://")
+    return bare.removesuffix("/")
 
 
 def pencil_panel(canvas: Canvas, room: views.RoomCall, words: Words, box: Box) -> None:
