@@ -57,6 +57,7 @@ from benchmarks.reliability.web_box import (  # noqa: E402
     lift_own_file_limit,
     loopback,
     post,
+    stop,
 )
 from benchmarks.verdict import load_average, sentence, verdict  # noqa: E402
 
@@ -542,13 +543,7 @@ class Box:
         raise KeyError(key)
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop(self.process)
 
 
 def ask_json(port: int, path: str) -> tuple[int, bytes]:

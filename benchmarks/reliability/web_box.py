@@ -47,6 +47,17 @@ def _box_limit() -> None:  # in the child, before exec: the usual soft limit
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(BOX_FILE_LIMIT, hard), hard))
 
 
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """End a box as systemd would (SIGTERM), and kill it if it has not gone in 10 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
 @dataclass
 class WebBox:
     """The box with its page; `screens` collects its JSON screens as they come."""
@@ -127,13 +138,7 @@ class WebBox:
         return code
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop(self.process)
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             if stream is not None:
                 stream.close()
