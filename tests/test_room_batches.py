@@ -6,6 +6,7 @@ Behaviour only: how fast any of it runs is measured in benchmarks/crowd.py (--st
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from typing import Any
@@ -54,7 +55,7 @@ class Box:
 
     def save(self, snapshot: dict[str, Any]) -> None:
         room = snapshot["room"]
-        self.saves.append((time.monotonic(), snapshot["screen"] if "screen" in snapshot else "",
+        self.saves.append((time.monotonic(), snapshot.get("screen", ""),
                            len(room["seats"]), len(room["scores"])))  # fmt: skip
         for hook in self.after_save:
             hook(len(self.saves))
@@ -127,7 +128,7 @@ def test_a_join_storm_saves_at_most_once_a_room_period():
     box.run()
     storming.join()
     took = time.monotonic() - started
-    gaps = [later - earlier for (earlier, *_), (later, *_) in zip(box.saves, box.saves[1:])]
+    gaps = [later - earlier for (earlier, *_), (later, *_) in itertools.pairwise(box.saves)]
     assert min(gaps) > ROOM_PERIOD  # from a batch's save to the next batch's
     assert len(box.saves) <= took / ROOM_PERIOD + 1
     assert len(box.saves) < sent / 4  # batches, not one save a join
