@@ -15,7 +15,7 @@ import contextlib
 import hmac
 import json
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,10 +54,17 @@ ASSETS = {  # the page's own files, by the only paths that serve them
 
 class Gate:
     """Around the whole page: only the box's own names, and no act from another site
-    (refused before any code is checked, so it spends nothing and locks nobody out)."""
+    (refused before any code is checked, so it spends nothing and locks nobody out).
+    An act (a join, a sheet: work for the box) waits while the box's loop makes a frame
+    (`after_frame`), so a storm of them takes the interpreter from no press."""
 
-    def __init__(self, app: Starlette, names: frozenset[str]) -> None:
-        self.app, self.names = app, names
+    def __init__(
+        self,
+        app: Starlette,
+        names: frozenset[str],
+        after_frame: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self.app, self.names, self.after_frame = app, names, after_frame
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -68,9 +75,12 @@ class Gate:
             if not own_host(host, self.names, str(server[0]) if server else None):
                 await _refuse(421, "this box answers only to its own name")(scope, receive, send)
                 return
-            if scope["method"] not in ("GET", "HEAD") and not same_origin(headers.get, host):
-                await _refuse(403, "only the box's own page may act")(scope, receive, send)
-                return
+            if scope["method"] not in ("GET", "HEAD"):
+                if not same_origin(headers.get, host):
+                    await _refuse(403, "only the box's own page may act")(scope, receive, send)
+                    return
+                if self.after_frame is not None:
+                    await self.after_frame()
         await self.app(scope, receive, send)
 
 
@@ -417,4 +427,6 @@ def make_app(
         stage.bind()  # the wake-ups go to this event loop
         yield
 
-    return Gate(Starlette(routes=routes, lifespan=lifespan), names or own_names())
+    return Gate(
+        Starlette(routes=routes, lifespan=lifespan), names or own_names(), stage.after_frame
+    )
