@@ -150,9 +150,14 @@ class Events:
     phone goes, not at the next table (Starlette's streaming response notices only when
     it next writes). A raw ASGI app."""
 
-    def __init__(self, stage: Stage, event: Callable[[int, TableView, str], bytes]) -> None:
+    def __init__(
+        self,
+        stage: Stage,
+        event: Callable[[int, TableView, str], bytes],
+        most: int = MOST_WATCHERS,
+    ) -> None:
         self.stage, self.event = stage, event
-        self.watchers = Watchers()
+        self.watchers = Watchers(most)
         # each stream → [its language, the number it was sent last, its framing's key]
         self._streams: dict[Relay | Direct, list[Any]] = {}
         self._broadcasting: asyncio.Future[None] | None = None
@@ -253,10 +258,12 @@ def make_app(
     buttons: bool = False,
     budget: Budget | None = None,
     names: frozenset[str] | None = None,
+    streams: int = MOST_WATCHERS,
 ) -> Gate:
     """`buttons`: the table lets the controller's phone press NEXT and BACK (`--phone-buttons`).
     `budget`: wrong codes for the whole box; `names`: the box's own (guard.py). `inbox_put`
-    says whether the box's inbox took the item: a full one is answered 503 (web/room.py)."""
+    says whether the box's inbox took the item: a full one is answered 503 (web/room.py).
+    `streams`: event streams open at once; one more is answered 503."""
     budget = budget if budget is not None else Budget()
     seats, acts = Seats(), Window(ACTIONS)
     files = Path(__file__).resolve().parent / "assets"  # installed as files, never zipped
@@ -415,7 +422,7 @@ def make_app(
         Route("/symbol/{name:str}.png", symbol, methods=["GET"]),
         Route("/voice/{language:str}/{phrase:str}.ogg", clip, methods=["GET"]),
         Route("/state", state, methods=["GET"]),
-        Route("/events", Events(stage, event), methods=["GET"]),
+        Route("/events", Events(stage, event, streams), methods=["GET"]),
         Route("/join", join, methods=["POST"]),
         Route("/score", score, methods=["POST"]),
         Route("/press", press, methods=["POST"]),
