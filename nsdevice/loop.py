@@ -7,7 +7,10 @@ and it draws only when the view changed or its page turns.
 A room's joins, renames and sheets come as batches (`RoomInbox`): presses first, then
 every one waiting applied at once, with one frame and one save for the lot, a batch at
 most every ROOM_PERIOD seconds; so a storm of phones costs the caller at most ten frames
-and saves a second, and a press never waits behind a queue of them.
+and saves a second, and a press never waits behind a queue of them. While the caller is
+pressing, a batch goes right after a press's frame and save (when the next press is
+furthest away), or once the buttons have been still for ROOM_QUIET, or at the latest
+ROOM_DEFER after its turn.
 """
 
 from __future__ import annotations
@@ -43,8 +46,10 @@ DROPPED_NOTICE = "presses_dropped"  # texts: some presses were lost in a flood
 # Seconds from one batch of the room's joins and sheets to the next: their frames and
 # saves (an fsync each, slow on an SD card) at most ten a second, whatever the phones send.
 ROOM_PERIOD = 0.1
-# A batch waits while a button is down (its tap's frame is coming), at most this long.
-ROOM_DEFER = 0.5
+# After a press a batch waits for the next press's frame or this much stillness...
+ROOM_QUIET = 0.25
+# ...and, while a button is down or the caller keeps pressing, at most this long.
+ROOM_DEFER = 1.0
 
 
 @dataclass
@@ -76,6 +81,9 @@ class Loop:
     # room items that came in the inbox itself (tests, benchmarks): batched all the same
     _room_waiting: list[RoomItem] = field(default_factory=list)
     _room_next: float = -math.inf  # when the next batch of room items may be applied
+    _pressed_at: float = -math.inf  # when the loop last handled a press
+    _presses: int = 0  # presses handled so far
+    _room_seen: float | None = None  # when the loop first saw the waiting batch
 
     def draw(self) -> None:
         view = self.session.view()
@@ -110,6 +118,8 @@ class Loop:
         self.busy.start()  # (a second press in one batch: the first one's frame freed it)
         self.session.press(press)
         self._draw_then_save()
+        self._pressed_at = self.clock()
+        self._presses += 1
 
     def score(self, scored: Scored) -> None:
         if scored.game == self.session.game and self.session.enter_score(
@@ -134,14 +144,21 @@ class Loop:
             return self.session.join(item.table, item.size, item.seat, item.name)
         return self.session.room_score(item.table, item.seat, item.total, item.best_line)
 
-    def _room_turn(self, now: float, force: bool = False) -> None:
-        """The waiting room items as one batch, when its turn has come (`force`: now)."""
+    def _room_turn(self, now: float, pressed: bool = False, force: bool = False) -> None:
+        """The waiting room items as one batch, when its turn has come (`force`: now).
+        `pressed`: a press's frame and save are just out, so the next press is far."""
+        if not self._room_pending():
+            return
+        if self._room_seen is None:
+            self._room_seen = now
         if not force:
             if now < self._room_next:
                 return
             pressing = any(self.tracker.is_down(button) for button in EVERY_BUTTON)
-            if pressing and now < self._room_next + ROOM_DEFER:
-                return  # the press's frame first: the batch goes once the button is up
+            stirring = pressing or now < self._pressed_at + ROOM_QUIET
+            if stirring and not pressed and now < self._room_latest():
+                return  # a press's frame may be coming: the batch waits for it
+        self._room_seen = None
         batch = self._room_waiting
         self._room_waiting = []
         if self.room_inbox is not None:
@@ -152,6 +169,11 @@ class Loop:
         self.room(batch)
         self.busy.done()
         self._room_next = self.clock() + ROOM_PERIOD  # from the end of its save
+
+    def _room_latest(self) -> float:
+        """When a waiting batch goes, however busy the caller's buttons are."""
+        seen = self._room_seen if self._room_seen is not None else self.clock()
+        return max(self._room_next, seen) + ROOM_DEFER
 
     def _room_pending(self) -> bool:
         return bool(self._room_waiting) or (
@@ -189,6 +211,7 @@ class Loop:
             self.notifier.watchdog()
             timeout = self._timeout()
             items = self.inbox.get(timeout)
+            presses_before = self._presses
             if any(not isinstance(item, Joined | RoomScored | RoomWaiting) for item in items):
                 self.busy.start()
             for item in items:
@@ -221,7 +244,11 @@ class Loop:
                 self.handle(press)
             self.busy.done()  # an edge that made no press, a score that changed nothing
             # the presses of this wake-up went first; the room's batch now, if its turn
-            self._room_turn(self.clock(), force=len(self._room_waiting) >= ROOM_BOUND)
+            self._room_turn(
+                self.clock(),
+                pressed=self._presses != presses_before,
+                force=len(self._room_waiting) >= ROOM_BOUND,
+            )
             if self._page_due is not None and self.clock() >= self._page_due:
                 self.display.next_page()
                 self._page_due = self._page_deadline()
@@ -250,6 +277,8 @@ class Loop:
             waits.append(self.notifier.watchdog_interval)
         if self._retry_in is not None:
             waits.append(self._retry_in)
-        if self._room_pending():  # a batch waits for its turn (or for a button's release)
-            waits.append(max(ROOM_PERIOD / 10, self._room_next - self.clock()))
+        if self._room_pending():  # a batch waits for its turn, or for the caller's pause
+            still = min(self._pressed_at + ROOM_QUIET, self._room_latest())
+            due = max(self._room_next, still)
+            waits.append(max(ROOM_PERIOD / 10, due - self.clock()))
         return min(waits) if waits else None

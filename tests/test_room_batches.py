@@ -42,7 +42,7 @@ class Recording(Display):
 class Box:
     """A room game's loop with the runner's wiring: the page's items go to `room`."""
 
-    def __init__(self, seed: str = "BATCH32") -> None:
+    def __init__(self, seed: str = "BATCH32", clock: Any = time.monotonic) -> None:
         self.session = Session(Settings(room=True), seed_source=lambda: seed)
         self.session.deal_new_game()
         self.inbox = QueueInbox()
@@ -51,7 +51,8 @@ class Box:
         self.saves: list[tuple[float, str, int, int]] = []  # (when, screen, seats, scores)
         self.after_save: list[Any] = []  # called with each save's number, once each
         self.loop = Loop(session=self.session, display=self.display, inbox=self.inbox,
-                         tracker=ButtonTracker(), save=self.save, room_inbox=self.room)  # fmt: skip
+                         tracker=ButtonTracker(), save=self.save, room_inbox=self.room,
+                         clock=clock)  # fmt: skip
 
     def save(self, snapshot: dict[str, Any]) -> None:
         room = snapshot["room"]
@@ -168,6 +169,27 @@ def test_a_press_during_a_storm_never_waits_for_the_next_batch():
     # (its turn ROOM_PERIOD after the first's save) came after it
     assert ("round_start", 4) in frames
     assert [seats for _, _, seats, _ in box.saves] == [4, 4, 40]
+
+
+def test_while_the_caller_presses_a_batch_waits_for_a_press_and_goes_right_after_it():
+    now = [0.0]  # the loop's clock stands still: the caller pressed "just now" for ever
+    box = Box(clock=lambda: now[0])
+    box.inbox.put(Press.parse("next"))
+    box.after_save.append(lambda count: count == 3 and box.inbox.put(Stop()))
+    running = threading.Thread(target=box.run)
+    running.start()
+    deadline = time.monotonic() + 10
+    while not box.saves and time.monotonic() < deadline:
+        time.sleep(0.01)
+    box.room.put(box.join(0))  # a join while the caller is busy pressing
+    time.sleep(0.5)  # the loop woke for it and left it waiting
+    assert [seats for _, _, seats, _ in box.saves] == [0]
+    box.inbox.put(Press.parse("next"))  # the next press: its frame and save, then the batch
+    running.join(20)
+    assert [(screen, seats) for _, screen, seats, _ in box.saves] == [
+        ("round_start", 0), ("turn", 0), ("turn", 1)
+    ]
+    assert box.display.shown[-2:] == [("turn", 0), ("turn", 1)]
 
 
 def test_what_the_phones_were_told_is_saved_before_the_box_stops():

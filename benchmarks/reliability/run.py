@@ -27,7 +27,9 @@ from benchmarks.reliability.two_boxes import two_boxes
 from benchmarks.reliability.web_acting import web_acting
 from benchmarks.reliability.web_connections import web_connections
 from benchmarks.reliability.web_guessing import web_guessing
+from benchmarks.reliability.web_join_storm import web_join_storm
 from benchmarks.reliability.web_room import web_room
+from benchmarks.reliability.web_stream_cap import web_stream_cap
 
 # name → (function, short-mode arguments, long-mode arguments)
 CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] = {
@@ -49,6 +51,12 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
     "web_guessing": (web_guessing, {"seconds": 15.0}, {"seconds": 60.0}),
     "web_acting": (web_acting, {}, {}),
     "web_room": (web_room, {"players": 60}, {"players": 380}),
+    "web_join_storm": (
+        web_join_storm,
+        {"addresses": 100, "seconds": 5.0},
+        {"addresses": 200, "seconds": 20.0},
+    ),
+    "web_stream_cap": (web_stream_cap, {}, {}),
 }
 
 
