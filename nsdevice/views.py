@@ -2,7 +2,8 @@
 
 A view holds facts, not words: card faces, counts, keys such as `restart_round`.
 `nsdevice.texts` turns keys into the player's language; displays lay them out.
-`as_dict()` is the `--display json` line: keep its keys stable (README lists them).
+`as_dict()` is the `--display json` line: keep its keys stable (tools/json_reference.py
+writes them into docs/reference/json-screens.md, with the comment beside each field).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The command line as typed data: every flag the command table (docs/reference/commands.md) shows is accepted
-by its command, every flag a command takes is in the table, and each command's options
-arrive as its own frozen dataclass."""
+"""The command line as typed data: every flag the command table (docs/reference/commands.md)
+shows is accepted by its command, every flag a command takes is in the table, and each
+command's options arrive as its own frozen dataclass."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_the_readme_table_has_a_row_for_every_command_and_no_other() -> None:
 def test_every_flag_in_the_readme_is_accepted_and_every_flag_is_in_the_readme(command) -> None:
     written, taken = readme_commands()[command], parser_flags()[command]
     assert written - taken == set(), f"the command table shows flags `nsdevice {command}` refuses"
-    assert taken - written == set(), f"`nsdevice {command}` takes flags the command table leaves out"
+    assert taken - written == set(), f"`nsdevice {command}` takes flags the table leaves out"
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
