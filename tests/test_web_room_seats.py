@@ -318,7 +318,8 @@ def room_rows(view: dict) -> list[tuple[int, int, str]]:
 
 def run_box(state: Path, keys: str) -> list[dict]:
     command = [sys.executable, "-m", "nsdevice", "run", "--room", "--input", "script",
-               "--display", "json", "--no-web", "--state-dir", str(state), "--keys", keys]  # fmt: skip
+               "--display", "json", "--no-web", "--state-dir", str(state),
+               "--keys", keys]  # fmt: skip
     result = subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=60)
     assert result.returncode == 0, result.stderr
     return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
