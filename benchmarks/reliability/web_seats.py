@@ -87,7 +87,8 @@ def takeover(report: Report, folder: Path, players: int, attempts: int, seconds:
         while tried < attempts and time.monotonic() - started < seconds:
             target = seated[tried % len(seated)]
             other = seated[(tried + 1) % len(seated)]
-            place = {"name": "Mallory", "table": target["table"], "size": 4, "seat": target["seat"]}
+            place = {"name": "Mallory", "table": target["table"], "size": 4,
+                     "seat": target["seat"]}  # fmt: skip
             tries: list[dict[str, Any]] = [
                 place,
                 {**place, "claim": "guessed-claim-" + str(tried)},
@@ -116,7 +117,8 @@ def takeover(report: Report, folder: Path, players: int, attempts: int, seconds:
         if taken or sheets_taken:
             report.fail(f"{taken} takeover joins and {sheets_taken} forged sheets were taken")
         ranking = ask(port, get("/room/results.json", port))[1] or {}
-        kept = {(p["table"], p["seat"]): (p["name"], p["total"]) for p in ranking.get("ranking", [])}
+        places = ranking.get("ranking", [])
+        kept = {(p["table"], p["seat"]): (p["name"], p["total"]) for p in places}
         changed = [
             p for index, p in enumerate(seated)
             if kept.get((p["table"], p["seat"])) != (p["name"], 100 + index)
