@@ -92,7 +92,7 @@ def takeover(report: Report, folder: Path, players: int, attempts: int, seconds:
             tries: list[dict[str, Any]] = [
                 place,
                 {**place, "claim": "guessed-claim-" + str(tried)},
-                {**place, "claim": other["claim"]},  # another seat's own claim
+                {**place, "claim": other.get("claim", "")},  # another seat's own claim
                 {**place, "claim": ""},
             ]
             for body in tries:
@@ -129,7 +129,7 @@ def takeover(report: Report, folder: Path, players: int, attempts: int, seconds:
         back = sum(
             _join(port, code, loopback(30_000 + index),
                   {"name": p["name"], "table": p["table"], "size": 4, "seat": p["seat"],
-                   "claim": p["claim"]})[0] == 200
+                   "claim": p.get("claim", "")})[0] == 200
             for index, p in enumerate(seated)
         )  # fmt: skip
         report.counts["rejoined_with_claim"] = back
@@ -175,7 +175,11 @@ def squatting(report: Report, folder: Path, squatters: int) -> None:
         seen = len(box.screens)
         box.keys("nm")  # the round's start, then its menu (MENU on a summary is the setup)
         menu = box.wait_screen("menu", seen)
-        down = [row["key"] for row in menu["rows"]].index("room_tables")
+        keys = [row["key"] for row in menu["rows"]]
+        if "room_tables" not in keys:
+            report.fail("the box's menu has no Tables and seats: the caller cannot free one")
+            return
+        down = keys.index("room_tables")
         seen = len(box.screens)
         box.keys("n" * down + "m")
         listed = box.wait_screen("room_tables", seen)
