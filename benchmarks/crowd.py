@@ -21,7 +21,8 @@ it would otherwise take the box's CPU, which a room of real phones does not.
 wired to the loop as `nsdevice run` wires it: joins to the loop's `RoomInbox`) while a
 separate process at nice 19 sends joins from `--addresses` loopback addresses
 (127.0.0.2, 127.0.0.3, …) for `--storm-seconds`, each address joining its own seat again
-and again with a new name (a rename a join) as fast as the box answers, whatever it
+and again with a new name (a rename a join, with the seat's claim from its first answer)
+as fast as the box answers, whatever it
 answers (an attacker does not wait out a Retry-After). Runs without and with the storm
 alternate (A/B/A/B…), each of `--storm-presses` taps (about 20 s of play); the verdict is
 the storm's p99 against the no-storm runs' spread (benchmarks/verdict.py).
@@ -242,14 +243,18 @@ def storm(port: int, addresses: int, seconds: float) -> int:
     async def phone(number: int, until: float) -> None:
         source = loopback(number)
         table, seat = number // 4 + 1, number % 4 + 1
-        joins = 0
+        joins, claim, claimed_in = 0, "", ""
         while time.monotonic() < until:
             joins += 1
             body = {"name": f"Storm {number}.{joins}", "table": table, "size": 4, "seat": seat}
+            if claim and claimed_in == code[0]:
+                body["claim"] = claim  # the seat's claim, as the phone keeps it: a rename
             request = post("/room/join", port, body, f"X-Join-Code: {code[0]}\r\n")
             try:
-                status, _, _ = await exchange(port, source, request, timeout=5)
+                status, _, answer = await exchange(port, source, request, timeout=5)
                 key = str(status)
+                if status == 200 and not body.get("claim"):
+                    claim, claimed_in = str(json.loads(answer).get("claim", "")), code[0]
             except (OSError, TimeoutError):
                 key = "error"
                 await asyncio.sleep(0.05)

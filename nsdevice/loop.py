@@ -23,6 +23,7 @@ from typing import Any
 
 from nsdevice.displays import Display
 from nsdevice.inputs.events import (
+    Abandoned,
     Busy,
     ButtonTracker,
     Dropped,
@@ -128,9 +129,9 @@ class Loop:
             self._draw_then_save()
 
     def room(self, batch: Sequence[RoomItem]) -> None:
-        """Room players joined, renamed or sent sheets: each for this game only (an
-        earlier game's is dropped); one frame and one save for the whole batch when it
-        changed anything."""
+        """Room players joined, renamed or sent sheets, or tables were left: each for
+        this game only (an earlier game's is dropped); one frame and one save for the
+        whole batch when it changed anything."""
         changed = False
         for item in batch:
             changed = self._take_room_item(item) or changed
@@ -141,7 +142,11 @@ class Loop:
         if item.game != self.session.game:
             return False
         if isinstance(item, Joined):
-            return self.session.join(item.table, item.size, item.seat, item.name)
+            return self.session.join(
+                item.table, item.size, item.seat, item.name, item.claim, item.leaving, item.ticket
+            )
+        if isinstance(item, Abandoned):
+            return self.session.free_idle_table(item.table)
         return self.session.room_score(item.table, item.seat, item.total, item.best_line)
 
     def _room_turn(self, now: float, pressed: bool = False, force: bool = False) -> None:
@@ -231,7 +236,7 @@ class Loop:
                 if isinstance(item, Dropped):
                     self.dropped()
                     continue
-                if isinstance(item, Joined | RoomScored):
+                if isinstance(item, Joined | RoomScored | Abandoned):
                     self._room_waiting.append(item)
                     continue
                 presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]

@@ -152,3 +152,12 @@ def test_one_phone_past_the_stream_cap_still_reads_the_table_and_streams_once_a_
     _held(report)
     assert report.counts["one_more_stream"] == 503 and report.counts["its_state"] == 200
     assert report.counts["after_one_left"] == 200
+
+
+def test_no_phone_takes_anothers_seat_or_squats_the_room_and_the_caller_frees_a_table():
+    report = run_check("web_seats", attempts=20, players=4)
+    _held(report)
+    assert report.counts["takeovers_taken"] == report.counts["forged_sheets_taken"] == 0
+    assert report.counts["names_kept"] == report.counts["rejoined_with_claim"] == 4
+    assert report.counts["squat_tables_taken"] <= 5 and report.counts["real_table_of_four"] == 4
+    assert report.counts["caller_freed_then_joined"] == 200

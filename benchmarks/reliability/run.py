@@ -29,6 +29,7 @@ from benchmarks.reliability.web_connections import web_connections
 from benchmarks.reliability.web_guessing import web_guessing
 from benchmarks.reliability.web_join_storm import web_join_storm
 from benchmarks.reliability.web_room import web_room
+from benchmarks.reliability.web_seats import web_seats
 from benchmarks.reliability.web_stream_cap import web_stream_cap
 
 # name → (function, short-mode arguments, long-mode arguments)
@@ -51,6 +52,7 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
     "web_guessing": (web_guessing, {"seconds": 15.0}, {"seconds": 60.0}),
     "web_acting": (web_acting, {}, {}),
     "web_room": (web_room, {"players": 60}, {"players": 380}),
+    "web_seats": (web_seats, {"attempts": 50}, {"attempts": 1000, "players": 40}),
     "web_join_storm": (
         web_join_storm,
         {"addresses": 100, "seconds": 5.0},

@@ -111,6 +111,9 @@ class Joined:
     seat: int  # 1..size
     name: str  # checked by the page: 1..NAME_LENGTH printable characters
     game: int  # the game it was sent for: a join for an earlier game is dropped
+    claim: str = ""  # the hash of the seat's claim (the page drew the claim, the phone keeps it)
+    leaving: tuple[int, int] | None = None  # (table, seat) the same claim held until now
+    ticket: int = 0  # the page's number for this join: the box says which it has looked at
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,12 +128,23 @@ class RoomScored:
 
 
 @dataclass(frozen=True, slots=True)
+class Abandoned:
+    """A room table nobody at it has followed for a while before the game's first card
+    (nsdevice.web): the box frees it, so a phone cannot hold a table it left."""
+
+    table: int
+    game: int
+
+
+@dataclass(frozen=True, slots=True)
 class RoomWaiting:
     """Joins or sheets wait in the room's own inbox (inputs.room_inbox): only a wake-up,
     sent once until the loop takes them."""
 
 
-Item = Edge | Press | Stop | Scored | Typed | Dropped | Joined | RoomScored | RoomWaiting
+Item = (
+    Edge | Press | Stop | Scored | Typed | Dropped | Joined | RoomScored | Abandoned | RoomWaiting
+)
 
 
 # Room in an inbox. A person makes a few edges a second and the loop takes each in well

@@ -1,4 +1,4 @@
-"""The phones' joins, renames and sheets, held apart from the buttons' inbox (issue 32).
+"""The phones' joins, renames, sheets and tables left, apart from the buttons' inbox.
 
 A room of phones can send thousands of joins in seconds. Were they items of the buttons'
 inbox, they would fill it (the box's own presses refused) and each would cost the loop a
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import threading
 
-from nsdevice.inputs.events import Inbox, Joined, RoomScored, RoomWaiting
+from nsdevice.inputs.events import Abandoned, Inbox, Joined, RoomScored, RoomWaiting
 
-RoomItem = Joined | RoomScored
+RoomItem = Joined | RoomScored | Abandoned
 
 # Every seat of a full room (rules.room.MOST_TABLES tables of four) fits in one batch,
 # so a whole room joining at once is never refused for room; more waits for the next.

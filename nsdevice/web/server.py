@@ -86,7 +86,7 @@ class WebSide:
 
             provide("uvicorn", Config=Config, Server=UvicornServer)  # its lifespan takes Config
 
-            from nsdevice.web.app import make_app
+            from nsdevice.web.app import MOST_WATCHERS, make_app
             from nsdevice.web.doorman import Doorman, guarded, raise_file_limit
             from nsdevice.web.guard import own_names
 
@@ -107,10 +107,10 @@ class WebSide:
             # limit_concurrency (which idle streams and half-sent requests exhausted).
             self.doorman = doorman = Doorman(raise_file_limit())
             names = own_names([self.host] if self.host not in ("0.0.0.0", "::") else [])
-            bound = {} if self._streams is None else {"streams": self._streams}
             app = make_app(
-                self.stage, self._inbox_put, artwork, self._buttons, None, names, **bound
-            )
+                self.stage, self._inbox_put, artwork, self._buttons, None, names,
+                streams=self._streams if self._streams is not None else MOST_WATCHERS,
+            )  # fmt: skip
             config = Config(
                 app,
                 host=self.host,
