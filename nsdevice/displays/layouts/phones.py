@@ -1,4 +1,5 @@
-"""The phones' page: a QR code of the page's address beside the words (address, join code).
+"""The phones' page: a QR code of the page's address beside the words (address, join code);
+before it, while the box has its own Wi-Fi up, a Wi-Fi QR code of that network.
 
 The QR code comes from segno's module matrix, drawn here as squares on a white quiet
 zone, so it is as sharp as the panel allows and scans from across the table.
@@ -21,8 +22,11 @@ def phones(canvas: Canvas, view: views.PhonesView, text: Page, body: Box) -> Non
     x, y, w, h = body
     margin = canvas.margin()
     side = min(h - margin, w // 2)
-    address = view.addresses[0] if view.addresses else " "
-    drawn = qr_code(canvas, address, (x + margin, y, side, h))
+    if view.step == "wifi" and view.hotspot is not None:
+        content = view.hotspot.qr_payload()  # phones join the box's network first
+    else:
+        content = view.addresses[0] if view.addresses else " "
+    drawn = qr_code(canvas, content, (x + margin, y, side, h))
     beside = drawn[0] + drawn[2] + margin
     page(canvas, view, text, (beside, y, x + w - beside, h))
 
