@@ -22,13 +22,16 @@ def phones(canvas: Canvas, view: views.PhonesView, text: Page, body: Box) -> Non
     x, y, w, h = body
     margin = canvas.margin()
     side = min(h - margin, w // 2)
-    if view.step == "wifi" and view.hotspot is not None:
-        content = view.hotspot.qr_payload()  # phones join the box's network first
-    else:
-        content = view.addresses[0] if view.addresses else " "
-    drawn = qr_code(canvas, content, (x + margin, y, side, h))
+    drawn = qr_code(canvas, qr_content(view), (x + margin, y, side, h))
     beside = drawn[0] + drawn[2] + margin
     page(canvas, view, text, (beside, y, x + w - beside, h))
+
+
+def qr_content(view: views.PhonesView) -> str:
+    """What the code says: the box's own Wi-Fi first (phones join it), else the page."""
+    if view.step == "wifi" and view.hotspot is not None:
+        return view.hotspot.qr_payload()
+    return view.addresses[0] if view.addresses else " "
 
 
 def qr_code(canvas: Canvas, address: str, box: Box) -> Box:

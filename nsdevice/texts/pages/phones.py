@@ -20,7 +20,9 @@ class PhonePages(Pages):
                 self.title(view),
                 (
                     Line(_("First join the box's own Wi-Fi: scan this code.")),
-                    Line(_("Network: {name}").format(name=view.hotspot.name), Role.DETAIL),
+                    # the name too on the small panel (not a detail): a phone that cannot
+                    # scan joins by it
+                    Line(_("Network: {name}").format(name=view.hotspot.name)),
                     Line(
                         _("Password: {password}").format(password=view.hotspot.password),
                         Role.HEADLINE,
