@@ -90,7 +90,8 @@ def test_a_bad_line_is_named_by_its_number_and_left_out(line, named):
 
 
 def test_the_lines_around_a_bad_one_still_count():
-    text = 'language = "it"\nvoice = maybe\nhostname = "tavolo"\n[wifi]\nname = 7\npassword = "12345678"\n'
+    text = ('language = "it"\nvoice = maybe\nhostname = "tavolo"\n'
+            '[wifi]\nname = 7\npassword = "12345678"\n')  # fmt: skip
     settings = read_settings(text, KNOWN)
     assert [p.line for p in settings.problems] == [2, 5]
     assert (settings.language, settings.voice, settings.hostname) == ("it", None, "tavolo")
@@ -137,7 +138,9 @@ def test_a_huge_file_is_left_out_whole(tmp_path):
 # --- the box started with the file ----------------------------------------------------------
 
 
-def run_box(state: Path, settings: Path, keys: str) -> tuple[list[dict], subprocess.CompletedProcess]:
+def run_box(
+    state: Path, settings: Path, keys: str
+) -> tuple[list[dict], subprocess.CompletedProcess]:
     command = [sys.executable, "-m", "nsdevice", "run", "--input", "script", "--display", "json",
                "--no-web", "--state-dir", str(state), "--keys", keys,
                "--settings", str(settings)]  # fmt: skip

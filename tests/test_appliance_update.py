@@ -71,8 +71,9 @@ def pem_pair() -> tuple[bytes, bytes]:
     key = Ed25519PrivateKey.generate()
     private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())  # fmt: skip
-    public = key.public_key().public_bytes(serialization.Encoding.PEM,
-                                           serialization.PublicFormat.SubjectPublicKeyInfo)  # fmt: skip
+    public = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
     return private, public
 
 
@@ -128,7 +129,8 @@ def unpacking_installer(release: Release, folder: Path) -> None:
             archive.extractall(lib)
     launcher = folder / "bin" / "nsdevice"
     launcher.parent.mkdir(parents=True)
-    launcher.write_text(f'#!/bin/sh\nPYTHONPATH="{lib}" exec "{sys.executable}" -P -m nsdevice "$@"\n')
+    command = f'PYTHONPATH="{lib}" exec "{sys.executable}" -P -m nsdevice "$@"'
+    launcher.write_text(f"#!/bin/sh\n{command}\n")
     launcher.chmod(0o755)
 
 
@@ -511,7 +513,7 @@ def test_systemd_trial_that_fails_is_undone_and_the_old_release_restarted(tmp_pa
 
 
 def test_a_trial_that_falls_over_after_ready_fails(tmp_path):
-    said, run = commands({"systemctl is-active --quiet nsdevice.service": 3})
+    _, run = commands({"systemctl is-active --quiet nsdevice.service": 3})
     systemd = Systemd(run=run, settle=0, trial=tmp_path / "t.conf")  # type: ignore[arg-type]
     assert not systemd.try_release(Path("/opt/nsdevice/releases/0.2.0"))
 
