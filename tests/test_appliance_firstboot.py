@@ -7,6 +7,7 @@ from __future__ import annotations
 import configparser
 import os
 import random
+import shutil
 import stat
 import subprocess
 import sys
@@ -225,6 +226,17 @@ def test_install_appliance_lays_out_releases_firstboot_hotspot_and_the_cards_fil
     assert (root / "opt/nsdevice/releases").is_dir()
 
 
+def test_uninstall_takes_the_appliance_pieces_away_too(tmp_path):
+    root = tmp_path / "image"
+    for script, *flags in (("install.sh", "--appliance"), ("uninstall.sh", "--purge")):
+        result = subprocess.run(["bash", str(REPOSITORY / "systemd" / script), "--root",
+                                 str(root), *flags], capture_output=True, text=True,
+                                timeout=120, check=False)  # fmt: skip
+        assert result.returncode == 0, result.stderr
+    left = sorted(str(p.relative_to(root)) for p in root.rglob("*") if not p.is_dir())
+    assert left == ["boot/firmware/nsdevice.toml"]  # the card's file is the owner's
+
+
 @pytest.mark.parametrize("script", ["hotspot", "90-nsdevice-hotspot"])
 def test_the_shell_pieces_parse(script):
     assert subprocess.run(["sh", "-n", str(REPOSITORY / "systemd" / script)]).returncode == 0
@@ -236,3 +248,28 @@ def test_the_dispatcher_acts_only_for_the_boxs_own_network(tmp_path):
     result = subprocess.run(["sh", str(REPOSITORY / "systemd/90-nsdevice-hotspot"), "wlan0", "up"],
                             env=env, capture_output=True, text=True, check=False)  # fmt: skip
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
+@pytest.mark.parametrize(
+    ("unit", "program"),
+    [
+        ("nsdevice-firstboot.service", "/opt/nsdevice/current/bin/nsdevice"),
+        ("nsdevice-hotspot.service", "/usr/local/lib/nsdevice/hotspot"),
+    ],
+)
+def test_the_appliance_units_pass_systemd_analyze_verify(tmp_path, unit, program):
+    """As for nsdevice.service: verify wants ExecStart's program to exist, so only that
+    path points at a stand-in; every other line is checked as shipped."""
+    stand_in = tmp_path / "stand-in"
+    stand_in.write_text("#!/bin/sh\nexit 0\n")
+    stand_in.chmod(0o755)
+    text = (REPOSITORY / "systemd" / unit).read_text(encoding="utf-8")
+    assert text.count(f"ExecStart={program}") == 1
+    copy = tmp_path / unit
+    copy.write_text(text.replace(f"ExecStart={program}", f"ExecStart={stand_in}"))
+    result = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True,
+                            text=True, check=False)  # fmt: skip
+    complaints = [line for line in (result.stdout + result.stderr).splitlines()
+                  if unit in line]  # fmt: skip
+    assert result.returncode == 0 and complaints == [], result.stdout + result.stderr
