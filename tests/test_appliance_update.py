@@ -528,3 +528,26 @@ def test_the_box_installs_a_release_offline_into_a_venv_of_its_own(tmp_path):
     assert said.stdout == "nsdevice 9.9.9\n"
     config = (folder / "pyvenv.cfg").read_text(encoding="utf-8")
     assert "include-system-site-packages = true" in config
+
+
+# --- under a real systemd ---------------------------------------------------------------------
+
+UPDATE_CHECK_BASE = Path(
+    os.environ.get("NSDEVICE_UPDATE_CHECK_CACHE")
+    or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "nsdevice/update-check"
+) / "base"
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not (UPDATE_CHECK_BASE / "usr/bin/python3").exists(),
+    reason="needs root and tools/update-systemd-check's Debian base (run the tool once: "
+    "it builds it with mmdebstrap in a few minutes)",
+)
+def test_the_switch_under_a_real_systemd():
+    """The same two updates through the real unit and systemctl in a booted Debian
+    (systemd-nspawn --boot): a release that does not start goes back, the next one is
+    switched to, and the box resumes the same card after each (about a minute)."""
+    result = subprocess.run([str(REPOSITORY / "tools/update-systemd-check")],
+                            capture_output=True, text=True, timeout=900, check=False)  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "FAIL" not in result.stdout and result.stdout.count("ok   ") == 11
