@@ -420,6 +420,9 @@ def command_update(args: UpdateOptions) -> int:
     except UpdateFailed as failed:
         print(f"nsdevice update: {failed}", file=sys.stderr)
         return 1
+    except OSError as error:  # not root, a full card: said before anything was switched
+        where = error.filename or args.opt
+        raise UsageError(f"nsdevice update: {where}: {error.strerror} (run as root)") from None
     return 0
 
 
