@@ -19,6 +19,7 @@ from nsdevice.panel import Place as Place
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.frozen import dataclass
 from nsdevice.seating import RoomCall as RoomCall
+from nsdevice.seating import RoomListed as RoomListed
 from nsdevice.seating import RoomPlace as RoomPlace
 from nsdevice.seating import RoomSeat as RoomSeat
 from nsdevice.seating import RoomTable as RoomTable
@@ -328,6 +329,19 @@ class RoomResultsView(View):
 
 
 @dataclass(frozen=True, slots=True)
+class RoomTablesView(View):
+    """A room's tables and who sits where, from the menu (issue 32): the caller chooses a
+    seat or a table, then chooses it again to free it (its phones may join again)."""
+
+    screen: ClassVar[str] = "room_tables"
+    rows: tuple[RoomListed, ...] = ()  # each table, then its seats
+    cursor: int = 0  # 0: back to the menu; k: rows[k - 1]
+    freeing: bool = False  # the row at the cursor was chosen once: choosing it again frees it
+    tables: int = 0
+    players: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class MenuView(View):
     screen: ClassVar[str] = "menu"
     rows: tuple[Row, ...] = ()
@@ -479,6 +493,7 @@ ALL_VIEWS: tuple[type[View], ...] = (
     SheetView,
     ResultView,
     RoomResultsView,
+    RoomTablesView,
     MenuView,
     ConfirmView,
     AboutView,

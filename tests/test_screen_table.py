@@ -106,6 +106,12 @@ def every_screen() -> dict[ScreenName, tuple[views.View, ScreenName | None]]:
     room = Session(Settings(players=4))  # issue 25: past 4 players, a room
     _choose(room, "players")
     _choose(room, "start")
+    room.next()  # the first round's start, where MENU opens the menu
+    room.press(MENU)  # a room's own menu row (issue 32): its tables and seats
+    _choose(room, "room_tables")
+    look(room)
+    room.press(MENU)  # the first row: back to the menu
+    _choose(room, "resume")
     while room.screen is not ScreenName.ROOM_RESULTS:
         room.next()
     look(room)

@@ -12,7 +12,7 @@ from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints, row_index, seat_pencils
 from nsdevice.session.screens.menu import session_menu_rows
-from nsdevice.session.screens.room import room_scoring, size_rows
+from nsdevice.session.screens.room import first_card_out, room_scoring, size_rows
 from nsdevice.session.screens.scores import SCORING
 
 # the phones' screen's two steps, kept in the state's cursor; the menu opens it at 0
@@ -126,6 +126,8 @@ def room_table(session: Context, over: bool) -> views.RoomTable | None:
         tables=room.table_list(),
         seats=room.seat_list(),
         ranking=room.ranking(),
+        started=first_card_out(session),
+        taken=room.taken,
     )
 
 
