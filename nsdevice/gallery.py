@@ -287,6 +287,7 @@ def example_views(
         ("display_fallback", "st7789 library not installed: pip install 'nsdevice[pi]'"),
         ("input_fallback", ""),
         ("presses_dropped", ""),
+        ("voice_broken", "/opt/nsdevice/voice/clips/manifest.json: not a voice manifest"),
     ):
         examples.append(
             (f"notice-{notice.replace('_', '-')}", notice_view(notice, detail, language))
