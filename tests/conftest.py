@@ -37,9 +37,12 @@ settings.load_profile("nsdevice")
 
 
 def ci_tools(listing: Path = REPOSITORY / ".ci" / "tools") -> frozenset[str]:
-    """The commands .ci/run installs (the first word of each line of .ci/tools)."""
+    """The commands .ci/run installs and their packages' names (.ci/tools): a skip may
+    name either ("needs Debian's tesseract-ocr")."""
     lines = listing.read_text(encoding="utf-8").splitlines()
-    return frozenset(line.split()[0] for line in lines if line.strip() and line[0] != "#")
+    return frozenset(
+        word for line in lines if line.strip() and line[0] != "#" for word in line.split()
+    )
 
 
 def avoidable(reason: str, tools: frozenset[str]) -> str | None:
