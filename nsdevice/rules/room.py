@@ -232,11 +232,12 @@ def read_results(text: str) -> tuple[RoomKey, tuple[Result, ...]]:
             raise ValueError(f"line {number}: {len(row)} fields, a result has {len(COLUMNS)}")
         cells = dict(zip(COLUMNS, row, strict=True))
         try:
-            row_key = key
             if key is None or tuple(row[:3]) != key_cells:
                 modules = tuple(Module(m) for m in cells["modules"].split(MODULE_JOIN) if m)
                 row_key = RoomKey(cells["code"], CityName(cells["city"]), modules)
                 key_cells = tuple(row[:3])
+            else:
+                row_key = key
             result = Result(
                 room=_unsafe(cells["room"]),
                 table=_number(cells["table"]),
