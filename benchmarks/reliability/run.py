@@ -30,6 +30,7 @@ from benchmarks.reliability.web_acting import web_acting
 from benchmarks.reliability.web_connections import web_connections
 from benchmarks.reliability.web_guessing import web_guessing
 from benchmarks.reliability.web_room import web_room
+from benchmarks.reliability.web_seats import web_seats
 
 # name → (function, short-mode arguments, long-mode arguments)
 CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] = {
@@ -57,6 +58,7 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
         {"presses": 30, "languages": ("en", "es", "de", "it", "fr")},
     ),
     "results_fuzz": (results_fuzz, {"random_count": 60}, {"random_count": 400}),
+    "web_seats": (web_seats, {"attempts": 50}, {"attempts": 1000, "players": 40}),
 }
 
 
