@@ -1,7 +1,8 @@
 """No skip hides a check on a fresh machine (issue 32): .ci/run installs the Debian
 packages of the commands in .ci/tools, and under CI a test that skips naming one of those
 commands fails (tests/conftest.py). Also the tools that build a Debian root read their
-mirror from the machine's apt sources (tools/debian-mirror), never from the repository."""
+mirror from the machine's apt sources (tools/debian-mirror), never from the repository
+(tests/test_no_registry_hosts.py keeps every registry's host name out of it)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,6 @@ from tests.conftest import avoidable, ci_tools
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 MIRROR_TOOL = REPOSITORY / "tools" / "debian-mirror"
-# the issue's grep, written so that it does not find itself here
-REGISTRIES = re.compile(
-    r"deb[.]debian|pypi[.]org|python[h]osted|npm[j]s|ftp[.]debian|security[.]debian", re.I
-)
 
 
 def test_the_commands_of_the_skips_that_ci_must_not_allow_are_listed():
@@ -148,16 +145,3 @@ def test_the_environment_wins_and_no_mirror_is_one_line_and_exit_2(tmp_path):
     assert "NSDEVICE_DEBIAN_MIRROR" in none.stderr
     chosen = mirror(tmp_path, NSDEVICE_DEBIAN_MIRROR="http://local.test/debian")
     assert chosen.stdout == "http://local.test/debian\n"
-
-
-def test_no_file_of_the_repository_names_a_package_registry():
-    """Tools read mirrors from the machine's apt and pip configuration (issue 33)."""
-    listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPOSITORY, capture_output=True,
-                            check=True).stdout.decode().split("\0")  # fmt: skip
-    named = []
-    for name in filter(None, listed):
-        path = REPOSITORY / name
-        if path.is_file() and not path.is_symlink():
-            text = path.read_bytes().decode("utf-8", errors="replace")
-            named += [f"{name}: {found}" for found in REGISTRIES.findall(text)]
-    assert named == []
