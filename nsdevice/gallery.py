@@ -293,6 +293,7 @@ def example_views(
         ("display_fallback", "st7789 library not installed: pip install 'nsdevice[pi]'"),
         ("input_fallback", ""),
         ("presses_dropped", ""),
+        ("voice_broken", "/opt/nsdevice/voice/clips/manifest.json: not a voice manifest"),
         ("settings_line", 'nsdevice.toml line 4: language "nl" is not one of en, es, de, it, fr'),
     ):
         examples.append(
