@@ -16,6 +16,7 @@ import argparse
 import dataclasses
 import inspect
 import io
+import re
 import sys
 import tokenize
 import types
@@ -106,7 +107,8 @@ def rows(cls: type, objects: dict[str, type], skip: Sequence[str] = ()) -> Itera
             notes.update(field_notes(klass))
     for item in dataclasses.fields(cls):
         if item.name not in skip:
-            note = notes.get(item.name, "").replace("|", "\\|")
+            # the code's comment, in JSON's words (Python's None is JSON's null)
+            note = re.sub(r"\bNone\b", "null", notes.get(item.name, "")).replace("|", "\\|")
             yield f"| `{item.name}` | {shape(hints[item.name], objects)} | {note} |"
 
 
