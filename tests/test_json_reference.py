@@ -54,6 +54,7 @@ def test_every_screen_and_field_is_on_the_page() -> None:
     common, screens = documented_keys()
     assert common == {"screen", "say", "language", "hints", "chime"}
     assert set(screens) == {view.screen for view in views.ALL_VIEWS}
+    assert set(json_reference.screen_views()) == set(views.ALL_VIEWS)
     for view in views.ALL_VIEWS:
         fields = {name for name in view.__dataclass_fields__} - common
         assert screens[view.screen] == fields, view.screen
