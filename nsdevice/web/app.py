@@ -27,7 +27,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from nsdevice.inputs.events import Abandoned, Button, Item, Press, Scored
 from nsdevice.views import TableView
-from nsdevice.voice.clips import clip_bytes
+from nsdevice.voice.clips import BrokenManifest, clip_bytes
 from nsdevice.web.guard import (
     Budget,
     Seats,
@@ -294,7 +294,10 @@ def make_app(
 
     async def clip(request: Request) -> Response:
         """A phrase's clip (issue 24): only what the manifest names, never a path."""
-        data = clip_bytes(request.path_params["language"], request.path_params["phrase"])
+        try:
+            data = clip_bytes(request.path_params["language"], request.path_params["phrase"])
+        except (OSError, BrokenManifest):  # lost or damaged on the card: the phone says nothing
+            return _refuse(503, "clip unreadable")
         if data is None:
             return _refuse(404, "no such clip")
         headers = {**HEADERS, "Cache-Control": "max-age=86400"}
