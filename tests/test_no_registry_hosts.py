@@ -35,7 +35,7 @@ HOST = re.compile(
 )
 
 # Files left out of the check while another change rewrites them (none now: the tools
-# that build a Debian root read the mirror from apt's sources, tools/debian-mirror).
+# that need a Debian mirror read it from the machine's apt sources, tools/debian-mirror).
 PENDING: set[str] = set()
 
 
