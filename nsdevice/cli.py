@@ -70,11 +70,18 @@ def readable(message: str, argv: Sequence[str] = ()) -> str:
                 message = message.replace(form, _cut(form))
     message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
     message = " ".join(_cut(word) for word in message.split(" "))
-    return _cut(message, LINE_LIMIT)
+    return _cut(message, LINE_LIMIT, keep_end=False)
 
 
-def _cut(text: str, limit: int = ECHO_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _cut(text: str, limit: int = ECHO_LIMIT, *, keep_end: bool = True) -> str:
+    """`text` in at most `limit` characters. A long word loses its middle, not its end:
+    the end of a path is the file's name, what a person needs to see."""
+    if len(text) <= limit:
+        return text
+    if not keep_end:
+        return text[: limit - 1] + "…"
+    head = limit // 3
+    return text[:head] + "…" + text[len(text) - (limit - head - 1) :]
 
 
 def _face(card: StationCard) -> str:

@@ -342,3 +342,15 @@ def test_any_argument_gives_one_readable_line_and_exit_2(capsys, argv):
     lines = err.splitlines()
     assert len(lines) == 1 and len(lines[0]) <= 300
     assert "…" in lines[0] or argv[0] == "hwtest"  # echoed arguments are cut, not poured out
+
+
+def test_a_long_path_in_an_error_line_keeps_its_file_name(capsys, tmp_path):
+    """An echoed argument over the limit loses its middle: the file's name stays in view,
+    however deep the folder it sits in."""
+    deep = tmp_path.joinpath(*["a-rather-long-folder-name"] * 6) / "hall-results.csv"
+    deep.parent.mkdir(parents=True)
+    deep.write_text("Dear all,\nthe scores are in.\n", encoding="utf-8")
+    assert main(["results", str(deep)]) == 2
+    line = capsys.readouterr().err.strip()
+    assert "\n" not in line and "…" in line
+    assert "/hall-results.csv" in line and str(deep) not in line

@@ -120,7 +120,8 @@ def test_results_refuses_files_of_another_code_city_or_modules_D1(capsys, files,
         path = tmp_path / "other.csv"
         path.write_text(results_csv(other, CAFE), encoding="utf-8")
         err = refused(capsys, hall, str(path))
-        assert "file 2 was played on" in err and f"file 2 = {path}" in err
+        assert "file 2 was played on" in err and "file 2 = " in err
+        assert f"{path.parent.name}/{path.name}" in err  # a long path keeps its end
 
 
 def test_results_refuses_a_file_too_large_to_be_a_rooms(capsys, files, monkeypatch):

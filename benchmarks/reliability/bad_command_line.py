@@ -80,6 +80,15 @@ def bad_command_lines(folder: Path) -> list[list[str]]:
         ["results", str(folder / "no-such-results.csv")],
         ["results", str(a_file)],  # empty: not a room's results
         ["results", str(bad_toml), "--csv"],
+        # firstboot and update always name a tree of their own here: a bad line must
+        # never reach this machine's /etc or /opt
+        ["firstboot", "--root", str(folder)],
+        ["firstboot", "--settings", str(folder / "none.toml"), "--root", str(folder / "no-root")],
+        ["firstboot", "--settings", str(a_file), "--root", str(a_file)],
+        ["update", "--opt", str(folder / "opt")],
+        ["update", str(folder / "no-such-bundle.tar"), "--opt", str(folder / "opt")],
+        ["update", str(a_file), "--opt", str(folder / "opt")],  # empty: not a bundle
+        ["update", str(a_file), "--opt", str(folder / "opt"), "--public-key", str(bad_toml)],
         ["hwtest"],
         ["hwtest", "--hardware", "no-such-build"],
         ["hwtest", "--hardware", str(bad_toml)],
