@@ -8,7 +8,7 @@ A view holds facts, not words: card faces, counts, keys such as `restart_round`.
 from __future__ import annotations
 
 import dataclasses
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 from nsdevice.panel import DEFAULT_PANEL as DEFAULT_PANEL
@@ -23,6 +23,35 @@ from nsdevice.seating import RoomPlace as RoomPlace
 from nsdevice.seating import RoomSeat as RoomSeat
 from nsdevice.seating import RoomTable as RoomTable
 from nsdevice.seating import SeatPencil as SeatPencil
+
+
+class ScreenName(StrEnum):
+    """The screens the session can be on. A member's value is the name a snapshot stores,
+    so saved games keep restoring: never rename one. What a screen is and does is its
+    record in its family's module of `nsdevice.session.screens`."""
+
+    SETUP = "setup"
+    SEED_ENTRY = "seed_entry"
+    PENCIL_ORDER = "pencil_order"  # solo: the player lays the pencils' row (C-8)
+    SUMMARY = "summary"
+    ROUND_START = "round_start"
+    TURN = "turn"
+    ROUND_END = "round_end"
+    PENCIL_PASS = "pencil_pass"
+    GAME_END = "game_end"
+    SCORE_ENTRY = "score_entry"
+    SCORE_SHEET = "score_sheet"  # one seat's score sheet, item by item, from the score entry
+    RESULT = "result"
+    MENU = "menu"
+    CONFIRM = "confirm"
+    ABOUT = "about"
+    RECALL = "recall"  # this game's cards again, from the menu
+    SHUTDOWN = "shutdown"
+    PHONES = "phones"  # the page's address and join code, from the menu
+    HISTORY = "history"  # the finished games and the bests, from the menu
+    ROUND_SO_FAR = "round_so_far"  # this round's cards so far, from the menu
+    DECK = "deck"  # the round's cards not revealed yet, from the menu
+    ROOM_RESULTS = "room_results"  # a room game's end: the room's ranking (issue 25)
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,29 +468,3 @@ class TableView:
     seats_in: tuple[int, ...] = ()  # seats whose scores came from a phone
     room: RoomTable | None = None  # a room game (caller mode); None for one table
 
-
-ALL_VIEWS: tuple[type[View], ...] = (
-    SetupView,
-    SeedEntryView,
-    PencilOrderView,
-    SummaryView,
-    RoundStartView,
-    TurnView,
-    RoundSoFarView,
-    DeckView,
-    RoundEndView,
-    PencilPassView,
-    GameEndView,
-    ScoreEntryView,
-    SheetView,
-    ResultView,
-    RoomResultsView,
-    MenuView,
-    ConfirmView,
-    AboutView,
-    NoticeView,
-    ShutdownView,
-    HardwareTestView,
-    PhonesView,
-    HistoryView,
-)

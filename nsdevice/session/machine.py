@@ -9,9 +9,7 @@ press to the screen's entry in the one table.
 
 from __future__ import annotations
 
-import datetime
 import json
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -27,13 +25,7 @@ from nsdevice.session.screens.phones import table_view
 from nsdevice.session.screens.room import room_scoring
 from nsdevice.session.screens.scores import enter_score, set_typed_digit
 from nsdevice.session.screens.setup import start_game
-from nsdevice.session.settings import (
-    Capabilities,
-    Records,
-    Settings,
-    join_code,
-    random_seed,
-)
+from nsdevice.session.settings import Settings
 
 SNAPSHOT_VERSION = snapshot.VERSION
 
@@ -41,29 +33,7 @@ SNAPSHOT_VERSION = snapshot.VERSION
 class Session(Context):
     """One box: feed it presses, ask it for the view."""
 
-    def __init__(
-        self,
-        settings: Settings | None = None,
-        *,
-        capabilities: Capabilities | None = None,
-        records: Records | None = None,
-        seed_source: Callable[[], str] = random_seed,
-        notices: tuple[tuple[str, str], ...] = (),
-        code_source: Callable[[], str] = join_code,
-        today: Callable[[], datetime.date] = datetime.date.today,
-    ) -> None:
-        """`today`: the local date, for the day's deal and the history's daily streak (the
-        runner's clock; tests fix it)."""
-        super().__init__(
-            SCREENS,
-            settings,
-            capabilities=capabilities,
-            records=records,
-            seed_source=seed_source,
-            notices=notices,
-            code_source=code_source,
-            today=today,
-        )
+    screens = SCREENS
 
     # --- reading ---------------------------------------------------------------------------
     @property
@@ -88,7 +58,7 @@ class Session(Context):
         if self.notices:
             notice, detail = self.notices[0]
             return self.capabilities.panel.placed(notice_view(notice, detail, self.language))
-        view = self.screens[state.screen].view(self)
+        view: views.View = self.screens[state.screen].view(self)
         if state.chime:
             view = replace(view, chime=state.chime)
         return self.capabilities.panel.placed(view)

@@ -91,6 +91,14 @@ def _name(screen: ScreenName | None) -> str:
     return screen.value if screen is not None else ""
 
 
+def _screen(session: Context, name: object) -> ScreenName:
+    """The screen a snapshot names, checked against the records: ValueError for a name
+    no screen's record declares (a damaged or foreign file)."""
+    if not isinstance(name, str) or name not in session.screens:
+        raise ValueError(f"no screen is named {name!r}")
+    return ScreenName(name)
+
+
 def version(data: dict[str, Any]) -> int:
     """The snapshot's version, if this box reads it; ValueError otherwise."""
     found = data.get("version")
@@ -114,13 +122,13 @@ def load(session: Context, data: dict[str, Any]) -> None:
             raw.get("daily"),
         )
     state.progress = Progress(int(data["round"]), int(data["revealed"]))
-    state.screen = ScreenName(str(data["screen"]))  # ValueError for a name that is no screen
+    state.screen = _screen(session, data["screen"])
     state.cursor = int(data["cursor"])
     state.seed_code = data["seed_code"]
     state.seed_characters = [str(c) for c in data["seed_characters"]]
     state.today = data.get("today", False) is True
     state.pencil_choice = [str(c) for c in data.get("pencil_choice", [])]
-    state.under = ScreenName(str(data["under"])) if data["under"] else None
+    state.under = _screen(session, data["under"]) if data["under"] else None
     state.question = str(data["question"])
     state.scores = [int(v) for v in data["scores"]]
     state.entry = int(data["entry"])

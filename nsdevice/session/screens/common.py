@@ -11,6 +11,7 @@ from nsdevice.inputs.events import Button, Press
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.deal import Deal, Round
 from nsdevice.session.context import Context
+from nsdevice.session.settings import Capabilities, Settings
 
 
 def hints(**actions: str) -> tuple[views.Hint, ...]:
@@ -56,6 +57,11 @@ def keep_language_undo(session: Context, key: str | None) -> None:
     """Only a run of language changes keeps the undo: any other press ends it."""
     if key != "language":
         session.state.language_before = ""
+
+
+def in_round(settings: Settings, capabilities: Capabilities, round_under_way: bool) -> bool:
+    """A menu row shown only over a round under way (`MenuEntry.shown`)."""
+    return round_under_way
 
 
 def row_index(rows: Sequence[views.Row], key: str) -> int:

@@ -3,16 +3,19 @@ the phones are shown beside every frame."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.rules.deal import ROUNDS
-from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.context import Album, Context, MenuEntry, Screen
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints, seat_pencils
+from nsdevice.session.screens.examples import JOIN_CODE, PHONE_ADDRESSES
 from nsdevice.session.screens.room import room_scoring, size_rows
 from nsdevice.session.screens.scores import SCORING
+from nsdevice.session.settings import Capabilities, Settings
 
 
 def phones_view(addresses: tuple[str, ...], code: str, language: str) -> views.PhonesView:
@@ -44,7 +47,7 @@ def table_view(session: Context) -> views.TableView:
         return views.TableView(session.game, session.join_code, None)
     deal = session.current_deal()
     over = session.screens[beneath].over
-    view = session.screens[beneath].view(session)
+    view: views.View = session.screens[beneath].view(session)
     if getattr(view, "room", None) is not None:
         view = replace(view, room=None)  # type: ignore[call-arg]  # the join code stays home
     return views.TableView(
@@ -83,6 +86,21 @@ def room_table(session: Context, over: bool) -> views.RoomTable | None:
     )
 
 
-SLICE = {
-    ScreenName.PHONES: ScreenEntry(Kind.OVERLAY, on_phones, show_phones),
-}
+def _phones_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    yield "phones", phones_view(PHONE_ADDRESSES, JOIN_CODE, album.language)
+
+
+def _has_phones(settings: Settings, capabilities: Capabilities, in_round: bool) -> bool:
+    return bool(capabilities.phones)
+
+
+PHONES = Screen(
+    ScreenName.PHONES,
+    Kind.OVERLAY,
+    views.PhonesView,
+    on_phones,
+    show_phones,
+    _phones_examples,
+    menu=MenuEntry("phones", after="shutdown", shown=_has_phones),
+)
+RECORDS = (PHONES,)
