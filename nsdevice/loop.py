@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import singledispatchmethod
 from typing import Any
 
 from nsdevice.displays import Display
@@ -19,6 +20,7 @@ from nsdevice.inputs.events import (
     Dropped,
     Edge,
     Inbox,
+    Item,
     Joined,
     Press,
     RoomScored,
@@ -99,15 +101,19 @@ class Loop:
         ):
             self._draw_then_save()
 
-    def room(self, item: Joined | RoomScored) -> None:
-        """A room player joined or sent a sheet: for this game only (an earlier game's is
-        dropped); a frame and a save when it changed anything."""
-        if item.game != self.session.game:
-            return
-        if isinstance(item, Joined):
-            changed = self.session.join(item.table, item.size, item.seat, item.name)
-        else:
-            changed = self.session.room_score(item.table, item.seat, item.total, item.best_line)
+    def joined(self, item: Joined) -> None:
+        """A room player joined: for this game only (an earlier game's is dropped); a
+        frame and a save when it changed anything."""
+        if item.game == self.session.game:
+            self._if_changed(self.session.join(item.table, item.size, item.seat, item.name))
+
+    def room_scored(self, item: RoomScored) -> None:
+        """A room player's sheet: for this game only, as a join."""
+        if item.game == self.session.game:
+            total, best_line = item.total, item.best_line
+            self._if_changed(self.session.room_score(item.table, item.seat, total, best_line))
+
+    def _if_changed(self, changed: bool) -> None:
         if changed:
             self._draw_then_save()
 
@@ -134,6 +140,51 @@ class Loop:
         if len(self.session.notices) != notices:
             self.draw()
 
+    # --- what each item from the inbox does: True stops the loop -----------------------
+    @singledispatchmethod
+    def take(self, item: Item) -> bool:
+        raise TypeError(f"the loop takes no {type(item).__name__}")
+
+    @take.register
+    def _stop(self, item: Stop) -> bool:
+        return True
+
+    @take.register
+    def _press(self, item: Press) -> bool:
+        self.handle(item)
+        return False
+
+    @take.register
+    def _edge(self, item: Edge) -> bool:
+        for press in self.tracker.feed(item):
+            self.handle(press)
+        return False
+
+    @take.register
+    def _scored(self, item: Scored) -> bool:
+        self.score(item)
+        return False
+
+    @take.register
+    def _typed(self, item: Typed) -> bool:
+        self.typed(item)
+        return False
+
+    @take.register
+    def _dropped(self, item: Dropped) -> bool:
+        self.dropped()
+        return False
+
+    @take.register
+    def _joined(self, item: Joined) -> bool:
+        self.joined(item)
+        return False
+
+    @take.register
+    def _room_scored(self, item: RoomScored) -> bool:
+        self.room_scored(item)
+        return False
+
     def run(self) -> int:
         """Run until a Stop arrives or the session asks to shut down; the exit status."""
         self.draw()
@@ -145,25 +196,10 @@ class Loop:
             if items:
                 self.busy.start()
             for item in items:
-                if isinstance(item, Stop):
+                if self.take(item):
                     self.busy.done()
                     self.notifier.stopping()
                     return 0
-                if isinstance(item, Scored):
-                    self.score(item)
-                    continue
-                if isinstance(item, Typed):
-                    self.typed(item)
-                    continue
-                if isinstance(item, Dropped):
-                    self.dropped()
-                    continue
-                if isinstance(item, Joined | RoomScored):
-                    self.room(item)
-                    continue
-                presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
-                for press in presses:
-                    self.handle(press)
             due = self.tracker.due(self.clock())
             if due:
                 self.busy.start()
