@@ -15,7 +15,6 @@ silently. Wrong codes spend the box's one budget (guard.py); each address may jo
 
 from __future__ import annotations
 
-import hmac
 import re
 from collections.abc import Callable
 from typing import Any
@@ -38,7 +37,7 @@ from nsdevice.rules.room import (
 )
 from nsdevice.views import TableView
 from nsdevice.web.guard import Budget, Seats, Window, address_key
-from nsdevice.web.replies import HEADERS, MOST_BODY, body, client, refuse
+from nsdevice.web.replies import HEADERS, Refusal, answering, body, client, code_checked
 from nsdevice.web.sheet import SheetError, score_sheet
 
 JOINS = 20  # joins a minute from one address (an IPv6 /64 as one): a phone joins once or twice
@@ -67,126 +66,114 @@ def _whole(data: dict[str, Any], name: str, high: int) -> int:
     return value
 
 
-def room_routes(
-    latest: Callable[[], tuple[int, TableView | None]],
-    inbox_put: Callable[[Item], bool],
-    budget: Budget,
-    seats: Seats,
-    acts: Window,
-) -> list[Route]:
+def _place_sent(data: Any) -> tuple[str, int, int, int]:
+    """A join's name, table, size and seat: SheetError when they do not fit."""
+    if not isinstance(data, dict) or set(data) != {"name", "table", "size", "seat"}:
+        raise SheetError("send exactly {name, table, size, seat}")
+    name = checked_name(data["name"])
+    number = _whole(data, "table", MOST_TABLES)
+    size = _whole(data, "size", 4)
+    return name, number, size, _whole(data, "seat", size)
+
+
+class RoomRoutes:
     """The room's routes over the page's own stage (`latest`), inbox, code budget, seat
     tokens and acts-per-seat window (shared with the one-table routes)."""
-    joins = Window(JOINS)
-    sizes: dict[int, int] = {}  # table → size claimed by an accepted join, this game's
-    sized_for = [0]  # the game `sizes` belongs to
 
-    def size_of(table: TableView, number: int) -> int | None:
+    def __init__(
+        self,
+        latest: Callable[[], tuple[int, TableView | None]],
+        inbox_put: Callable[[Item], bool],
+        budget: Budget,
+        seats: Seats,
+        acts: Window,
+    ) -> None:
+        self.latest, self.inbox_put = latest, inbox_put
+        self.budget, self.seats, self.acts = budget, seats, acts
+        self.joins = Window(JOINS)
+        self.sizes: dict[int, int] = {}  # table → size claimed by an accepted join, this game's
+        self.sized_for = 0  # the game `sizes` belongs to
+
+    def size_of(self, table: TableView, number: int) -> int | None:
         """The size table `number` has: the box's list, else an accepted join's."""
-        if sized_for[0] != table.game:
-            sizes.clear()
-            sized_for[0] = table.game
+        if self.sized_for != table.game:
+            self.sizes.clear()
+            self.sized_for = table.game
         assert table.room is not None
         registered = dict(table.room.tables).get(number)
-        return registered if registered is not None else sizes.get(number)
+        return registered if registered is not None else self.sizes.get(number)
 
-    async def join(request: Request) -> Response:
-        address = client(request.scope)
-        closed = budget.closed(address)
-        if closed is not None:  # no code is checked now, not even the right one
-            return refuse(429, closed, retry_after=2)
-        _, table = latest()
-        given = request.headers.get("x-join-code", "")
-        expected = table.code if table is not None else ""
-        if not (expected and hmac.compare_digest(given.encode()[:64], expected.encode())):
-            budget.missed(address)
-            return refuse(403, WRONG_CODE)
-        assert table is not None
+    @answering
+    async def join(self, request: Request) -> Response:
+        table = code_checked(request, self.latest()[1], self.budget, WRONG_CODE)
         if table.room is None:
-            return refuse(409, "this game is for one table, not a room")
-        try:
-            data = await body(request)
-            if not isinstance(data, dict) or set(data) != {"name", "table", "size", "seat"}:
-                raise SheetError("send exactly {name, table, size, seat}")
-            name = checked_name(data["name"])
-            number = _whole(data, "table", MOST_TABLES)
-            size = _whole(data, "size", 4)
-            seat = _whole(data, "seat", size)
-        except OverflowError:
-            return refuse(413, f"at most {MOST_BODY} bytes")
-        except SheetError as error:
-            return refuse(422, str(error))
-        known = size_of(table, number)
+            raise Refusal(409, "this game is for one table, not a room")
+        name, number, size, seat = _place_sent(await body(request))
+        known = self.size_of(table, number)
         if known is not None and known != size:
-            return refuse(409, f"table {number} has {known} players")
-        key = address_key(address)
-        if joins.full(key):
-            return refuse(429, "too many joins from this phone; wait a minute", retry_after=60)
-        if not inbox_put(Joined(number, size, seat, name, table.game)):
-            return refuse(503, "the box is busy; trying again", retry_after=RETRY)
-        joins.add(key)
-        sizes.setdefault(number, size)
-        token = seats.issue(table.game, seat, table.code, table=number)
+            raise Refusal(409, f"table {number} has {known} players")
+        key = address_key(client(request.scope))
+        if self.joins.full(key):
+            raise Refusal(429, "too many joins from this phone; wait a minute", retry_after=60)
+        if not self.inbox_put(Joined(number, size, seat, name, table.game)):
+            raise Refusal(503, "the box is busy; trying again", retry_after=RETRY)
+        self.joins.add(key)
+        self.sizes.setdefault(number, size)
+        token = self.seats.issue(table.game, seat, table.code, table=number)
         answer = {"game": table.game, "table": number, "seat": seat, "token": token}
         return JSONResponse(answer, headers=HEADERS)
 
-    async def score(request: Request) -> Response:
-        _, table = latest()
+    @answering
+    async def score(self, request: Request) -> Response:
+        _, table = self.latest()
         token = request.headers.get(TOKEN_HEADER, "")[:64]
-        place = seats.place_of(token, table.game, table.code) if table is not None else None
-        if place is None or place[0] == 0:
-            return refuse(403, WRONG_CODE)
-        assert table is not None
+        place = self.seats.place_of(token, table.game, table.code) if table is not None else None
+        if table is None or place is None or place[0] == 0:
+            raise Refusal(403, WRONG_CODE)
         number, seat = place
-        try:
-            data = await body(request)
-            if not isinstance(data, dict) or set(data) != {"sheet"}:
-                raise SheetError("send exactly {sheet}")
-            if table.room is None or not table.scoring:
-                return refuse(409, "scores are taken at the game's end")
-            sheet = score_sheet(table.line_scoring, data["sheet"])
-        except OverflowError:
-            return refuse(413, f"at most {MOST_BODY} bytes")
-        except SheetError as error:
-            return refuse(422, str(error))
+        data = await body(request)
+        if not isinstance(data, dict) or set(data) != {"sheet"}:
+            raise SheetError("send exactly {sheet}")
+        if table.room is None or not table.scoring:
+            raise Refusal(409, "scores are taken at the game's end")
+        sheet = score_sheet(table.line_scoring, data["sheet"])
         key = f"{table.game}/{number}/{seat}"  # each act is a save on the box
-        if acts.full(key):
-            return refuse(429, "too many at once from this seat; wait a minute", retry_after=60)
-        if not inbox_put(RoomScored(number, seat, sheet.total, sheet.best_line, table.game)):
-            return refuse(503, "the box is busy; trying again", retry_after=RETRY)
-        acts.add(key)
+        if self.acts.full(key):
+            raise Refusal(429, "too many at once from this seat; wait a minute", retry_after=60)
+        if not self.inbox_put(RoomScored(number, seat, sheet.total, sheet.best_line, table.game)):
+            raise Refusal(503, "the box is busy; trying again", retry_after=RETRY)
+        self.acts.add(key)
         return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
 
-    def ranked() -> tuple[RoomKey, list[Result]] | JSONResponse:
-        _, table = latest()
+    def ranked(self) -> tuple[RoomKey, list[Result]]:
+        """The ranking so far in rules.room's terms, or the refusal."""
+        _, table = self.latest()
         if table is None or table.room is None:
-            return refuse(409, "this game is for one table, not a room")
+            raise Refusal(409, "this game is for one table, not a room")
         room = table.room
         if not room.ranking:
-            return refuse(409, "no score has come in yet")
+            raise Refusal(409, "no score has come in yet")
         key = RoomKey(room.code, CityName(table.city), tuple(Module(m) for m in room.modules))
         results = [
             Result(ROOM, p.table, p.seat, p.name, p.total, p.best_line) for p in room.ranking
         ]
         return key, results
 
-    async def csv(request: Request) -> Response:
-        made = ranked()
-        if isinstance(made, JSONResponse):
-            return made
-        key, results = made
+    @answering
+    async def csv(self, request: Request) -> Response:
+        key, results = self.ranked()
         name = f"nsdevice-room-{UNSAFE.sub('', key.code)}.csv"
         headers = {**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'}
         return Response(results_csv(key, results), media_type="text/csv", headers=headers)
 
-    async def json_form(request: Request) -> Response:
-        made = ranked()
-        if isinstance(made, JSONResponse):
-            return made
-        return JSONResponse(results_json(*made), headers=HEADERS)
+    @answering
+    async def json_form(self, request: Request) -> Response:
+        return JSONResponse(results_json(*self.ranked()), headers=HEADERS)
 
-    return [
-        Route("/room/join", join, methods=["POST"]),
-        Route("/room/score", score, methods=["POST"]),
-        Route("/room/results.csv", csv, methods=["GET"]),
-        Route("/room/results.json", json_form, methods=["GET"]),
-    ]
+    def routes(self) -> list[Route]:
+        return [
+            Route("/room/join", self.join, methods=["POST"]),
+            Route("/room/score", self.score, methods=["POST"]),
+            Route("/room/results.csv", self.csv, methods=["GET"]),
+            Route("/room/results.json", self.json_form, methods=["GET"]),
+        ]
