@@ -17,6 +17,7 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,18 +36,18 @@ if TYPE_CHECKING:
     from nsdevice.displays import Display
     from nsdevice.inputs.device import InputDevice
     from nsdevice.inputs.events import Inbox
+    from nsdevice.loop import Loop
+    from nsdevice.saving import Saver
+    from nsdevice.session import Capabilities, Session
+    from nsdevice.speaker import Speaker
+    from nsdevice.web.server import WebSide
 from nsdevice.runner.web import open_web, phone_addresses, web_address
+
+POWER_OFF_STATUS = "NSDEVICE_POWER_OFF_EXIT_STATUS"
 
 
 def run(options: RunOptions) -> int:
-    from nsdevice.inputs.events import Busy, ButtonTracker
-    from nsdevice.locale import system_language
-    from nsdevice.loop import Loop
-    from nsdevice.notify import Notifier
-    from nsdevice.saving import Saver, open_game
-    from nsdevice.session import Capabilities, Session, Settings
-    from nsdevice.session.settings import VOLUME_LEVELS
-    from nsdevice.speaker import Speaker
+    """Plan and open the back ends, start or resume the game, run the loop, close."""
     from nsdevice.store import hold_folder, state_directory
 
     chosen = plan(options)
@@ -55,21 +56,77 @@ def run(options: RunOptions) -> int:
     directory = Path(options.state_dir) if options.state_dir else state_directory()
     folder = hold_folder(directory)  # one box per state folder, else exit 2 naming the other
     display, inbox, inputs = open_hardware_saying_why(chosen)
+    shutdown = Shutdown(options.shutdown_command or "", os.environ.get(POWER_OFF_STATUS, ""))
+    capabilities = _capabilities(options, chosen, display, inputs, address, shutdown)
+    session, saver = _start_game(options, directory, capabilities, today)
+    box = _open_box(options, chosen, session, saver, display, inbox, inputs, address, shutdown)
+    try:
+        status = box.loop.run()
+        return shutdown.status or status
+    finally:
+        box.close(inputs, display)
+        saver.close(session.snapshot())
+        folder.release()
 
-    # Under the service the box may not power off itself: it exits with an agreed status
-    # and the unit's root-side ExecStopPost powers off (systemd/nsdevice.service).
-    power_off_status = os.environ.get("NSDEVICE_POWER_OFF_EXIT_STATUS", "")
-    capabilities = Capabilities(
+
+class Shutdown:
+    """What the box does when the session asks to shut down: the command given, or under
+    the service an agreed exit status, after which the unit's root-side ExecStopPost
+    powers off (systemd/nsdevice.service): the box may not power off itself."""
+
+    def __init__(self, command: str, power_off_status: str) -> None:
+        self.command, self.power_off_status = command, power_off_status
+        self.status = 0  # the exit status the box ends with
+
+    @property
+    def possible(self) -> bool:
+        return bool(self.command) or self.power_off_status.isdigit()
+
+    def __call__(self, request: str) -> None:
+        if request != "shutdown":
+            return
+        if self.command:
+            subprocess.run(shlex.split(self.command), check=False)
+        elif self.power_off_status.isdigit():
+            self.status = int(self.power_off_status)
+
+
+def _capabilities(
+    options: RunOptions,
+    chosen: Plan,
+    display: Display,
+    inputs: list[InputDevice],
+    address: tuple[str, int] | None,
+    shutdown: Shutdown,
+) -> Capabilities:
+    from nsdevice.session import Capabilities
+
+    return Capabilities(
         brightness=display.supports_brightness,
-        shutdown=bool(options.shutdown_command) or power_off_status.isdigit(),
+        shutdown=shutdown.possible,
         panel=panel(chosen, inputs),
         phones=phone_addresses(*address) if address else (),
     )
+
+
+def _start_game(
+    options: RunOptions,
+    directory: Path,
+    capabilities: Capabilities,
+    today: Callable[[], datetime.date],
+) -> tuple[Session, Saver]:
+    """The saved game resumed (with the command line's settings), else a fresh deal of
+    the remembered setup, saved at once so that a restart keeps the same deal; a room
+    game as chosen when `--room` asks for one that is not under way."""
+    from nsdevice.locale import system_language
+    from nsdevice.saving import open_game
+    from nsdevice.session import Session, Settings
+
     chosen_settings = _chosen_settings(options)
 
     def fresh(records: Saver) -> Session:
         # No game under way: deal one of the remembered setup, so that NEXT goes forward
-        # from the first screen; saved at once, so a restart keeps the same deal.
+        # from the first screen.
         session = Session(
             Settings.from_dict({"language": system_language(), **chosen_settings}),
             capabilities=capabilities,
@@ -80,38 +137,60 @@ def run(options: RunOptions) -> int:
         records(session.snapshot())
         return session
 
-    started = open_game(
-        directory,
-        fresh=fresh,
-        restore=lambda data, records: Session.restore(
-            _with_settings(data, chosen_settings),
-            capabilities=capabilities,
-            records=records,
-            today=today,
-        ),
-        log=notice,
-    )
+    def restore(data: dict[str, Any], records: Saver) -> Session:
+        saved = _with_settings(data, chosen_settings)
+        return Session.restore(saved, capabilities=capabilities, records=records, today=today)
+
+    started = open_game(directory, fresh=fresh, restore=restore, log=notice)
     session, saver = started.session, started.saver
     if options.room and not session.plays_room(options.seed):
         session.deal_new_game(seed=options.seed)  # the room's game, as chosen
         saver(session.snapshot())
     for key, detail in started.notices:
         notice(f"{key.replace('_', ' ')}: {detail}")
+    return session, saver
 
-    exit_status = 0
 
-    def on_request(request: str) -> None:
-        nonlocal exit_status
-        if request != "shutdown":
-            return
-        if options.shutdown_command:
-            subprocess.run(shlex.split(options.shutdown_command), check=False)
-        elif power_off_status.isdigit():
-            exit_status = int(power_off_status)
+@dataclass(frozen=True)
+class Box:
+    """The running box around the loop: the phones' page and the voice, closed with it."""
+
+    loop: Loop
+    web: WebSide | None
+    speaker: Speaker
+
+    def close(self, inputs: list[InputDevice], display: Display) -> None:
+        if self.web is not None:
+            self.web.close()
+        for device in inputs:
+            with contextlib.suppress(Exception):
+                device.close()
+        self.speaker.close()
+        display.close()
+
+
+def _open_box(
+    options: RunOptions,
+    chosen: Plan,
+    session: Session,
+    saver: Saver,
+    display: Display,
+    inbox: Inbox,
+    inputs: list[InputDevice],
+    address: tuple[str, int] | None,
+    shutdown: Shutdown,
+) -> Box:
+    """The loop, with the phones' page (started: it serves once the loop has drawn its
+    first frame) and the voice, which follows the menu's setting."""
+    from nsdevice.inputs.events import Busy, ButtonTracker
+    from nsdevice.loop import Loop
+    from nsdevice.notify import Notifier
+    from nsdevice.session.settings import VOLUME_LEVELS
+    from nsdevice.speaker import Speaker
 
     busy = Busy()  # the loop's frame in the making: the page and the voice let it go first
     web = open_web(address, inbox, options.phone_buttons, busy) if address else None
-    # the voice follows the menu's setting; pygame's mixer opens after the first frame
+    # pygame's mixer opens after the first frame
     speaker = Speaker(
         lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS), busy
     )
@@ -123,26 +202,14 @@ def run(options: RunOptions) -> int:
         save=saver,
         notifier=Notifier(),
         outputs=[*led_output(chosen, inputs), speaker],
-        on_request=on_request,
+        on_request=shutdown,
         publish=web.publish if web is not None else None,
         retry=saver.retry,
         busy=busy,
     )
     if web is not None:
-        web.start()  # it serves once the loop has drawn its first frame
-    try:
-        status = loop.run()
-        return exit_status or status
-    finally:
-        if web is not None:
-            web.close()
-        for device in inputs:
-            with contextlib.suppress(Exception):
-                device.close()
-        speaker.close()
-        display.close()
-        saver.close(session.snapshot())
-        folder.release()
+        web.start()
+    return Box(loop, web, speaker)
 
 
 def _chosen_settings(options: RunOptions) -> dict[str, Any]:
