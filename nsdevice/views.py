@@ -52,6 +52,7 @@ class ScreenName(StrEnum):
     ROUND_SO_FAR = "round_so_far"  # this round's cards so far, from the menu
     DECK = "deck"  # the round's cards not revealed yet, from the menu
     ROOM_RESULTS = "room_results"  # a room game's end: the room's ranking (issue 25)
+    PENCILS = "pencils"  # every seat's pencil this round, from the menu
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +227,21 @@ class DeckView(View):
     remaining: tuple[StationCard, ...] = ()  # underground first, each kind in deck order
     underground_seen: int = 0
     underground_total: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class PencilsView(View):
+    """Every seat's pencil this round on one page, from the menu: its colour, its start
+    station and its power (C-8, L-PP), who turns the cards (C-10), the spares on the
+    table; a room's: every table size's row, each table keeping its own controller."""
+
+    screen: ClassVar[str] = "pencils"
+    city: str = "tokyo"
+    round: int = 1
+    players: int = 1
+    controller: int = 0  # the seat that turns the cards; 0 in a room
+    pencils: tuple[SeatPencil, ...] = ()  # seats first, then the spares on the table
+    rows: tuple[tuple[SeatPencil, ...], ...] = ()  # a room's: tables of 1, 2, 3 and 4
 
 
 @dataclass(frozen=True, slots=True)

@@ -243,6 +243,37 @@ def on_deck(session: Context, press: Press) -> None:
     session.state.screen = session.under()
 
 
+# --- every seat's pencil this round, from the menu ---------------------------------------------
+def pencils_view(
+    deal: Deal,
+    round_number: int,
+    language: str,
+    rows: tuple[tuple[views.SeatPencil, ...], ...] = (),
+) -> views.PencilsView:
+    """Round `round_number`'s pencils on one page (C-8, C-10, L-PP), for a player who
+    forgot theirs mid-round; `rows`: a room's, every table size's. Any button goes back."""
+    return views.PencilsView(
+        city=deal.setup.city.value,
+        round=round_number,
+        players=deal.setup.players,
+        controller=0 if rows else deal.rounds[round_number - 1].controller,
+        pencils=() if rows else seat_pencils(deal, round_number),
+        rows=rows,
+        hints=hints(next="back", back="back", menu="back"),
+        language=language,
+    )
+
+
+def show_pencils(session: Context) -> views.PencilsView:
+    number = session.state.progress.round
+    room = room_call(session, number)
+    return pencils_view(session.current_deal(), number, session.language, room.rows if room else ())
+
+
+def on_pencils(session: Context, press: Press) -> None:
+    session.state.screen = session.under()
+
+
 # --- a round's end and the pencils passed on --------------------------------------------------
 def round_end_view(deal: Deal, round_number: int, language: str) -> views.RoundEndView:
     return views.RoundEndView(
@@ -435,6 +466,15 @@ def _game_end_examples(album: Album) -> Iterator[tuple[str, views.View]]:
     yield "game-end-solo", game_end_view(games.solo.setup, album.language)
 
 
+def _pencils_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    """Three players with pencil powers, a solo player's own row, a room's table sizes."""
+    games, language = tables(album.city), album.language
+    yield "pencils", pencils_view(games.three, 2, language)
+    yield "pencils-solo", pencils_view(games.solo, 3, language)
+    room = room_deal(album.city)
+    yield "room-pencils", pencils_view(room, 2, language, example_room_call(room, 2).rows)
+
+
 def _no_examples(album: Album) -> Iterator[tuple[str, views.View]]:
     return iter(())  # the recall is the summary's own view, shown again
 
@@ -515,6 +555,16 @@ DECK = Screen(
     _deck_examples,
     menu=MenuEntry("deck", after="round_so_far", shown=in_round),
 )
+PENCILS = Screen(
+    ScreenName.PENCILS,
+    Kind.OVERLAY,
+    views.PencilsView,
+    on_pencils,
+    show_pencils,
+    _pencils_examples,
+    menu=MenuEntry("pencils", after="deck", shown=in_round),
+)
 RECORDS = (
-    SUMMARY, ROUND_START, TURN, ROUND_END, PENCIL_PASS, GAME_END, RECALL, ROUND_SO_FAR, DECK
+    SUMMARY, ROUND_START, TURN, ROUND_END, PENCIL_PASS, GAME_END, RECALL, ROUND_SO_FAR, DECK,
+    PENCILS,
 )  # fmt: skip

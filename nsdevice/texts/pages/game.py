@@ -16,7 +16,7 @@ from nsdevice.texts.pages.base import (
     page_for,
     title_for,
 )
-from nsdevice.texts.pages.room import pass_note, room_join, room_rows
+from nsdevice.texts.pages.room import pass_note, room_join, room_rows, room_size
 
 LINE_SCORING = {  # how each city scores a round's line (S-T, S-P; London: on the sheet)
     "districts": N_("districts × best district's stations"),
@@ -142,6 +142,22 @@ def _deck(words: Pages, view: views.DeckView) -> Page:
         faces = [words.face(card) for card in view.remaining if card.kind is kind]
         lines.append(Line(words.labelled(words.kind(kind, view.city), ", ".join(faces) or "—")))
     return Page(words.title(view), tuple(lines))
+
+
+@page_for(
+    views.PencilsView,
+    title=N_("Pencils this round"),
+    row=("pencils", N_("Pencils this round")),
+)
+def _pencils(words: Pages, view: views.PencilsView) -> Page:
+    lines = []
+    if view.players > 1 and view.controller:  # none in a room: each table keeps its own (C-10)
+        lines.append(Line(words.controller(view.controller), Role.CONTROLLER))
+    lines += items([words.pencil_line(p, view.players) for p in view.pencils], Role.PENCIL)
+    for size, row in enumerate(view.rows, start=1):  # a room's: the seats' colours, in order
+        colours = ", ".join(words.colour(p.colour) for p in row if not p.slot.startswith("table"))
+        lines.append(Line(words.labelled(room_size(words, size), colours), Role.PENCIL))
+    return Page(words.title(view), tuple(lines), form=Form.COLUMNS)
 
 
 @page_for(views.RoundEndView)
