@@ -32,8 +32,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.measure import machine, press_to_frame  # noqa: E402
+from benchmarks.figures import machine  # noqa: E402
 from benchmarks.phones import free_port  # noqa: E402
+from benchmarks.presses import press_to_frame  # noqa: E402
 from benchmarks.verdict import load_average, sentence, verdict  # noqa: E402
 
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "crowd.json"
@@ -153,7 +154,7 @@ def interleaved(presses: int, streams: int, block: int,
     kernel), so the held-back blocks are the box with no stream to feed. A table fans out
     after its frame, so it weighs on the next tap: the first tap of each block (its
     predecessor was of the other kind) is left out of both sides."""
-    from benchmarks.measure import summary
+    from benchmarks.figures import summary
     from nsdevice.inputs.events import Busy, QueueInbox
     from nsdevice.runner.web import open_web as _open_web
 

@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks.* importable
 
 RATE = 22050
 SAMPLE_BYTES = 2  # signed 16 bit, mono: the speaker's mixer format
@@ -167,9 +167,9 @@ def reveals_child(reveals: int, heard: Path) -> dict[str, Any]:
 
 def press_to_frame_pairs(presses: int, pairs: int, state_dir: Path | None) -> dict[str, Any]:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from measure import percentile, press_to_frame
-    from verdict import load_average, sentence, verdict
-
+    from benchmarks.figures import percentile
+    from benchmarks.presses import press_to_frame
+    from benchmarks.verdict import load_average, sentence, verdict
     from nsdevice.inputs.events import Busy
     from nsdevice.speaker import Speaker
 
