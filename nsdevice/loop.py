@@ -15,6 +15,7 @@ from typing import Any
 
 from nsdevice.displays import Display
 from nsdevice.inputs.events import (
+    Abandoned,
     Busy,
     ButtonTracker,
     Dropped,
@@ -105,7 +106,13 @@ class Loop:
         """A room player joined: for this game only (an earlier game's is dropped); a
         frame and a save when it changed anything."""
         if item.game == self.session.game:
-            self._if_changed(self.session.join(item.table, item.size, item.seat, item.name))
+            place = (item.table, item.size, item.seat, item.name)
+            self._if_changed(self.session.join(*place, item.claim, item.leaving, item.ticket))
+
+    def abandoned(self, item: Abandoned) -> None:
+        """A table nobody follows any more: for this game only, as a join."""
+        if item.game == self.session.game:
+            self._if_changed(self.session.free_idle_table(item.table))
 
     def room_scored(self, item: RoomScored) -> None:
         """A room player's sheet: for this game only, as a join."""
@@ -178,6 +185,11 @@ class Loop:
     @take.register
     def _joined(self, item: Joined) -> bool:
         self.joined(item)
+        return False
+
+    @take.register
+    def _abandoned(self, item: Abandoned) -> bool:
+        self.abandoned(item)
         return False
 
     @take.register

@@ -1,15 +1,16 @@
 """Every screen is one record (`session.context.Screen`) and has every piece of the recipe
 (docs/ARCHITECTURE.md, "Adding a screen"): its record (name, kind, view type, handler,
-view, menu row, gallery examples), its page and title, its words in every catalog and
-its row in the README's `--display json` table. What the records give by construction
-(the dispatch, ALL_VIEWS, the menu's rows, the gallery) is not checked piece by piece:
-only that it is read from them. Every set of screens here is read from the records."""
+view, menu row, gallery examples), its page and title, and its words in every catalog.
+What the records give by construction (the dispatch, ALL_VIEWS, the menu's rows, the
+gallery) is not checked piece by piece: only that it is read from them. Its `--display
+json` keys need nothing by hand: the reference is generated from the view
+(tools/json_reference.py, tests/test_json_reference.py). Every set of screens here is
+read from the records."""
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, get_type_hints
@@ -34,7 +35,6 @@ NEXT, BACK, MENU = Press(Button.NEXT), Press(Button.BACK), Press(Button.MENU)
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = tuple(language for language in LANGUAGES if language != "en")
 EVERY_ROW = Capabilities(brightness=True, shutdown=True, phones=("http://192.168.1.23:8414/",))
-COMMON_KEYS = {"screen", "language", "hints", "chime"}  # the README lists these once, above
 
 
 def _choose(session: Session, key: str) -> None:
@@ -108,6 +108,12 @@ def every_screen() -> dict[ScreenName, tuple[views.View, ScreenName | None]]:
     room = Session(Settings(players=4))  # issue 25: past 4 players, a room
     _choose(room, "players")
     _choose(room, "start")
+    room.next()  # the first round's start, where MENU opens the menu
+    room.press(MENU)  # a room's own menu row (issue 32): its tables and seats
+    _choose(room, "room_tables")
+    look(room)
+    room.press(MENU)  # the first row: back to the menu
+    _choose(room, "resume")
     while room.screen is not ScreenName.ROOM_RESULTS:
         room.next()
     look(room)
@@ -124,18 +130,6 @@ def _dispatches(method: str, kind: type) -> bool:
     """Whether `Words.title` or `Words.page` has a function of its own for the view type."""
     dispatcher = Pages.__dict__[method].dispatcher
     return dispatcher.dispatch(kind) is not dispatcher.dispatch(views.View)
-
-
-def readme_rows(text: str) -> dict[str, str]:
-    """The README's `--display json` table: each screen name and its row's keys."""
-    section = text.split("### Automation", 1)[-1].split("\n## ", 1)[0]
-    rows: dict[str, str] = {}
-    for line in section.splitlines():
-        cells = line.split(" | ")
-        if line.startswith("| `") and len(cells) >= 2:
-            for name in re.findall(r"`([a-z_]+)`", cells[0]):
-                rows[name] = cells[1]
-    return rows
 
 
 @cache
@@ -166,7 +160,6 @@ def words_used(view: views.View) -> set[str]:
 def missing_pieces(
     screen: Screen[Any],
     gallery: Sequence[tuple[str, views.View]],
-    readme: Mapping[str, str],
     translated: Callable[[str], frozenset[str]] = catalog_words,
 ) -> list[str]:
     """What the screen still lacks of the recipe besides its record, each piece named with
@@ -202,14 +195,6 @@ def missing_pieces(
                     f"words in {language}: {untranslated} in nsdevice/locale/{language}/"
                     "LC_MESSAGES/nsdevice.po (python tools/catalogs.py)"
                 )
-    row = readme.get(kind.screen)
-    if row is None:
-        missing.append(f"README: a row for `{kind.screen}` in the --display json table")
-    else:
-        keys = {key for view in examples for key in view.as_dict()} - COMMON_KEYS
-        unlisted = sorted(key for key in keys if f"`{key}`" not in row)
-        if unlisted:
-            missing.append(f"README: the `{kind.screen}` row lists no {unlisted}")
     return missing
 
 
@@ -219,11 +204,10 @@ def gallery() -> list[tuple[str, views.View]]:
 
 
 def test_every_screen_has_every_piece_of_the_recipe(gallery):
-    readme = readme_rows((ROOT / "README.md").read_text(encoding="utf-8"))
     report = {
         screen.name.value: pieces
         for screen in RECORDS
-        if (pieces := missing_pieces(screen, gallery, readme))
+        if (pieces := missing_pieces(screen, gallery))
     }
     assert not report, "screens missing pieces of the recipe:\n" + "\n".join(
         f"  {screen}:\n" + "\n".join(f"    - {piece}" for piece in pieces)
@@ -232,23 +216,15 @@ def test_every_screen_has_every_piece_of_the_recipe(gallery):
 
 
 def test_the_checklist_names_every_missing_piece_at_once(gallery):
-    """The about screen without its examples and README row: one message names both; its
-    words untranslated: each catalog is named."""
-    readme = readme_rows((ROOT / "README.md").read_text(encoding="utf-8"))
+    """The about screen without its examples and its words: one message names the example,
+    and each catalog that lacks a word."""
     without = [(n, v) for n, v in gallery if not isinstance(v, views.AboutView)]
-    bare_readme = {screen: row for screen, row in readme.items() if screen != "about"}
-    pieces = missing_pieces(SCREENS[ScreenName.ABOUT], without, bare_readme)
-    assert [piece.split(":")[0] for piece in pieces] == ["gallery example", "README"], pieces
+    pieces = missing_pieces(SCREENS[ScreenName.ABOUT], without)
+    assert [piece.split(":")[0] for piece in pieces] == ["gallery example"], pieces
     nothing: Callable[[str], frozenset[str]] = lambda language: frozenset()  # noqa: E731
-    pieces = missing_pieces(SCREENS[ScreenName.ABOUT], gallery, readme, nothing)
+    pieces = missing_pieces(SCREENS[ScreenName.ABOUT], gallery, nothing)
     assert [p.split(":")[0] for p in pieces] == [f"words in {lang}" for lang in TRANSLATED]
     assert "'About'" in pieces[0] and "nsdevice/locale/es/" in pieces[0]
-
-
-def test_the_readme_rows_are_read():
-    readme = readme_rows((ROOT / "README.md").read_text(encoding="utf-8"))
-    assert {"turn", "shutdown", "hwtest"} <= set(readme)
-    assert "`underground_seen`" in readme["turn"]
 
 
 # --- the records and what is read from them ----------------------------------------------------

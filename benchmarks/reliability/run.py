@@ -28,6 +28,7 @@ from benchmarks.reliability.web_acting import web_acting
 from benchmarks.reliability.web_connections import web_connections
 from benchmarks.reliability.web_guessing import web_guessing
 from benchmarks.reliability.web_room import web_room
+from benchmarks.reliability.web_seats import web_seats
 
 # name → (function, short-mode arguments, long-mode arguments)
 CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] = {
@@ -49,6 +50,7 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
     "web_guessing": (web_guessing, {"seconds": 15.0}, {"seconds": 60.0}),
     "web_acting": (web_acting, {}, {}),
     "web_room": (web_room, {"players": 60}, {"players": 380}),
+    "web_seats": (web_seats, {"attempts": 50}, {"attempts": 1000, "players": 40}),
 }
 
 

@@ -50,7 +50,18 @@ Examples = Callable[[Album], Iterable[tuple[str, views.View]]]
 over real deals (`screens.examples`), so a screenshot cannot show what the box never does."""
 
 
-def always(settings: Settings, capabilities: Capabilities, in_round: bool) -> bool:
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """What the menu is opened over: the settings, the box's capabilities, whether a
+    round is under way (its cards so far, its restart), whether the game is a room's."""
+
+    settings: Settings
+    capabilities: Capabilities
+    in_round: bool = False
+    room: bool = False
+
+
+def always(opened: Opened) -> bool:
     return True
 
 
@@ -62,7 +73,7 @@ class MenuEntry:
 
     key: str
     after: str  # the row it follows
-    shown: Callable[[Settings, Capabilities, bool], bool] = always
+    shown: Callable[[Opened], bool] = always
     opening: Callable[[Context], None] | None = None
 
 

@@ -24,10 +24,18 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
-from nsdevice.inputs.events import Button, Item, Press, Scored
+from nsdevice.inputs.events import Abandoned, Button, Item, Press, Scored
 from nsdevice.views import TableView
 from nsdevice.voice.clips import clip_bytes
-from nsdevice.web.guard import Budget, Seats, Window, own_host, own_names, same_origin
+from nsdevice.web.guard import (
+    Budget,
+    Seats,
+    Window,
+    address_key,
+    own_host,
+    own_names,
+    same_origin,
+)
 from nsdevice.web.payload import Artwork, language_of, payload
 from nsdevice.web.replies import HEADERS, Refusal, answering, code_checked
 from nsdevice.web.replies import MOST_BODY as MOST_BODY
@@ -35,6 +43,7 @@ from nsdevice.web.replies import body as _body
 from nsdevice.web.replies import client as _client
 from nsdevice.web.replies import refuse as _refuse
 from nsdevice.web.room import RoomRoutes
+from nsdevice.web.seating import SWEEP, Seating
 from nsdevice.web.sheet import SheetError, score_sheet
 from nsdevice.web.stage import Stage
 
@@ -258,7 +267,8 @@ def _seat_sent(data: Any, fields: set[str], players: int) -> int:
 
 class TableRoutes:
     """The one-table page's routes, each a method over what they share: the box's stage
-    and inbox, the artwork, the code budget, the seat tokens and each seat's acts."""
+    and inbox, the artwork, the code budget, the seat tokens, each seat's acts, the event
+    streams and who holds which room seat (`seating`, which the room's routes share)."""
 
     def __init__(
         self,
@@ -267,11 +277,29 @@ class TableRoutes:
         art: Artwork,
         buttons: bool,
         budget: Budget,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.stage, self.inbox_put, self.art, self.buttons = stage, inbox_put, art, buttons
         self.budget, self.seats, self.acts = budget, Seats(), Window(ACTIONS)
         self.assets = _assets()
         self.encoded: dict[tuple[int, str], bytes] = {}  # the latest table's event, by language
+        self.events = Events(stage, self.event)
+        # `clock`: for the room's tables nobody follows (web.seating; tests give a fake one)
+        following = self.following
+        self.seating = Seating(following, clock) if clock is not None else Seating(following)
+
+    def following(self) -> set[str]:
+        return {address_key(address) for address in self.events.watchers.by_address}
+
+    def sweep(self, every: float = 1.0) -> None:
+        """Hands the box the room's tables nobody has followed for long (web.seating):
+        looked at on the page's own requests and every SWEEP seconds besides."""
+        _, table = self.stage.latest()
+        if table is None or table.room is None or not self.seating.due(every):
+            return
+        for number in self.seating.abandoned(table):
+            if self.inbox_put(Abandoned(number, table.game)):  # a full inbox: asked again later
+                self.seating.freeing(number)
 
     async def asset(self, request: Request) -> Response:
         content, kind = self.assets[request.url.path]
@@ -291,6 +319,7 @@ class TableRoutes:
         return Response(data, media_type="audio/ogg", headers=CACHED)
 
     async def state(self, request: Request) -> Response:
+        self.sweep()
         number, table = self.stage.latest()
         if table is None:
             return _refuse(503, "the box has not drawn yet")
@@ -379,7 +408,7 @@ class TableRoutes:
             Route("/symbol/{name:str}.png", self.symbol, methods=["GET"]),
             Route("/voice/{language:str}/{phrase:str}.ogg", self.clip, methods=["GET"]),
             Route("/state", self.state, methods=["GET"]),
-            Route("/events", Events(self.stage, self.event), methods=["GET"]),
+            Route("/events", self.events, methods=["GET"]),
             Route("/join", self.join, methods=["POST"]),
             Route("/score", self.score, methods=["POST"]),
             Route("/press", self.press, methods=["POST"]),
@@ -393,17 +422,32 @@ def make_app(
     buttons: bool = False,
     budget: Budget | None = None,
     names: frozenset[str] | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> Gate:
     """`buttons`: the table lets the controller's phone press NEXT and BACK (`--phone-buttons`).
     `budget`: wrong codes for the whole box; `names`: the box's own (guard.py). `inbox_put`
-    says whether the box's inbox took the item: a full one is answered 503 (web/room.py)."""
-    table = TableRoutes(stage, inbox_put, art, buttons, budget if budget is not None else Budget())
-    room = RoomRoutes(stage.latest, inbox_put, table.budget, table.seats, table.acts)
+    says whether the box's inbox took the item: a full one is answered 503 (web/room.py).
+    `clock`: for the room's tables nobody follows (web.seating; tests give a fake one)."""
+    budget = budget if budget is not None else Budget()
+    table = TableRoutes(stage, inbox_put, art, buttons, budget, clock)
+    room = RoomRoutes(
+        stage.latest, inbox_put, budget, table.seats, table.acts, table.seating, table.sweep
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         stage.bind()  # the wake-ups go to this event loop
-        yield
+
+        async def look() -> None:
+            while True:
+                await asyncio.sleep(SWEEP)
+                table.sweep(SWEEP / 2)
+
+        looking = asyncio.ensure_future(look())
+        try:
+            yield
+        finally:
+            looking.cancel()
 
     routes = [*table.routes(), *room.routes()]
     return Gate(Starlette(routes=routes, lifespan=lifespan), names or own_names())

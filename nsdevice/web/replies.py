@@ -27,8 +27,13 @@ HEADERS = {
 }
 
 
-def refuse(status: int, reason: str, retry_after: int | None = None) -> JSONResponse:
-    refusal = JSONResponse({"error": reason}, status_code=status, headers=HEADERS)
+def refuse(
+    status: int, reason: str, retry_after: int | None = None, why: str = ""
+) -> JSONResponse:
+    """A refusal: `reason` in English for whoever reads it; `why`, a key the phone's page
+    words in its own language (web.seating's refusals)."""
+    said = {"error": reason, **({"why": why} if why else {})}
+    refusal = JSONResponse(said, status_code=status, headers=HEADERS)
     if retry_after is not None:
         refusal.headers["Retry-After"] = str(retry_after)
     return refusal
@@ -60,9 +65,11 @@ def client(scope: Scope) -> str:
 class Refusal(Exception):
     """A route's refusal, raised where it is found and answered by `answering`."""
 
-    def __init__(self, status: int, reason: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, status: int, reason: str, retry_after: int | None = None, why: str = ""
+    ) -> None:
         super().__init__(reason)
-        self.status, self.reason, self.retry_after = status, reason, retry_after
+        self.status, self.reason, self.retry_after, self.why = status, reason, retry_after, why
 
 
 Routes = TypeVar("Routes")
@@ -82,7 +89,7 @@ def answering(route: Route[Routes]) -> Route[Routes]:
         except SheetError as error:
             return refuse(422, str(error))
         except Refusal as refusal:
-            return refuse(refusal.status, refusal.reason, refusal.retry_after)
+            return refuse(refusal.status, refusal.reason, refusal.retry_after, refusal.why)
 
     return answer
 

@@ -1,9 +1,12 @@
 """A room game's routes (issue 25): many tables on one deal, each player on a phone.
 
 - `POST /room/join` (the join code in `X-Join-Code`, as `/join`): a name, a table, its size
-  and a seat. The answer's token binds the phone to (game, table, seat); the box hears
-  `Joined`. A table's size is fixed by its first joiner: a joiner who says another size is
-  refused, both once the box lists the table and in the moment before it does.
+  and a seat, and the seat's claim when the phone has one. The seat's first join draws
+  the claim (web.seating); a rejoin or rename without it is refused (403). The answer's
+  token binds the phone to (game, table, seat, claim); the box hears `Joined`. A table's
+  size is fixed by its first joiner (docs/decisions/0006): a joiner who says another size
+  is refused, both once the box lists the table and in the moment before it does. A
+  phone holds one seat and opens one table at a time.
 - `POST /room/score` (`X-Seat-Token`): the seat's sheet, scored here by the rules
   (web/sheet.py); the box hears `RoomScored`.
 - `GET /room/results.csv` and `.json`: the ranking so far in rules.room's forms.
@@ -38,6 +41,7 @@ from nsdevice.rules.room import (
 from nsdevice.views import TableView
 from nsdevice.web.guard import Budget, Seats, Window, address_key
 from nsdevice.web.replies import HEADERS, Refusal, answering, body, client, code_checked
+from nsdevice.web.seating import CLAIM_LENGTH, Refused, Seating
 from nsdevice.web.sheet import SheetError, score_sheet
 
 JOINS = 20  # joins a minute from one address (an IPv6 /64 as one): a phone joins once or twice
@@ -45,6 +49,7 @@ TOKEN_HEADER = "x-seat-token"
 RETRY = 1  # seconds a phone waits before it tries again when the box's inbox is full
 UNSAFE = re.compile(r"[^A-Za-z0-9_-]")  # what a file name in a header may not carry
 WRONG_CODE = "join with the code shown on the caller screen"
+FIELDS = frozenset({"name", "table", "size", "seat"})
 
 
 def checked_name(value: Any) -> str:
@@ -66,19 +71,25 @@ def _whole(data: dict[str, Any], name: str, high: int) -> int:
     return value
 
 
-def _place_sent(data: Any) -> tuple[str, int, int, int]:
-    """A join's name, table, size and seat: SheetError when they do not fit."""
-    if not isinstance(data, dict) or set(data) != {"name", "table", "size", "seat"}:
-        raise SheetError("send exactly {name, table, size, seat}")
+def _place_sent(data: Any) -> tuple[str, int, int, int, str]:
+    """A join's name, table, size, seat and the seat's claim if the phone has one:
+    SheetError when they do not fit."""
+    if not isinstance(data, dict) or not FIELDS <= set(data) <= {*FIELDS, "claim"}:
+        raise SheetError("send exactly {name, table, size, seat} and a claim if any")
     name = checked_name(data["name"])
     number = _whole(data, "table", MOST_TABLES)
     size = _whole(data, "size", 4)
-    return name, number, size, _whole(data, "seat", size)
+    seat = _whole(data, "seat", size)
+    claim = data.get("claim", "")
+    if not isinstance(claim, str) or len(claim) > CLAIM_LENGTH:
+        raise SheetError(f"claim must be text of at most {CLAIM_LENGTH} characters")
+    return name, number, size, seat, claim
 
 
 class RoomRoutes:
     """The room's routes over the page's own stage (`latest`), inbox, code budget, seat
-    tokens and acts-per-seat window (shared with the one-table routes)."""
+    tokens and acts-per-seat window (shared with the one-table routes), who holds which
+    seat (`seating`) and its look for tables nobody follows (`sweep`)."""
 
     def __init__(
         self,
@@ -87,47 +98,56 @@ class RoomRoutes:
         budget: Budget,
         seats: Seats,
         acts: Window,
+        seating: Seating,
+        sweep: Callable[[], None] = lambda: None,
     ) -> None:
         self.latest, self.inbox_put = latest, inbox_put
         self.budget, self.seats, self.acts = budget, seats, acts
+        self.seating, self.sweep = seating, sweep
         self.joins = Window(JOINS)
-        self.sizes: dict[int, int] = {}  # table → size claimed by an accepted join, this game's
-        self.sized_for = 0  # the game `sizes` belongs to
-
-    def size_of(self, table: TableView, number: int) -> int | None:
-        """The size table `number` has: the box's list, else an accepted join's."""
-        if self.sized_for != table.game:
-            self.sizes.clear()
-            self.sized_for = table.game
-        assert table.room is not None
-        registered = dict(table.room.tables).get(number)
-        return registered if registered is not None else self.sizes.get(number)
 
     @answering
     async def join(self, request: Request) -> Response:
+        self.sweep()
         table = code_checked(request, self.latest()[1], self.budget, WRONG_CODE)
         if table.room is None:
             raise Refusal(409, "this game is for one table, not a room")
-        name, number, size, seat = _place_sent(await body(request))
-        known = self.size_of(table, number)
-        if known is not None and known != size:
-            raise Refusal(409, f"table {number} has {known} players")
+        name, number, size, seat, claim = _place_sent(await body(request))
         key = address_key(client(request.scope))
+        seated = self.seating.seat(table, key, (number, seat), size, claim)
+        if isinstance(seated, Refused):
+            raise Refusal(seated.status, seated.reason, why=seated.why)
         if self.joins.full(key):
             raise Refusal(429, "too many joins from this phone; wait a minute", retry_after=60)
-        if not self.inbox_put(Joined(number, size, seat, name, table.game)):
+        ticket = self.seating.ticket()
+        joined = Joined(
+            number, size, seat, name, table.game, seated.hashed, seated.leaving, ticket
+        )
+        if not self.inbox_put(joined):
             raise Refusal(503, "the box is busy; trying again", retry_after=RETRY)
         self.joins.add(key)
-        self.sizes.setdefault(number, size)
-        token = self.seats.issue(table.game, seat, table.code, table=number)
-        answer = {"game": table.game, "table": number, "seat": seat, "token": token}
+        self.seating.taken(key, (number, seat), size, seated, ticket)
+        token = self.seats.issue(table.game, seat, table.code, table=number, claim=seated.hashed)
+        answer = {
+            "game": table.game,
+            "table": number,
+            "seat": seat,
+            "token": token,
+            "claim": seated.claim,  # the phone keeps it: a rejoin or a rename needs it
+        }
         return JSONResponse(answer, headers=HEADERS)
 
     @answering
     async def score(self, request: Request) -> Response:
         _, table = self.latest()
         token = request.headers.get(TOKEN_HEADER, "")[:64]
-        place = self.seats.place_of(token, table.game, table.code) if table is not None else None
+        place = (
+            self.seats.place_of(
+                token, table.game, table.code, lambda p: self.seating.claim_of(table, p)
+            )
+            if table is not None
+            else None
+        )
         if table is None or place is None or place[0] == 0:
             raise Refusal(403, WRONG_CODE)
         number, seat = place

@@ -10,8 +10,7 @@ from nsdevice import views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.deal import Deal, Round
-from nsdevice.session.context import Context
-from nsdevice.session.settings import Capabilities, Settings
+from nsdevice.session.context import Context, Opened
 
 
 def hints(**actions: str) -> tuple[views.Hint, ...]:
@@ -59,9 +58,9 @@ def keep_language_undo(session: Context, key: str | None) -> None:
         session.state.language_before = ""
 
 
-def in_round(settings: Settings, capabilities: Capabilities, round_under_way: bool) -> bool:
+def in_round(opened: Opened) -> bool:
     """A menu row shown only over a round under way (`MenuEntry.shown`)."""
-    return round_under_way
+    return opened.in_round
 
 
 def row_index(rows: Sequence[views.Row], key: str) -> int:

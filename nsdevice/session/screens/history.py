@@ -143,6 +143,6 @@ HISTORY = Screen(
     on_history,
     show_history,
     _history_examples,
-    menu=MenuEntry("history", after="phones", opening=open_history),
+    menu=MenuEntry("history", after="room_tables", opening=open_history),
 )
 RECORDS = (HISTORY,)

@@ -15,7 +15,7 @@ from nsdevice import __version__, views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.rules.cities import city
 from nsdevice.rules.progress import Progress
-from nsdevice.session.context import Album, Context, MenuEntry, Screen, always
+from nsdevice.session.context import Album, Context, MenuEntry, Opened, Screen, always
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import (
     change_language,
@@ -32,7 +32,7 @@ from nsdevice.session.screens.setup import start_game
 from nsdevice.session.settings import BRIGHTNESS_LEVELS, VOLUME_LEVELS, Capabilities, Settings
 
 # --- the menu -------------------------------------------------------------------------------
-Shown = Callable[[Settings, Capabilities, bool], bool]
+Shown = Callable[[Opened], bool]
 
 # The menu's own rows in order: each one's value (None: it has none) and when it shows.
 # A screen the menu opens brings its own row in its record (`MenuEntry`, after a row).
@@ -43,9 +43,13 @@ OWN_ROWS: tuple[tuple[str, Callable[[Settings], str | None], Shown], ...] = (
     ("language", lambda s: s.language, always),
     ("sound", lambda s: "on" if s.sound else "off", always),
     ("voice", lambda s: "on" if s.voice else "off", always),
-    ("volume", lambda s: f"{s.volume}/{VOLUME_LEVELS}", lambda s, c, r: s.voice),
-    ("brightness", lambda s: f"{s.brightness}/{BRIGHTNESS_LEVELS}", lambda s, c, r: c.brightness),
-    ("shutdown", lambda s: None, lambda s, c, r: c.shutdown),
+    ("volume", lambda s: f"{s.volume}/{VOLUME_LEVELS}", lambda o: o.settings.voice),
+    (
+        "brightness",
+        lambda s: f"{s.brightness}/{BRIGHTNESS_LEVELS}",
+        lambda o: o.capabilities.brightness,
+    ),
+    ("shutdown", lambda s: None, lambda o: o.capabilities.shutdown),
 )
 
 
@@ -71,18 +75,21 @@ def menu_rows(
     capabilities: Capabilities,
     in_round: bool,
     screens: Iterable[Screen[Any]],
+    room: bool = False,
 ) -> tuple[views.Row, ...]:
     """`in_round`: the menu was opened over a round under way: it may show the round's
-    cards so far, or restart it; `screens`: every screen's record (their menu rows)."""
+    cards so far, or restart it; `screens`: every screen's record (their menu rows);
+    `room`: a room game's."""
+    opened = Opened(settings, capabilities, in_round, room)
     own = {key: (value, shown) for key, value, shown in OWN_ROWS}
     rows = []
     for row in menu_order(screens):
         if isinstance(row, MenuEntry):
-            if row.shown(settings, capabilities, in_round):
+            if row.shown(opened):
                 rows.append(views.Row(row.key))
             continue
         value, shown = own[row]
-        if shown(settings, capabilities, in_round):
+        if shown(opened):
             rows.append(views.Row(row, value(settings)))
     return tuple(rows)
 
@@ -99,8 +106,9 @@ def menu_view(
     cursor: int,
     screens: Iterable[Screen[Any]],
     language_before: str = "",
+    room: bool = False,
 ) -> views.MenuView:
-    rows = menu_rows(settings, capabilities, in_round, screens)
+    rows = menu_rows(settings, capabilities, in_round, screens, room)
     return views.MenuView(
         rows=rows,
         cursor=cursor,
@@ -112,7 +120,11 @@ def menu_view(
 def session_menu_rows(session: Context) -> tuple[views.Row, ...]:
     state = session.state
     return menu_rows(
-        state.settings, session.capabilities, session.round_under_way(), session.screens.values()
+        state.settings,
+        session.capabilities,
+        session.round_under_way(),
+        session.screens.values(),
+        state.room is not None,
     )
 
 
@@ -126,6 +138,7 @@ def show_menu(session: Context) -> views.MenuView:
         state.cursor,
         session.screens.values(),
         state.language_before,
+        state.room is not None,
     )
 
 

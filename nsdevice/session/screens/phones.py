@@ -9,13 +9,12 @@ from dataclasses import replace
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.rules.deal import ROUNDS
-from nsdevice.session.context import Album, Context, MenuEntry, Screen
+from nsdevice.session.context import Album, Context, MenuEntry, Opened, Screen
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints, seat_pencils
 from nsdevice.session.screens.examples import JOIN_CODE, PHONE_ADDRESSES
-from nsdevice.session.screens.room import room_scoring, size_rows
+from nsdevice.session.screens.room import first_card_out, room_scoring, size_rows
 from nsdevice.session.screens.scores import SCORING
-from nsdevice.session.settings import Capabilities, Settings
 
 
 def phones_view(addresses: tuple[str, ...], code: str, language: str) -> views.PhonesView:
@@ -83,6 +82,8 @@ def room_table(session: Context, over: bool) -> views.RoomTable | None:
         tables=room.table_list(),
         seats=room.seat_list(),
         ranking=room.ranking(),
+        started=first_card_out(session),
+        taken=room.taken,
     )
 
 
@@ -90,8 +91,8 @@ def _phones_examples(album: Album) -> Iterator[tuple[str, views.View]]:
     yield "phones", phones_view(PHONE_ADDRESSES, JOIN_CODE, album.language)
 
 
-def _has_phones(settings: Settings, capabilities: Capabilities, in_round: bool) -> bool:
-    return bool(capabilities.phones)
+def _has_phones(opened: Opened) -> bool:
+    return bool(opened.capabilities.phones)
 
 
 PHONES = Screen(
