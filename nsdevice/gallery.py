@@ -26,6 +26,7 @@ NOTICES = (  # (notice, detail): what each notice says, with a detail as the box
     ("display_fallback", "st7789 library not installed: pip install 'nsdevice[pi]'"),
     ("input_fallback", ""),
     ("presses_dropped", ""),
+    ("voice_broken", "/opt/nsdevice/voice/clips/manifest.json: not a voice manifest"),
 )
 
 

@@ -186,14 +186,21 @@ def _open_box(
     from nsdevice.loop import Loop
     from nsdevice.notify import Notifier
     from nsdevice.session.settings import VOLUME_LEVELS
-    from nsdevice.speaker import Speaker
+    from nsdevice.speaker import BROKEN_NOTICE, Speaker
 
     busy = Busy()  # the loop's frame in the making: the page and the voice let it go first
     web = open_web(address, inbox, options.phone_buttons, busy) if address else None
     # pygame's mixer opens after the first frame
     speaker = Speaker(
-        lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS), busy
+        lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS),
+        busy,
+        log=notice,
     )
+    # A box with the voice on reads its clips' manifest before the first frame, so that a
+    # broken one is a notice on that frame (and the voice off); with the voice off the
+    # box pays nothing at start, and a broken manifest met later is a log line.
+    if session.settings.voice and (broken := speaker.check()) is not None:
+        session.notices.append((BROKEN_NOTICE, broken))
     loop = Loop(
         session=session,
         display=display,

@@ -26,7 +26,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from nsdevice.inputs.events import Abandoned, Button, Item, Press, Scored
 from nsdevice.views import TableView
-from nsdevice.voice.clips import clip_bytes
+from nsdevice.voice.clips import BrokenManifest, clip_bytes
 from nsdevice.web.guard import (
     Budget,
     Seats,
@@ -313,7 +313,10 @@ class TableRoutes:
 
     async def clip(self, request: Request) -> Response:
         """A phrase's clip (issue 24): only what the manifest names, never a path."""
-        data = clip_bytes(request.path_params["language"], request.path_params["phrase"])
+        try:
+            data = clip_bytes(request.path_params["language"], request.path_params["phrase"])
+        except (OSError, BrokenManifest):  # lost or damaged on the card: the phone says nothing
+            return _refuse(503, "clip unreadable")
         if data is None:
             return _refuse(404, "no such clip")
         return Response(data, media_type="audio/ogg", headers=CACHED)
