@@ -27,6 +27,7 @@ NOTICES = (  # (notice, detail): what each notice says, with a detail as the box
     ("input_fallback", ""),
     ("presses_dropped", ""),
     ("voice_broken", "/opt/nsdevice/voice/clips/manifest.json: not a voice manifest"),
+    ("settings_line", 'nsdevice.toml line 4: language "nl" is not one of en, es, de, it, fr'),
 )
 
 

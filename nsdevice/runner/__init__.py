@@ -17,7 +17,7 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,8 +31,11 @@ from nsdevice.runner.opening import (
     tracker_options,
 )
 from nsdevice.runner.planning import Plan, notice, plan, usage
+from nsdevice.session.settings import no_hotspot
+from nsdevice.views import Hotspot
 
 if TYPE_CHECKING:
+    from nsdevice.appliance.settings import Problem
     from nsdevice.displays import Display
     from nsdevice.inputs.device import InputDevice
     from nsdevice.inputs.events import Inbox
@@ -50,6 +53,7 @@ def run(options: RunOptions) -> int:
     """Plan and open the back ends, start or resume the game, run the loop, close."""
     from nsdevice.store import hold_folder, state_directory
 
+    options, settings_problems = with_settings_file(options)
     chosen = plan(options)
     address = web_address(options)
     today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
@@ -59,6 +63,9 @@ def run(options: RunOptions) -> int:
     shutdown = Shutdown(options.shutdown_command or "", os.environ.get(POWER_OFF_STATUS, ""))
     capabilities = _capabilities(options, chosen, display, inputs, address, shutdown)
     session, saver = _start_game(options, directory, capabilities, today)
+    for problem in settings_problems:  # the box starts; the line is named on its screen
+        notice(f"{problem} (left out)")
+        session.notices.append(("settings_line", str(problem)))
     box = _open_box(options, chosen, session, saver, display, inbox, inputs, address, shutdown)
     try:
         status = box.loop.run()
@@ -106,6 +113,7 @@ def _capabilities(
         shutdown=shutdown.possible,
         panel=panel(chosen, inputs),
         phones=phone_addresses(*address) if address else (),
+        hotspot=hotspot_reader(options.hotspot, address[1] if address else None),
     )
 
 
@@ -217,6 +225,37 @@ def _open_box(
     if web is not None:
         web.start()
     return Box(loop, web, speaker)
+
+
+def with_settings_file(options: RunOptions) -> tuple[RunOptions, tuple[Problem, ...]]:
+    """The options with what the card's settings file adds (`--settings`): its hardware
+    when none was given, its language and voice unless given; and the lines left out.
+    A bad line never stops the box: it is named on the screen."""
+    if options.settings is None:
+        return options, ()
+    from nsdevice.appliance.settings import load_settings
+    from nsdevice.hardware import list_profiles
+
+    settings = load_settings(Path(options.settings), tuple(list_profiles()))
+    changes: dict[str, Any] = {}
+    if options.hardware is None and "hardware" in settings.given:
+        changes["hardware"] = settings.hardware
+    if options.language is None and settings.language:
+        changes["language"] = settings.language
+    if not options.voice and settings.voice:
+        changes["voice"] = True
+    return replace(options, **changes), settings.problems
+
+
+def hotspot_reader(path: str | None, port: int | None) -> Callable[[], Hotspot | None]:
+    """What the Phones screen asks for the box's own Wi-Fi: the file firstboot's access
+    point describes itself in exists only while it is up (nothing without a page)."""
+    if path is None or port is None:
+        return no_hotspot
+    from nsdevice.appliance.network import read_hotspot
+
+    file = Path(path)
+    return lambda: read_hotspot(file, port)
 
 
 def _chosen_settings(options: RunOptions) -> dict[str, Any]:
