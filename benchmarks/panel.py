@@ -97,7 +97,7 @@ def spi_bytes_per_press(presses: int = 400, *, seed: int = 3) -> dict:
     from panel_model import fake_hardware, quantised
 
     from nsdevice.displays.st7789_display import St7789Display
-    from nsdevice.hardware import load_profile
+    from nsdevice.hardware.profiles import load_profile
     from nsdevice.inputs.events import Press
     from nsdevice.rules.deal import draw_seed
     from nsdevice.session import Session, Settings

@@ -121,11 +121,11 @@ def press_to_frame(
     import pygame
     from gpiozero.pins.mock import MockFactory
 
+    from nsdevice.box.loop import Loop
+    from nsdevice.box.notify import Notifier
     from nsdevice.displays.pygame_display import PygameDisplay
     from nsdevice.inputs.events import Button, ButtonTracker, QueueInbox, Stop
     from nsdevice.inputs.gpio import GpioButtons
-    from nsdevice.loop import Loop
-    from nsdevice.notify import Notifier
     from nsdevice.rules.deal import draw_seed
     from nsdevice.runner.opening import choose_inbox
     from nsdevice.session import Session, Settings
@@ -383,7 +383,7 @@ def press_to_frame_child(presses: int, delay_ms: float, block: int, save_first: 
     """The process of `press_to_frame_fsync_delayed`: the raw figures, by side, as JSON."""
     import ctypes
 
-    from nsdevice.loop import Loop
+    from nsdevice.box.loop import Loop
 
     if save_first:  # the order before issue 13: the frame waits for the save
 

@@ -12,19 +12,19 @@ import dataclasses
 from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
-from nsdevice.panel import DEFAULT_PANEL as DEFAULT_PANEL
-from nsdevice.panel import EDGES as EDGES
-from nsdevice.panel import Hint as Hint
-from nsdevice.panel import Panel as Panel
-from nsdevice.panel import Place as Place
+from nsdevice.places.panel import DEFAULT_PANEL as DEFAULT_PANEL
+from nsdevice.places.panel import EDGES as EDGES
+from nsdevice.places.panel import Hint as Hint
+from nsdevice.places.panel import Panel as Panel
+from nsdevice.places.panel import Place as Place
+from nsdevice.places.seating import RoomCall as RoomCall
+from nsdevice.places.seating import RoomListed as RoomListed
+from nsdevice.places.seating import RoomPlace as RoomPlace
+from nsdevice.places.seating import RoomSeat as RoomSeat
+from nsdevice.places.seating import RoomTable as RoomTable
+from nsdevice.places.seating import SeatPencil as SeatPencil
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.frozen import dataclass
-from nsdevice.seating import RoomCall as RoomCall
-from nsdevice.seating import RoomListed as RoomListed
-from nsdevice.seating import RoomPlace as RoomPlace
-from nsdevice.seating import RoomSeat as RoomSeat
-from nsdevice.seating import RoomTable as RoomTable
-from nsdevice.seating import SeatPencil as SeatPencil
 
 
 class ScreenName(StrEnum):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from nsdevice.hardware import (
+from nsdevice.hardware.profiles import (
     PROFILES_ENVIRONMENT_VARIABLE,
     SHIPPED_PROFILES,
     Profile,
@@ -165,7 +165,7 @@ def test_a_profile_in_nsdevice_profiles_shadows_the_shipped_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # On a box where install.sh ran, /etc/nsdevice/profiles would shadow the package too.
-    monkeypatch.setattr("nsdevice.hardware.SYSTEM_PROFILES", tmp_path / "no-etc")
+    monkeypatch.setattr("nsdevice.hardware.profiles.SYSTEM_PROFILES", tmp_path / "no-etc")
     write(tmp_path, GOOD_GPIO.replace('"bench"', '"desktop"'), "desktop.toml")
     environment = {PROFILES_ENVIRONMENT_VARIABLE: str(tmp_path)}
     assert load_profile("desktop", environment).display.kind == "kmsdrm"
@@ -185,7 +185,7 @@ def test_profile_error_is_a_value_error() -> None:
 
 def test_loading_profiles_imports_no_hardware_library() -> None:
     code = (
-        "import sys, nsdevice.hardware as h; h.load_profile('display-hat-mini', {}); "
+        "import sys, nsdevice.hardware.profiles as h; h.load_profile('display-hat-mini', {}); "
         "print(sorted(m for m in ('pygame', 'gpiozero', 'serial', 'st7789') if m in sys.modules))"
     )
     result = subprocess.run(

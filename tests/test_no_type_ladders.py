@@ -12,7 +12,7 @@ import pytest
 from nsdevice import views
 
 ROOT = Path(__file__).resolve().parents[1]
-CHOOSERS = ("nsdevice/loop.py", "nsdevice/displays/painter.py", "nsdevice/web/payload.py")
+CHOOSERS = ("nsdevice/box/loop.py", "nsdevice/displays/painter.py", "nsdevice/web/payload.py")
 VIEW_TYPES = frozenset(
     name
     for name, value in vars(views).items()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from nsdevice.hardware import list_profiles, load_profile
+from nsdevice.hardware.profiles import list_profiles, load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
 

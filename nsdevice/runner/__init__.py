@@ -1,7 +1,7 @@
 """`nsdevice run` and `hwtest`: plan the back ends, open them, and run the loop or the check.
 
 `cli` is the one dispatcher; this package only plans (`plan`), opens (`opening`, and the
-phones' page in `web`) and runs. The back ends come from one table (`nsdevice.backends`),
+phones' page in `web`) and runs. The back ends come from one table (`nsdevice.hardware.backends`),
 imported only when chosen.
 
 A back end chosen on the command line that cannot start falls back to one that can, with
@@ -36,13 +36,13 @@ from nsdevice.views import Hotspot
 
 if TYPE_CHECKING:
     from nsdevice.appliance.settings import Problem
+    from nsdevice.box.loop import Loop
+    from nsdevice.box.saving import Saver
+    from nsdevice.box.speaker import Speaker
     from nsdevice.displays import Display
     from nsdevice.inputs.device import InputDevice
     from nsdevice.inputs.events import Inbox
-    from nsdevice.loop import Loop
-    from nsdevice.saving import Saver
     from nsdevice.session import Capabilities, Session
-    from nsdevice.speaker import Speaker
     from nsdevice.web.server import WebSide
 from nsdevice.runner.web import open_web, phone_addresses, web_address
 
@@ -126,8 +126,8 @@ def _start_game(
     """The saved game resumed (with the command line's settings), else a fresh deal of
     the remembered setup, saved at once so that a restart keeps the same deal; a room
     game as chosen when `--room` asks for one that is not under way."""
+    from nsdevice.box.saving import open_game
     from nsdevice.locale import system_language
-    from nsdevice.saving import open_game
     from nsdevice.session import Session, Settings
 
     chosen_settings = _chosen_settings(options)
@@ -190,11 +190,11 @@ def _open_box(
 ) -> Box:
     """The loop, with the phones' page (started: it serves once the loop has drawn its
     first frame) and the voice, which follows the menu's setting."""
+    from nsdevice.box.loop import Loop
+    from nsdevice.box.notify import Notifier
+    from nsdevice.box.speaker import BROKEN_NOTICE, Speaker
     from nsdevice.inputs.events import Busy, ButtonTracker
-    from nsdevice.loop import Loop
-    from nsdevice.notify import Notifier
     from nsdevice.session.settings import VOLUME_LEVELS
-    from nsdevice.speaker import BROKEN_NOTICE, Speaker
 
     busy = Busy()  # the loop's frame in the making: the page and the voice let it go first
     web = open_web(address, inbox, options.phone_buttons, busy) if address else None
@@ -234,7 +234,7 @@ def with_settings_file(options: RunOptions) -> tuple[RunOptions, tuple[Problem, 
     if options.settings is None:
         return options, ()
     from nsdevice.appliance.settings import load_settings
-    from nsdevice.hardware import list_profiles
+    from nsdevice.hardware.profiles import list_profiles
 
     settings = load_settings(Path(options.settings), tuple(list_profiles()))
     changes: dict[str, Any] = {}
@@ -289,8 +289,8 @@ def open_hardware_saying_why(chosen: Plan) -> tuple[Display, Inbox, list[InputDe
     """`open_hardware`; when the profile's hardware is missing, its one line (cause; fix)
     also goes to systemd as the service's status, so `systemctl status nsdevice` shows it
     even after the restart limit has pushed it out of the journal lines it shows."""
-    from nsdevice.missing_hardware import HardwareMissing
-    from nsdevice.notify import Notifier
+    from nsdevice.box.notify import Notifier
+    from nsdevice.hardware.missing import HardwareMissing
 
     try:
         return open_hardware(chosen)
@@ -317,7 +317,7 @@ def local_date(environ: Mapping[str, str]) -> Callable[[], datetime.date]:
 
 def check_hardware(options: HwtestOptions) -> int:
     """`nsdevice hwtest`: open the profile's hardware as `run` would, and guide the check."""
-    from nsdevice.hwtest import check
+    from nsdevice.hardware.check import check
 
     try:
         chosen = plan(RunOptions(hardware=options.hardware))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import singledispatchmethod
 from typing import Any
 
+from nsdevice.box.notify import Notifier
 from nsdevice.displays import Display
 from nsdevice.inputs.events import (
     Abandoned,
@@ -29,7 +30,6 @@ from nsdevice.inputs.events import (
     Stop,
     Typed,
 )
-from nsdevice.notify import Notifier
 from nsdevice.session import Session, held_buttons
 from nsdevice.session.holds import EVERY_BUTTON
 from nsdevice.views import TableView, View
