@@ -49,10 +49,11 @@ def percentile(values: list[float], share: float) -> float:
 
 def summary(values: list[float], scale: float = 1.0, digits: int = 3) -> dict[str, Any]:
     if not values:
-        return {"count": 0, "median": None, "p99": None, "max": None, "min": None}
+        return {"count": 0, "median": None, "p90": None, "p99": None, "max": None, "min": None}
     return {
         "count": len(values),
         "median": round(statistics.median(values) * scale, digits),
+        "p90": round(percentile(values, 0.90) * scale, digits),
         "p99": round(percentile(values, 0.99) * scale, digits),
         "max": round(max(values) * scale, digits),
         "min": round(min(values) * scale, digits),

@@ -194,10 +194,12 @@ def _open_box(
     from nsdevice.box.notify import Notifier
     from nsdevice.box.speaker import BROKEN_NOTICE, Speaker
     from nsdevice.inputs.events import Busy, ButtonTracker
+    from nsdevice.inputs.room_inbox import RoomInbox
     from nsdevice.session.settings import VOLUME_LEVELS
 
     busy = Busy()  # the loop's frame in the making: the page and the voice let it go first
-    web = open_web(address, inbox, options.phone_buttons, busy) if address else None
+    room = RoomInbox(inbox)  # the phones' joins and sheets, taken by the loop in batches
+    web = open_web(address, inbox, options.phone_buttons, busy, room) if address else None
     # pygame's mixer opens after the first frame
     speaker = Speaker(
         lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS),
@@ -221,6 +223,7 @@ def _open_box(
         publish=web.publish if web is not None else None,
         retry=saver.retry,
         busy=busy,
+        room_inbox=room,
     )
     if web is not None:
         web.start()

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +65,17 @@ ASSETS = {  # the page's own files, by the only paths that serve them
 
 class Gate:
     """Around the whole page: only the box's own names, and no act from another site
-    (refused before any code is checked, so it spends nothing and locks nobody out)."""
+    (refused before any code is checked, so it spends nothing and locks nobody out).
+    An act (a join, a sheet: work for the box) waits while the box's loop makes a frame
+    (`after_frame`), so a storm of them takes the interpreter from no press."""
 
-    def __init__(self, app: Starlette, names: frozenset[str]) -> None:
-        self.app, self.names = app, names
+    def __init__(
+        self,
+        app: Starlette,
+        names: frozenset[str],
+        after_frame: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self.app, self.names, self.after_frame = app, names, after_frame
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -79,9 +86,12 @@ class Gate:
             if not own_host(host, self.names, str(server[0]) if server else None):
                 await _refuse(421, "this box answers only to its own name")(scope, receive, send)
                 return
-            if scope["method"] not in ("GET", "HEAD") and not same_origin(headers.get, host):
-                await _refuse(403, "only the box's own page may act")(scope, receive, send)
-                return
+            if scope["method"] not in ("GET", "HEAD"):
+                if not same_origin(headers.get, host):
+                    await _refuse(403, "only the box's own page may act")(scope, receive, send)
+                    return
+                if self.after_frame is not None:
+                    await self.after_frame()
         await self.app(scope, receive, send)
 
 
@@ -151,9 +161,14 @@ class Events:
     phone goes, not at the next table (Starlette's streaming response notices only when
     it next writes). A raw ASGI app."""
 
-    def __init__(self, stage: Stage, event: Callable[[int, TableView, str], bytes]) -> None:
+    def __init__(
+        self,
+        stage: Stage,
+        event: Callable[[int, TableView, str], bytes],
+        most: int = MOST_WATCHERS,
+    ) -> None:
         self.stage, self.event = stage, event
-        self.watchers = Watchers()
+        self.watchers = Watchers(most)
         # each stream → [its language, the number it was sent last, its framing's key]
         self._streams: dict[Relay | Direct, list[Any]] = {}
         self._broadcasting: asyncio.Future[None] | None = None
@@ -278,12 +293,13 @@ class TableRoutes:
         buttons: bool,
         budget: Budget,
         clock: Callable[[], float] | None = None,
+        streams: int = MOST_WATCHERS,
     ) -> None:
         self.stage, self.inbox_put, self.art, self.buttons = stage, inbox_put, art, buttons
         self.budget, self.seats, self.acts = budget, Seats(), Window(ACTIONS)
         self.assets = _assets()
         self.encoded: dict[tuple[int, str], bytes] = {}  # the latest table's event, by language
-        self.events = Events(stage, self.event)
+        self.events = Events(stage, self.event, streams)
         # `clock`: for the room's tables nobody follows (web.seating; tests give a fake one)
         following = self.following
         self.seating = Seating(following, clock) if clock is not None else Seating(following)
@@ -426,13 +442,15 @@ def make_app(
     budget: Budget | None = None,
     names: frozenset[str] | None = None,
     clock: Callable[[], float] | None = None,
+    streams: int = MOST_WATCHERS,
 ) -> Gate:
     """`buttons`: the table lets the controller's phone press NEXT and BACK (`--phone-buttons`).
     `budget`: wrong codes for the whole box; `names`: the box's own (guard.py). `inbox_put`
     says whether the box's inbox took the item: a full one is answered 503 (web/room.py).
-    `clock`: for the room's tables nobody follows (web.seating; tests give a fake one)."""
+    `clock`: for the room's tables nobody follows (web.seating; tests give a fake one).
+    `streams`: event streams open at once; one more is answered 503."""
     budget = budget if budget is not None else Budget()
-    table = TableRoutes(stage, inbox_put, art, buttons, budget, clock)
+    table = TableRoutes(stage, inbox_put, art, buttons, budget, clock, streams)
     room = RoomRoutes(
         stage.latest, inbox_put, budget, table.seats, table.acts, table.seating, table.sweep
     )
@@ -453,4 +471,6 @@ def make_app(
             looking.cancel()
 
     routes = [*table.routes(), *room.routes()]
-    return Gate(Starlette(routes=routes, lifespan=lifespan), names or own_names())
+    return Gate(
+        Starlette(routes=routes, lifespan=lifespan), names or own_names(), stage.after_frame
+    )
