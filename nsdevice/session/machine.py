@@ -18,7 +18,7 @@ from typing import Any
 from nsdevice import views
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.progress import Progress
-from nsdevice.session import snapshot
+from nsdevice.session import snapshot, valid
 from nsdevice.session.context import Context
 from nsdevice.session.names import ScreenName
 from nsdevice.session.screens import SCREENS
@@ -110,6 +110,7 @@ class Session(Context):
         if press.gesture is Gesture.REPEAT:
             return
         self.screens[state.screen].press(self, press)
+        valid.check_press(self, press)  # the same description a restore holds to
 
     def next(self) -> None:
         self.press(Press(Button.NEXT))
@@ -179,7 +180,7 @@ class Session(Context):
             snapshot.version(data)
             session = cls(Settings.from_dict(data["settings"]), **kwargs)
             snapshot.load(session, data)
-            snapshot.check(session)
+            valid.check(session)
         except (KeyError, TypeError, AttributeError, IndexError, AssertionError,
                 RecursionError) as error:  # fmt: skip
             raise ValueError(f"saved session does not fit: {error!r}") from error

@@ -46,3 +46,9 @@ class State:
     room: Roster | None = None  # a room game's tables, seats and sheets; None: one table
     chime: str | None = None
     request: str | None = None  # for the loop: "shutdown"
+
+    def leave_game(self) -> None:
+        """No game any more: its setup and its room go together, since a room is its
+        game's (nsdevice.session.valid forbids a room without one)."""
+        self.setup = None
+        self.room = None

@@ -146,7 +146,7 @@ def start_game(session: Context) -> None:
         last = state.setup.pencil_order if state.setup is not None else None
         colours = city(s.city).colours
         state.pencil_preference = last if last and set(last) == set(colours) else colours
-        state.setup = None
+        state.leave_game()
         state.pencil_choice = []
         state.cursor = colours.index(state.pencil_preference[0])
         state.screen = ScreenName.PENCIL_ORDER
