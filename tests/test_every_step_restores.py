@@ -30,6 +30,7 @@ from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens import SCREENS
 from nsdevice.session.settings import FinishedGame
 from nsdevice.store import Store
+from tests.test_run import run_box
 
 CAPABILITIES = Capabilities(brightness=True, phones=("http://192.0.2.1:8414",))
 TODAY = datetime.date(2026, 11, 27)
@@ -232,6 +233,25 @@ def test_the_sequence_of_issue_32_restores_at_every_step_D1():
         press = Press.parse(word)
         machine.press(press.button, press.gesture)
     machine.teardown()
+
+
+def test_the_sequence_of_issue_32_end_to_end_restarts_without_a_notice_D1(tmp_path):
+    """`nsdevice run --input script --display json` with the player's presses, then the
+    box started again on the same state folder: no "store rewound", no database set
+    aside, and the screen it stopped on (it came back a step, on the set-aside store)."""
+    screens, first = run_box(tmp_path, KNOWN)
+    assert first.returncode == 0, first.stderr
+    assert any(screen.get("room") for screen in screens)  # a room game was dealt on the way
+    again, second = run_box(tmp_path, "")
+    assert second.returncode == 0, second.stderr
+    assert "store rewound" not in second.stderr and "store_rewound" not in second.stdout
+    assert not [path.name for path in tmp_path.iterdir() if ".damaged-" in path.name]
+    assert plain(again[0]) == plain(screens[-1])
+
+
+def plain(screen: dict[str, Any]) -> dict[str, Any]:
+    """A JSON screen without its sound cue (a restored box has no chime to play)."""
+    return {**screen, "chime": None, "say": None}
 
 
 def test_a_walk_through_every_screen_restores_after_every_press_D1():
