@@ -18,6 +18,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
@@ -29,6 +30,8 @@ from nsdevice.session import CITIES, MODULES, Capabilities, Session, Settings
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens import SCREENS
 from nsdevice.session.settings import FinishedGame
+from nsdevice.session.state import State
+from nsdevice.session.valid import ForbiddenState
 from nsdevice.store import Store
 from tests.test_run import run_box
 
@@ -300,3 +303,35 @@ def test_a_walk_through_every_screen_restores_after_every_press_D1():
     room.keys("next,back,back")  # a page on and back, to the round's end
     reached = solo.screens | room.screens
     assert reached >= STANDING, f"not reached: {sorted(STANDING - reached)}"
+
+
+def test_a_pencil_row_laid_again_in_the_last_games_order_restores_C8():
+    """A solo player laid their own row; a new game offers it again, colour by colour: a
+    restart in the middle offers the same colour next (the order is saved while the row
+    is laid; before, the restarted box offered the city's order instead)."""
+    box = Box(Settings(city="tokyo", players=1, pencil_order="own"), dealt=False)
+    box.to_row("start")
+    box.keys("menu,next,menu,next,menu")  # a row of the player's own
+    box.until(ScreenName.SUMMARY, "menu")
+    own = box.session.current_setup().pencil_order
+    box.keys("next,menu")
+    box.to_row("new_game")
+    box.keys("menu,next")  # yes: the pencil row again, the last game's order offered
+    assert box.session.screen is ScreenName.PENCIL_ORDER
+    box.keys("menu,menu")  # each press checked against a restarted box
+    assert tuple(box.session.state.pencil_choice) == own[:2]
+    saved = box.session.snapshot()
+    assert saved["pencil_preference"] == list(own)
+    with pytest.raises(ValueError, match="pencil order offered"):
+        Session.restore({**saved, "pencil_preference": ["blue"]})
+
+
+def test_a_press_that_leaves_a_room_without_its_game_is_stopped_at_the_press(monkeypatch):
+    """The machine holds to the description that restores hold to: with the room left
+    behind (the fault of issue 32), the press itself raises, before any step is saved."""
+    monkeypatch.setattr(State, "leave_game", lambda state: setattr(state, "setup", None))
+    session = Session(Settings(players=4, room=True), seed_source=lambda: "ROOM")
+    session.deal_new_game()
+    assert session.state.room is not None
+    with pytest.raises(ForbiddenState, match="a room without a game"):
+        session.press(Press(Button.BACK))

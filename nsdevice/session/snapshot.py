@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nsdevice.rules.cities import CityName
+from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import Setup
 from nsdevice.rules.progress import Progress
 from nsdevice.session.context import Context
@@ -37,6 +37,8 @@ def take(session: Context) -> dict[str, Any]:
         added["today"] = True
     if state.pencil_choice:
         added["pencil_choice"] = list(state.pencil_choice)
+    if _offers_own_order(session):
+        added["pencil_preference"] = list(state.pencil_preference)
     if state.room is not None:
         added["room"] = state.room.as_dict()
     shown = state.screen if state.screen is not ScreenName.SHUTDOWN else state.under
@@ -76,6 +78,17 @@ def take(session: Context) -> dict[str, Any]:
     }
 
 
+def _offers_own_order(session: Context) -> bool:
+    """The pencil row is being laid in the last game's own order, not the city's: saved,
+    so that a restart offers the same colour next (left out otherwise, as before)."""
+    state = session.state
+    return (
+        state.screen is ScreenName.PENCIL_ORDER
+        and bool(state.pencil_preference)
+        and state.pencil_preference != city(state.settings.city).colours
+    )
+
+
 def _name(screen: ScreenName | None) -> str:
     """A screen as a snapshot writes it: its plain name, "" for none."""
     return screen.value if screen is not None else ""
@@ -110,6 +123,7 @@ def load(session: Context, data: dict[str, Any]) -> None:
     state.seed_characters = [str(c) for c in data["seed_characters"]]
     state.today = data.get("today", False) is True
     state.pencil_choice = [str(c) for c in data.get("pencil_choice", [])]
+    state.pencil_preference = tuple(str(c) for c in data.get("pencil_preference", []))
     state.under = ScreenName(str(data["under"])) if data["under"] else None
     state.question = str(data["question"])
     state.scores = [int(v) for v in data["scores"]]

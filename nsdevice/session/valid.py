@@ -169,6 +169,11 @@ def _check_pencils(session: Context) -> None:
             0 <= state.cursor < len(colours) and colours[state.cursor] not in laid,
             f"pencil cursor {state.cursor!r}",
         )
+        preferred = state.pencil_preference  # the order offered: none, or the whole row
+        _require(
+            not preferred or sorted(preferred) == sorted(colours),
+            f"pencil order offered {preferred!r}",
+        )
 
 
 def _check_values(session: Context) -> None:
