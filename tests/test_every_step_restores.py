@@ -43,6 +43,7 @@ KNOWN = (
     "next,hold:back,menu,hold:back,menu,back,menu,menu"
 )
 # Every screen a box stands on; shutting down is no place to stand (never saved)
+LISTS = (views.SetupView, views.MenuView)
 STANDING = {name for name, entry in SCREENS.items() if entry.kind is not Kind.MESSAGE}
 
 
@@ -195,6 +196,15 @@ class EveryStepRestores(RuleBasedStateMachine):
         """Any button, tapped, held or repeated, on whatever screen is up."""
         self.box.press(Press(button, gesture))
 
+    @precondition(lambda self: isinstance(self.box.session.view(), LISTS))
+    @rule(row=st.integers(0, 20))
+    def choose(self, row: int) -> None:
+        """On the setup or the menu, a row chosen as a player goes for one: NEXT down to
+        it, then MENU (a room, a new game, the history…)."""
+        rows = len(self.box.session.view().rows)  # type: ignore[attr-defined]
+        self.box.to_row(self.box.session.view().rows[row % rows].key)  # type: ignore[attr-defined]
+        self.box.press(Press(Button.MENU))
+
     @rule(taps=st.integers(1, 20))
     def play_on(self, taps: int) -> None:
         """NEXT tapped again and again, as a game goes: to a round's end, the game's end,
@@ -335,3 +345,21 @@ def test_a_press_that_leaves_a_room_without_its_game_is_stopped_at_the_press(mon
     assert session.state.room is not None
     with pytest.raises(ForbiddenState, match="a room without a game"):
         session.press(Press(Button.BACK))
+
+
+def test_a_new_game_after_a_rooms_results_keeps_no_screen_of_the_last_game_D1():
+    """A room's results, the menu over them, a new game, back to the setup, a game of
+    one table: the last game's results stayed as the screen beneath the menu, and the
+    step was one no restore took ("a room's results in a one-table game")."""
+    box = Box(Settings(players=4, room=True), dealt=True)
+    box.until(ScreenName.ROOM_RESULTS)
+    box.keys("menu")
+    box.to_row("new_game")
+    box.keys("menu,next")  # yes: a new room game's summary
+    box.keys("back")  # to the setup
+    box.to_row("players")
+    box.keys("menu")  # a room → 1 player
+    box.to_row("start")
+    box.keys("menu")
+    assert box.session.screen is ScreenName.SUMMARY and box.session.state.room is None
+    assert box.session.state.under is None

@@ -30,7 +30,7 @@ _PRESSES = (
     (("back", "repeat"), 3),
     (("menu", "repeat"), 2),
 )
-BOX_PRESSES = 600  # presses before a new box with new settings (and a shut-down store)
+BOX_PRESSES = 1_500  # presses before a new box with new settings (and a shut-down store)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -81,6 +81,7 @@ def every_step(
     rng = random.Random(seed)
     kinds = [Press(Button(b), Gesture(g)) for (b, g), _ in _PRESSES]
     weights = [weight for _, weight in _PRESSES]
+    leaning = list(weights)
     records = Store.in_memory()
     reading = _Reading(records)
     capabilities = Capabilities(brightness=True, phones=("http://192.0.2.1:8414",))
@@ -103,6 +104,9 @@ def every_step(
             voice=rng.random() < 0.2,
         )
         report.add("boxes")
+        # each box leans its own way (one mostly reveals, another lives in the menu), so
+        # that paths a single mix of presses makes rare are walked too
+        leaning[:] = [weight * rng.uniform(0.1, 2.0) for weight in weights]
         made = Session(
             settings,
             capabilities=capabilities,
@@ -134,14 +138,18 @@ def every_step(
         return dataclasses.replace(session.view(), chime=None)  # a chime is the press's own
 
     session = box()
+    planned: list[Any] = []  # presses still to come of a row being chosen
     started = time.perf_counter()
     report.counts.update(presses=0, refusals=0, differences=0, forbidden=0)
     while report.counts["presses"] < presses and time.perf_counter() - started < seconds:
         if report.counts["presses"] % BOX_PRESSES == BOX_PRESSES - 1:
             session = box()
+            planned.clear()
         _phones(session, rng, report)
         twin = restored(session)
-        press = rng.choices(kinds, weights)[0]
+        if not planned:
+            planned.extend(_choice(session, rng) or [rng.choices(kinds, leaning)[0]])
+        press = planned.pop(0)
         screen = session.screen
         screens.add(screen.value)
         if twin is not None and shown(twin) != shown(session):
@@ -155,6 +163,7 @@ def every_step(
             report.add("forbidden")
             fail(f"{press} on {screen}: {forbidden}")
             session = box()
+            planned.clear()
             continue
         finally:
             report.add("presses")
@@ -169,6 +178,19 @@ def every_step(
     if report.counts["presses"] < presses:
         report.fail(f"out of time after {report.counts['presses']} of {presses} presses")
     return report
+
+
+def _choice(session: Any, rng: random.Random) -> list[Any]:
+    """Now and then on a list (the setup, the menu): the presses that choose a row at
+    random, as a player goes for one (NEXT down to it, MENU); else none."""
+    from nsdevice import views
+    from nsdevice.inputs.events import Button, Press
+
+    view = session.view()
+    if not isinstance(view, views.SetupView | views.MenuView) or rng.random() > 0.4:
+        return []
+    row = rng.randrange(len(view.rows))
+    return [Press(Button.NEXT)] * ((row - view.cursor) % len(view.rows)) + [Press(Button.MENU)]
 
 
 def _phones(session: Any, rng: random.Random, report: Report) -> None:

@@ -48,7 +48,8 @@ class State:
     request: str | None = None  # for the loop: "shutdown"
 
     def leave_game(self) -> None:
-        """No game any more: its setup and its room go together, since a room is its
-        game's (nsdevice.session.valid forbids a room without one)."""
+        """No game any more: its setup, its room (a room is its game's) and the game
+        screen beneath the last overlay go together (nsdevice.session.valid)."""
         self.setup = None
         self.room = None
+        self.under = None

@@ -170,6 +170,7 @@ def _begin(session: Context, pencil_order: tuple[str, ...] | None) -> None:
     players = SEATS if s.room else s.players
     state.setup = Setup(city_name, players, modules, seed, pencil_order, daily)
     state.room = Roster() if s.room else None
+    state.under = None  # the last game's screen beneath the menu: none of this one's
     state.seed_code = None
     state.today = False
     state.pencil_choice = []
