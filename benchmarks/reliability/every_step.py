@@ -159,7 +159,7 @@ def every_step(
             if twin is not None:
                 twin.press(press)  # first: it peeks at the deal code the box then draws
             session.press(press)
-        except AssertionError as forbidden:  # the machine's own check (valid.check_press)
+        except AssertionError as forbidden:  # the machine's own check (valid.check_move)
             report.add("forbidden")
             fail(f"{press} on {screen}: {forbidden}")
             session = box()

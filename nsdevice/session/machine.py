@@ -110,7 +110,7 @@ class Session(Context):
         if press.gesture is Gesture.REPEAT:
             return
         self.screens[state.screen].press(self, press)
-        valid.check_press(self, press)  # the same description a restore holds to
+        valid.check_move(self, press)  # the same description a restore holds to
 
     def next(self) -> None:
         self.press(Press(Button.NEXT))
@@ -155,18 +155,28 @@ class Session(Context):
     def enter_score(self, seat: int, total: int, best_line: int) -> bool:
         """A seat's score from its phone, at the game's end; the result shows once every
         seat is in. False (nothing changes) when no game is being scored or out of range."""
-        return enter_score(self, seat, total, best_line)
+        if enter_score(self, seat, total, best_line):
+            valid.check_move(self, "a phone's score")
+            return True
+        return False
 
     def join(self, table: int, size: int, seat: int, name: str) -> bool:
         """A room player's join from their phone (the loop checks it is for this game):
         False (nothing changes) in a one-table game or when it does not fit (`Roster`)."""
         room = self.state.room
-        return room is not None and room.join(table, size, seat, name)
+        if room is not None and room.join(table, size, seat, name):
+            valid.check_move(self, "a phone's join")
+            return True
+        return False
 
     def room_score(self, table: int, seat: int, total: int, best_line: int) -> bool:
         """A room player's sheet, taken only while the room's results are up."""
         room = self.state.room
-        return room_scoring(self) and room is not None and room.score(table, seat, total, best_line)
+        scored = room_scoring(self) and room is not None
+        if scored and room is not None and room.score(table, seat, total, best_line):
+            valid.check_move(self, "a phone's sheet")
+            return True
+        return False
 
     # --- saving ----------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

@@ -1,15 +1,15 @@
 """What a valid session is: the one description that a press must keep and a restore
 must find (RULES D-1: a place in the fixed deal the box can show).
 
-Both sides read it. The machine checks it after every press (`check_press`, from
-`Session.press`): a press that breaks it is a bug in a screen's handler, raised there,
-never saved as a step the next start would refuse. A restore checks it before the box
-takes a saved step (`check`, from `Session.restore`) and refuses, with `ValueError` and
-never `assert` (a check that `python -O` would drop), whatever it forbids: a screen the
-box could not be on, a room without its game, a round end after two cards, a cursor
-past the end of its list, a seed code that is not one, a score outside the entry's
-range. Each would crash the box on the first press, at every start; refused, the store
-passes over that step as damaged.
+Both sides read it. The machine checks it after every move (`check_move`, from
+`Session.press` and from a phone's score, join or sheet): a move that breaks it is a
+bug in its handler, raised there, never saved as a step the next start would refuse.
+A restore checks it before the box takes a saved step (`check`, from
+`Session.restore`) and refuses, with `ValueError` and never `assert` (a check that
+`python -O` would drop), whatever it forbids: a screen the box could not be on, a room
+without its game, a round end after two cards, a cursor past the end of its list, a
+seed code that is not one, a score outside the entry's range. Each would crash the box
+on the first press, at every start; refused, the store passes over that step as damaged.
 
 Where two fields must agree, one function sets both (`State.leave_game`,
 `Context.resume`), so that the handlers reach only what this description allows.
@@ -66,16 +66,16 @@ def check(session: Context) -> None:
     _require(bool(view.screen), f"no view for {state.screen}")
 
 
-def check_press(session: Context, press: object) -> None:
-    """After a press (`Session.press`): the box may still stand there, or the press is a
-    bug in its screen's handler, raised here rather than saved as a step that no restart
+def check_move(session: Context, move: object) -> None:
+    """After a move (a press, a phone's entry): the box may still stand there, or the
+    move is a bug in its handler, raised here rather than saved as a step that no restart
     could take back. Shutting down is no place to stand: a snapshot saves the screen
     beneath it, as it was before the press."""
     if session.screens[session.state.screen].kind is Kind.MESSAGE:
         return
     found = fault(session)
     if found is not None:
-        raise ForbiddenState(f"{press} led to a state the box could not restore: {found}")
+        raise ForbiddenState(f"{move} led to a state the box could not restore: {found}")
 
 
 def _check_state(session: Context) -> None:
