@@ -9,7 +9,9 @@ line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
 import sys
 import time
 from collections.abc import Sequence
@@ -19,6 +21,7 @@ from typing import Any
 from nsdevice.errors import UsageError
 from nsdevice.options import (
     DealOptions,
+    FirstbootOptions,
     HwtestOptions,
     Options,
     ResultsOptions,
@@ -26,6 +29,7 @@ from nsdevice.options import (
     ScoreOptions,
     ScreenshotOptions,
     SimulateOptions,
+    UpdateOptions,
     parse,
     parse_size,
 )
@@ -50,7 +54,10 @@ from nsdevice.runner import check_hardware, run
 USAGE_ERROR = 2
 ECHO_LIMIT = 80  # characters of an argument echoed in an error line
 LINE_LIMIT = 400  # room for a cause and its fix (missing_hardware), still one line
-RESULTS_FILE_LIMIT = 4_000_000  # bytes; a room of 300 players writes about 20 kB
+# bytes: a full room (99 tables of 4) writes about 25 kB, so 1 MB holds some forty full
+# rooms merged; a bigger file is not a room's results (issue 32), and reading one this
+# size takes about a second
+RESULTS_FILE_LIMIT = 1_000_000
 
 
 def readable(message: str, argv: Sequence[str] = ()) -> str:
@@ -321,20 +328,48 @@ def command_screenshot(args: ScreenshotOptions) -> int:
 
 
 def _results_file(path: str) -> tuple[RoomKey, tuple[Result, ...]]:
+    """A room's results file, read only if it is a regular file of at most
+    RESULTS_FILE_LIMIT bytes (a FIFO, a device or a folder is refused at once, never
+    waited on); any way it is not a results file is one UsageError line."""
     try:
-        with open(path, "rb") as file:
-            data = file.read(RESULTS_FILE_LIMIT + 1)
+        data = _regular_file(path, RESULTS_FILE_LIMIT)
     except OSError as error:
         reason = error.strerror or str(error)
         raise UsageError(f"nsdevice results: cannot read {path}: {reason}") from None
+    except ValueError as error:
+        raise UsageError(f"nsdevice results: {path}: {error}") from None
     try:
-        if len(data) > RESULTS_FILE_LIMIT:
-            raise ValueError(f"over {RESULTS_FILE_LIMIT:,} bytes, not a room's results")
         return read_results(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise UsageError(f"nsdevice results: {path}: not a room results file (not text)") from None
     except ValueError as error:
         raise UsageError(f"nsdevice results: {path}: {error}") from None
+
+
+def _regular_file(path: str, limit: int) -> bytes:
+    """The bytes of `path` when it is a regular file of at most `limit` bytes; ValueError
+    saying what it is otherwise. Opened without blocking, so a FIFO never stalls the open,
+    and read no further than the limit, so a file that grows while read stays bounded."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise ValueError(f"not a regular file ({_file_kind(status.st_mode)})")
+        if status.st_size > limit:
+            raise ValueError(f"over {limit:,} bytes ({status.st_size:,}): not a room's results")
+        with open(descriptor, "rb", closefd=False) as file:
+            data = file.read(limit + 1)
+    finally:
+        os.close(descriptor)
+    if len(data) > limit:
+        raise ValueError(f"over {limit:,} bytes: not a room's results")
+    return data
+
+
+def _file_kind(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))  # fmt: skip
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def _print_results(key: RoomKey, results: Sequence[Result]) -> None:
@@ -374,6 +409,56 @@ def command_results(args: ResultsOptions) -> int:
     return 0
 
 
+def command_firstboot(args: FirstbootOptions) -> int:
+    """The system as the card's settings file says (run as root by
+    nsdevice-firstboot.service at every boot). Lines it leaves out are said, one each, and
+    the box still starts: the box names them on its screen too."""
+    from nsdevice.appliance.firstboot import first_boot
+    from nsdevice.hardware import list_profiles
+
+    root = Path(args.root)
+    if not root.is_dir():
+        raise UsageError(f"nsdevice firstboot: --root {args.root}: not a folder")
+    known = list_profiles()
+    known.update(
+        {p.stem: p for p in (root / "etc/nsdevice/profiles").glob("*.toml")}
+    )  # an image's own profiles, when setting up a tree
+    try:
+        settings, changed = first_boot(Path(args.settings), root, known_hardware=tuple(known))
+    except OSError as error:
+        raise UsageError(f"nsdevice firstboot: {error.filename}: {error.strerror}") from None
+    for problem in settings.problems:
+        print(f"nsdevice firstboot: {problem} (left out)", file=sys.stderr)
+    for line in changed:
+        print(f"nsdevice firstboot: {line}")
+    return 0
+
+
+def command_update(args: UpdateOptions) -> int:
+    """A signed release, switched to only once it is up (nsdevice.appliance.update)."""
+    from nsdevice.appliance.bundle import BundleRefused
+    from nsdevice.appliance.update import UpdateFailed, update
+
+    bundle = Path(args.bundle)
+    try:
+        key = Path(args.public_key).read_bytes() if args.public_key else None
+    except OSError as error:
+        raise UsageError(f"nsdevice update: --public-key: {error.strerror}") from None
+    if not bundle.is_file():
+        raise UsageError(f"nsdevice update: {args.bundle}: no such file")
+    try:
+        update(bundle, opt=Path(args.opt), public_key=key)
+    except BundleRefused as refused:
+        raise UsageError(f"nsdevice update: {args.bundle} refused: {refused}") from None
+    except UpdateFailed as failed:
+        print(f"nsdevice update: {failed}", file=sys.stderr)
+        return 1
+    except OSError as error:  # not root, a full card: said before anything was switched
+        where = error.filename or args.opt
+        raise UsageError(f"nsdevice update: {where}: {error.strerror} (run as root)") from None
+    return 0
+
+
 def command(options: Options) -> int:
     """Run the command these options are for."""
     match options:
@@ -391,6 +476,10 @@ def command(options: Options) -> int:
             return command_results(options)
         case HwtestOptions():
             return check_hardware(options)
+        case FirstbootOptions():
+            return command_firstboot(options)
+        case UpdateOptions():
+            return command_update(options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
