@@ -270,7 +270,8 @@ def plain(screen: dict[str, Any]) -> dict[str, Any]:
 def test_a_walk_through_every_screen_restores_after_every_press_D1():
     """Every screen a box stands on, reached by presses, each press checked: the setup
     with a room, the deal code, a solo player's pencil row (C-8), the game, every overlay
-    of the menu, the scores, the score sheet, the result, a room's results over pages."""
+    of the menu, the scores, the score sheet, the result, a room's results over pages and
+    its tables, one freed."""
     solo = Box(Settings(city="tokyo", players=1, pencil_order="own"), dealt=False)
     solo.to_row("seed")
     solo.keys("menu,menu")  # random → the day's deal → a code typed in
@@ -307,6 +308,18 @@ def test_a_walk_through_every_screen_restores_after_every_press_D1():
     for table in range(1, 4):
         for seat in range(1, 5):
             assert room.session.room_score(table, seat, 40 + seat, 9)
+    room.keys("menu")
+    room.to_row("room_tables")  # the room's tables: table 1 chosen, asked, freed
+    room.keys("menu,next,menu,menu")
+    assert 1 not in room.session.state.room.tables  # type: ignore[union-attr]
+    while room.session.view().cursor != 0:  # type: ignore[attr-defined]
+        room.keys("back")
+    room.keys("menu")  # the first row: back to the menu
+    room.to_row("resume")
+    room.keys("menu")
+    for seat in range(1, 5):  # table 1 again, so that the results have two pages
+        assert room.session.join(1, 4, seat, f"Again {seat}")
+        assert room.session.room_score(1, seat, 30 + seat, 9)
     room.keys("next,menu")  # the second page, then the menu over it
     room.to_row("show_setup")
     room.keys("menu,back")  # the summary recalled, and back to the results
