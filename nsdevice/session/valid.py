@@ -2,7 +2,7 @@
 must find (RULES D-1: a place in the fixed deal the box can show).
 
 Both sides read it. The machine checks it after every move (`check_move`, from
-`Session.press` and from a phone's score, join or sheet): a move that breaks it is a
+`Session.press` and from a phone's score or sheet): a move that breaks it is a
 bug in its handler, raised there, never saved as a step the next start would refuse.
 A restore checks it before the box takes a saved step (`check`, from
 `Session.restore`) and refuses, with `ValueError` and never `assert` (a check that
