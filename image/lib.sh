@@ -44,10 +44,11 @@ debian_mirror() {
     local kind=$1 # debian | security
     local wanted=$SUITE
     [[ $kind == security ]] && wanted=$SUITE-security
+    local apt=${NSDEVICE_APT_DIR:-/etc/apt}
     local files=()
-    [[ -e /etc/apt/sources.list ]] && files+=(/etc/apt/sources.list)
+    [[ -e $apt/sources.list ]] && files+=("$apt/sources.list")
     local f
-    for f in /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+    for f in "$apt"/sources.list.d/*.list "$apt"/sources.list.d/*.sources; do
         [[ -e $f ]] && files+=("$f")
     done
     ((${#files[@]})) || return 0
@@ -196,6 +197,16 @@ JOURNALD
 
 # sshd starts only when first boot enabled it (a public key was given); it makes its
 # host keys then, so no two cards share them.
+# Should first boot turn SSH on (a public key was given), only keys open it.
+sshd_config() {
+    cat <<'SSHD'
+# nsdevice image: keys only. No account has a password anyway; this says so twice.
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+SSHD
+}
+
 ssh_keys_dropin() {
     cat <<'DROPIN'
 [Service]
@@ -211,29 +222,41 @@ project_version() {
 }
 
 # The project's Python dependencies for the Pi: aarch64 wheels only (nothing compiles
-# under qemu), fetched on this machine with its own pip settings, kept in the cache.
-# pip inside the chroot then installs from that folder alone (PIP_NO_INDEX).
+# under qemu), fetched on this machine with its own pip settings and kept in the cache,
+# keyed by the requirements, so a rebuild needs no network and gets the same wheels.
+# pip inside the chroot then installs from that folder alone (PIP_NO_INDEX); install.sh
+# builds the project itself there from the checkout.
 fetch_wheels() {
-    local cache=$1 source=$2 dest=$3 pyver=$4
+    local cache=$1 source=$2 pyver=$3
+    local plain pi key
+    plain=$(python3 "$here/wheel_requires.py" "$source/pyproject.toml") || return 1
+    pi=$(python3 "$here/wheel_requires.py" "$source/pyproject.toml" pi) || return 1
+    key=$({ echo "$pyver aarch64 v1"; echo "$plain"; echo "$pi"; } | sha256sum | cut -c1-16)
+    local dest=$cache/wheels-$key
+    if [[ -d $dest ]]; then
+        echo "$dest"
+        return
+    fi
     local tools=$cache/host-venv
     [[ -x $tools/bin/pip ]] || python3 -m venv "$tools" >&2
-    install -d "$dest"
-    # The project as a wheel (pure Python), then everything it and its Pi extra need.
-    local scratch
-    scratch=$(mktemp -d)
-    tar -C "$source" --exclude=.git --exclude=./.venv --exclude='*.egg-info' --exclude=./build -cf - . |
-        tar -C "$scratch" -xf -
-    "$tools/bin/pip" wheel --quiet --no-deps --wheel-dir "$dest" "$scratch" >&2
-    rm -rf "$scratch"
-    local project
-    project=$(ls "$dest"/nsdevice-*.whl)
-    # spidev has no wheel: Debian's python3-spidev stands in (the venv sees system
-    # packages, as install.sh makes it), so it is left out here.
-    "$tools/bin/pip" download --quiet --dest "$dest" --only-binary=:all: \
-        --platform manylinux2014_aarch64 --platform manylinux_2_28_aarch64 \
-        --platform manylinux_2_34_aarch64 --platform linux_aarch64 \
-        --implementation cp --python-version "$pyver" \
-        "$project[pi]" setuptools wheel >&2 || return 1
+    local platform=(--only-binary=:all: --implementation cp --python-version "$pyver"
+        --platform manylinux2014_aarch64 --platform manylinux_2_28_aarch64
+        --platform manylinux_2_34_aarch64 --platform linux_aarch64)
+    rm -rf "$dest.part"
+    # The build back end too: install.sh builds the project offline in the chroot.
+    "$tools/bin/pip" download --quiet --dest "$dest.part" "${platform[@]}" $plain "setuptools>=70.1" >&2 ||
+        return 1
+    # The Pi extra (the panel library) without spidev, which has no wheel: Debian's
+    # python3-spidev stands in for it (the venv sees system packages, as install.sh
+    # makes it).
+    "$tools/bin/pip" download --quiet --dest "$dest.part" "${platform[@]}" --no-deps $pi >&2 || return 1
+    local wheel requires
+    for wheel in "$dest.part"/*.whl; do
+        requires+=" $(python3 "$here/wheel_requires.py" "$wheel" | grep -v '^spidev' || true)"
+    done
+    "$tools/bin/pip" download --quiet --dest "$dest.part" "${platform[@]}" $requires >&2 || return 1
+    mv "$dest.part" "$dest"
+    echo "$dest"
 }
 
 with_mounts() { # TREE COMMAND...: run with /proc, /sys and /dev inside the tree
@@ -273,6 +296,8 @@ configure_tree() {
         "$tree/var/lib/nsdevice"
     journald_conf >"$tree/etc/systemd/journald.conf.d/nsdevice.conf"
     ssh_keys_dropin >"$tree/etc/systemd/system/ssh.service.d/nsdevice-host-keys.conf"
+    install -d "$tree/etc/ssh/sshd_config.d"
+    sshd_config >"$tree/etc/ssh/sshd_config.d/nsdevice.conf"
     echo nsdevice >"$tree/etc/hostname"
     printf '127.0.0.1\tlocalhost\n127.0.1.1\tnsdevice\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' \
         >"$tree/etc/hosts"
@@ -381,9 +406,10 @@ build_image() {
     say "base tree unpacked ($((SECONDS - start)) s)"
     local pyver
     pyver=$(chroot "$tree" python3 -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
-    fetch_wheels "$cache" "$source" "$work/wheels" "$pyver" || die "could not fetch the aarch64 wheels"
+    local wheels
+    wheels=$(fetch_wheels "$cache" "$source" "$pyver") || die "could not fetch the aarch64 wheels"
     say "wheels ready ($((SECONDS - start)) s)"
-    install_project "$tree" "$work/wheels" "$source"
+    install_project "$tree" "$wheels" "$source"
     say "project installed ($((SECONDS - start)) s)"
     configure_tree "$tree" "$source"
     write_manifest "$tree" "$out/$name.manifest" "$name"

@@ -14,6 +14,8 @@ from nsdevice.displays import Display, DisplayUnavailable
 from nsdevice.displays.framebuffer_display import FramebufferDisplay
 from nsdevice.gallery import example_views
 
+CITY = "london"
+
 
 def fake_framebuffer(tmp_path: Path, width: int, height: int, depth: int, stride: int) -> tuple[str, str]:
     info = tmp_path / "fb0"
@@ -49,7 +51,7 @@ def test_the_painted_picture_reaches_the_framebuffer_in_its_format(tmp_path, dep
     device, info = fake_framebuffer(tmp_path, 640, 480, depth, stride)
     display = FramebufferDisplay(device=device, sysfs=info)
     assert display.size == (640, 480) and display.pixel_format == name
-    view = example_views()[0]
+    view = example_views(CITY)[0][1]
     display.show(view)
     memory = Path(device).read_bytes()
     assert len(memory) == stride * 480  # written in place, nothing beyond the screen
@@ -67,12 +69,12 @@ def test_the_painted_picture_reaches_the_framebuffer_in_its_format(tmp_path, dep
 def test_an_unchanged_picture_is_not_written_again(tmp_path):
     device, info = fake_framebuffer(tmp_path, 320, 240, 16, 640)
     display = FramebufferDisplay(device=device, sysfs=info)
-    view = example_views()[0]
+    view = example_views(CITY)[0][1]
     display.show(view)
     Path(device).write_bytes(bytes(640 * 240))  # something else drew over it
     display.show(view)
     assert Path(device).read_bytes() == bytes(640 * 240)
-    display.show(example_views()[1])
+    display.show(example_views(CITY)[1][1])
     assert Path(device).read_bytes() != bytes(640 * 240)
     display.close()
 
