@@ -23,7 +23,6 @@ import argparse
 import contextlib
 import json
 import lzma
-import os
 import re
 import shutil
 import signal
@@ -37,6 +36,7 @@ import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 SD_BYTES = 2 * 1024**3  # QEMU wants an SD card whose size is a power of two
 MiB = 1024 * 1024
@@ -68,13 +68,18 @@ sleep 5
 """
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     print(f"boot.sh: {message}", file=sys.stderr)
     raise SystemExit(2)
 
 
-def run(*command: str | Path, **options: object) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([str(part) for part in command], check=True, capture_output=True, **options)  # type: ignore[call-overload, no-any-return]
+def run(*command: str | Path) -> subprocess.CompletedProcess[bytes]:
+    """A tool's run; its failure ends boot.sh with the tool's own message."""
+    try:
+        return subprocess.run([str(part) for part in command], check=True, capture_output=True)
+    except subprocess.CalledProcessError as error:
+        fail(f"{command[0]}: {error.stderr.decode(errors='replace').strip()}")
+        raise
 
 
 # --- the card -----------------------------------------------------------------------------
@@ -98,7 +103,7 @@ def partitions(disk: Path) -> list[tuple[int, int]]:
 def unpack(image: Path, disk: Path) -> None:
     """The card as a raw file of SD_BYTES, from .img or .img.xz."""
     opener = lzma.open if image.suffix == ".xz" else open
-    with opener(image, "rb") as source, disk.open("wb") as target:  # type: ignore[operator]
+    with opener(image, "rb") as source, disk.open("wb") as target:
         shutil.copyfileobj(source, target, 16 * MiB)
         if target.tell() > SD_BYTES:
             fail(f"{image}: larger than {SD_BYTES} bytes")
@@ -151,7 +156,11 @@ def write_root_files(disk: Path, offset: int, files: dict[str, tuple[str, int]])
             local.write_text(text)
             folder = str(Path(path).parent)
             commands += [f"mkdir {folder}", f"rm {path}", f"write {local} {path}"]
-            commands += [f"sif {path} mode 0{0o100000 | mode:o}", f"sif {path} uid 0", f"sif {path} gid 0"]
+            commands += [
+                f"sif {path} mode 0{0o100000 | mode:o}",
+                f"sif {path} uid 0",
+                f"sif {path} gid 0",
+            ]
         script = Path(scratch) / "commands"
         script.write_text("\n".join(commands) + "\n")
         run("debugfs", "-w", "-f", script, f"{disk}?offset={offset}")
@@ -245,7 +254,9 @@ class Board:
                 words = line.decode("ascii", "replace").split()
                 if words[:1] == ["HELLO"]:
                     echo = next((w for w in words if w.startswith("echo=")), "")
-                    self._send(f"HELLO nsboard proto=1.2 fw=0.3.0 buttons=4 led=none {echo}".strip())
+                    self._send(
+                        f"HELLO nsboard proto=1.2 fw=0.3.0 buttons=4 led=none {echo}".strip()
+                    )
                     self.connected.set()
                 elif words[:1] == ["LED"] or words[:1] == ["BLINK"]:
                     self._send(f"OK {words[0]}")
@@ -315,7 +326,9 @@ def read_text(png: Path) -> str | None:
 
 
 @contextlib.contextmanager
-def qemu(kernel: Path, initrd: Path, dtb: Path, disk: Path, folder: Path, extra: str) -> Iterator[subprocess.Popen[bytes]]:
+def qemu(
+    kernel: Path, initrd: Path, dtb: Path, disk: Path, folder: Path, extra: str
+) -> Iterator[subprocess.Popen[bytes]]:
     command = [
         "qemu-system-aarch64", "-M", "raspi3b", "-m", "1G",
         "-kernel", str(kernel), "-initrd", str(initrd), "-dtb", str(dtb),
@@ -326,7 +339,9 @@ def qemu(kernel: Path, initrd: Path, dtb: Path, disk: Path, folder: Path, extra:
         "-monitor", f"unix:{folder / 'monitor.sock'},server=on,wait=off",
         "-display", "none", "-no-reboot",
     ]  # fmt: skip
-    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=(folder / "qemu.log").open("wb"))
+    process = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stderr=(folder / "qemu.log").open("wb")
+    )
     try:
         yield process
     finally:
@@ -336,7 +351,9 @@ def qemu(kernel: Path, initrd: Path, dtb: Path, disk: Path, folder: Path, extra:
         process.wait()
 
 
-def wait_for(log: Path, pattern: re.Pattern[bytes], process: subprocess.Popen[bytes], timeout: float) -> bool:
+def wait_for(
+    log: Path, pattern: re.Pattern[bytes], process: subprocess.Popen[bytes], timeout: float
+) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if log.exists() and pattern.search(log.read_bytes()):
@@ -359,8 +376,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("image", type=Path, help="nsdevice-*.img.xz or .img")
     parser.add_argument("--keys", default="", help="buttons to press after READY: next,back,menu")
     parser.add_argument("--screenshot", type=Path, help="the screen as PNG, after the keys")
-    parser.add_argument("--disk", type=Path, help="keep the emulated card in FILE; reuse it when it exists")
-    parser.add_argument("--ports", action="store_true", help="list the listening ports (ss) after READY")
+    parser.add_argument(
+        "--disk", type=Path, help="keep the emulated card in FILE; reuse it when it exists"
+    )
+    parser.add_argument(
+        "--ports", action="store_true", help="list the listening ports (ss) after READY"
+    )
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for READY")
     parser.add_argument("--log", type=Path, help="where the serial console's log goes")
     args = parser.parse_args(argv)
@@ -372,7 +393,8 @@ def main(argv: list[str] | None = None) -> int:
         fail(f"no image {args.image}")
     for tool in ("qemu-system-aarch64", "mcopy", "mdir", "fdtput", "debugfs"):
         if shutil.which(tool) is None:
-            fail(f"{tool} is missing (apt-get install qemu-system-arm mtools device-tree-compiler e2fsprogs)")
+            packages = "qemu-system-arm mtools device-tree-compiler e2fsprogs"
+            fail(f"{tool} is missing (apt-get install {packages})")
 
     wall = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="nsdevice-boot.") as scratch:
@@ -381,7 +403,11 @@ def main(argv: list[str] | None = None) -> int:
         if not disk.exists():
             unpack(args.image, disk)
         kernel, initrd, dtb = prepare(disk, folder, args.ports)
-        extra = "systemd.run=/usr/local/sbin/nsdevice-emulator-ports systemd.run_success_action=none" if args.ports else ""
+        extra = (
+            "systemd.run=/usr/local/sbin/nsdevice-emulator-ports systemd.run_success_action=none"
+            if args.ports
+            else ""
+        )
         board = Board(folder / "board.sock")
         log = folder / "console.log"
         result: dict[str, object] = {"image": str(args.image)}

@@ -17,7 +17,9 @@ from nsdevice.gallery import example_views
 CITY = "london"
 
 
-def fake_framebuffer(tmp_path: Path, width: int, height: int, depth: int, stride: int) -> tuple[str, str]:
+def fake_framebuffer(
+    tmp_path: Path, width: int, height: int, depth: int, stride: int
+) -> tuple[str, str]:
     info = tmp_path / "fb0"
     info.mkdir()
     (info / "virtual_size").write_text(f"{width},{height}\n")

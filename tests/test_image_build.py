@@ -5,6 +5,7 @@ read without building anything: the whole build and boot are commands in docs/im
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import re
 import socket
 import subprocess
@@ -14,7 +15,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pygame
-import pytest
 
 from nsdevice.inputs.events import Button, Edge
 from nsdevice.inputs.serial_board import Link, SerialBoard
@@ -51,7 +51,7 @@ def test_the_card_fits_two_gib_with_the_firmware_first_and_partitions_in_a_row()
     partitions = table()
     assert [kind for _, _, kind in partitions] == ["c", "83", "83"]  # FAT32 LBA, then ext4
     assert partitions[0][0] == 2048  # 1 MiB: aligned for any card's erase blocks
-    for (start, size, _), (following, _, _) in zip(partitions, partitions[1:], strict=False):
+    for (start, size, _), (following, _, _) in itertools.pairwise(partitions):
         assert start + size == following  # no gap, no overlap
         assert start % 2048 == 0
     end = (partitions[-1][0] + partitions[-1][1]) * 512
@@ -97,7 +97,9 @@ def test_the_mirror_is_the_machines_own_in_either_apt_format(tmp_path):
         "deb http://security.example/debian-security bookworm-security main non-free-firmware",
     ]
     (apt / "sources.list.d" / "debian.sources").unlink()
-    (apt / "sources.list").write_text("deb [arch=amd64] http://other.example/debian bookworm main\n")
+    (apt / "sources.list").write_text(
+        "deb [arch=amd64] http://other.example/debian bookworm main\n"
+    )
     lines = shell("mirror_lines", NSDEVICE_APT_DIR=str(apt), PATH="/usr/bin:/bin").splitlines()
     assert lines[0] == "deb http://other.example/debian bookworm main non-free-firmware"
     assert len(lines) == 2  # no security mirror named: none made up
@@ -109,7 +111,7 @@ def test_the_base_trees_cache_key_follows_its_package_list():
         assert needed in packages
     key = shell("base_key").strip()
     assert re.fullmatch(r"[0-9a-f]{16}", key)
-    other = shell('base_packages() { echo linux-image-arm64; }; base_key').strip()
+    other = shell("base_packages() { echo linux-image-arm64; }; base_key").strip()
     assert other != key
 
 
@@ -124,7 +126,9 @@ def fake_root(tmp_path: Path, shadow: str, ssh_enabled: bool = False) -> Path:
     (tree / "etc/ssh/sshd_config.d").mkdir(parents=True)
     (tree / "etc/ssh/sshd_config.d/nsdevice.conf").write_text("PasswordAuthentication no\n")
     (tree / "etc/shadow").write_text(shadow)
-    (tree / "etc/passwd").write_text("root:x:0:0::/root:/bin/bash\nnsdevice:x:999:999::/:/bin/false\n")
+    (tree / "etc/passwd").write_text(
+        "root:x:0:0::/root:/bin/bash\nnsdevice:x:999:999::/:/bin/false\n"
+    )
     wants = tree / "etc/systemd/system/multi-user.target.wants"
     wants.mkdir(parents=True)
     (wants / "nsdevice.service").symlink_to("/etc/systemd/system/nsdevice.service")
@@ -153,7 +157,9 @@ def test_the_security_check_fails_ssh_enabled_without_first_boot(tmp_path):
 def test_a_screendump_becomes_a_png_with_the_same_pixels(tmp_path):
     emulator = module("emulator")
     width, height = 5, 3
-    pixels = b"".join(bytes((x * 40, y * 80, (x + y) * 20)) for y in range(height) for x in range(width))
+    pixels = b"".join(
+        bytes((x * 40, y * 80, (x + y) * 20)) for y in range(height) for x in range(width)
+    )
     png = tmp_path / "screen.png"
     png.write_bytes(emulator.ppm_to_png(b"P6\n%d %d\n255\n" % (width, height) + pixels))
     picture = pygame.image.load(str(png))
