@@ -45,6 +45,7 @@ READY_LINE = re.compile(rb"Started nsdevice\.service|Started .*Next Station tabl
 FAILED_LINE = re.compile(rb"Failed to start .*(nsdevice|Next Station)")
 BUTTONS = {"next": 0, "back": 1, "menu": 2}
 DTB = "bcm2837-rpi-3-b.dtb"
+UART0 = "/soc/serial@7e201000"  # the PL011: QEMU's first serial port, the console
 # Drivers for hardware QEMU's raspi3b leaves out (VideoCore services, its KMS, the
 # firmware's clock control): they oops or fail to probe there and only slow the boot.
 BLACKLIST = "vchiq,bcm2835_mmal_vchiq,bcm2835_v4l2,snd_bcm2835,vc4,v3d,raspberrypi_cpufreq"
@@ -147,6 +148,14 @@ def add_framebuffer(dtb: Path) -> None:
     run("fdtput", "-t", "s", dtb, node, "status", "okay")
 
 
+def free_console_uart(dtb: Path) -> None:
+    """The PL011 carries the Pi's Bluetooth chip in the device tree, and its driver would
+    take the port from the console; QEMU has no such chip, so the node goes."""
+    found = subprocess.run(["fdtget", "-l", str(dtb), UART0], capture_output=True, text=True)
+    if "bluetooth" in found.stdout.split():
+        run("fdtput", "-r", dtb, f"{UART0}/bluetooth")
+
+
 def write_root_files(disk: Path, offset: int, files: dict[str, tuple[str, int]]) -> None:
     """Files into the card's ext4 root (debugfs at the partition's offset, no mount)."""
     with tempfile.TemporaryDirectory() as scratch:
@@ -183,6 +192,7 @@ def prepare(disk: Path, folder: Path, ports: bool) -> tuple[Path, Path, Path]:
     write_root_files(disk, root, files)
     kernel, initrd, dtb = take_boot_files(disk, firmware, folder)
     add_framebuffer(dtb)
+    free_console_uart(dtb)
     return kernel, initrd, dtb
 
 
