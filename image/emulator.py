@@ -65,7 +65,7 @@ REPORT = """#!/bin/sh
 # written by image/boot.sh --ports: what listens once the box is up, on the console
 while ! systemctl -q is-active nsdevice.service; do sleep 1; done
 sleep 5
-{ echo "PORTS-BEGIN"; ss -Hltnu; echo "PORTS-END"; } >/dev/console 2>&1
+{ echo "PORTS-BEGIN"; ss -Hltnu; echo "PORTS-END"; ls /dev/spidev*; } >/dev/console 2>&1
 """
 
 
@@ -133,6 +133,19 @@ def take_boot_files(disk: Path, offset: int, folder: Path) -> tuple[Path, Path, 
     return taken[0], taken[1], taken[2]
 
 
+def apply_overlays(disk: Path, offset: int, dtb: Path, folder: Path) -> None:
+    """The card's own overlays named in its config.txt, applied as the firmware would
+    (QEMU never runs the firmware): SPI0 for the panel (image/nsdevice-spi.dts)."""
+    config = folder / "config.txt"
+    run("mcopy", "-o", "-i", fat(disk, offset), "::/config.txt", config)
+    for line in config.read_text().splitlines():
+        name = line.strip().removeprefix("dtoverlay=")
+        if name != line.strip() and name:
+            overlay = folder / f"{name}.dtbo"
+            run("mcopy", "-o", "-i", fat(disk, offset), f"::/overlays/{name}.dtbo", overlay)
+            run("fdtoverlay", "-i", dtb, "-o", dtb, overlay)
+
+
 def add_framebuffer(dtb: Path) -> None:
     """The node the Pi's firmware adds for its framebuffer, at QEMU's default surface."""
     node = f"/chosen/framebuffer@{FRAMEBUFFER['base']:x}"
@@ -191,6 +204,7 @@ def prepare(disk: Path, folder: Path, ports: bool) -> tuple[Path, Path, Path]:
         files["/usr/local/sbin/nsdevice-emulator-ports"] = (REPORT, 0o755)
     write_root_files(disk, root, files)
     kernel, initrd, dtb = take_boot_files(disk, firmware, folder)
+    apply_overlays(disk, firmware, dtb, folder)
     add_framebuffer(dtb)
     free_console_uart(dtb)
     return kernel, initrd, dtb

@@ -159,8 +159,11 @@ TABLE
 # config.txt it writes (so a kernel update keeps them).
 config_txt_custom() {
     cat <<'CONFIG'
-# nsdevice: the Display HAT Mini's panel is on SPI0 (chip select 1).
+# nsdevice: the Display HAT Mini's panel is on SPI0 (chip select 1). Debian's kernel
+# boots with the upstream device trees, which have no spi=on switch (the dtparam is for
+# Raspberry Pi's own): the overlay switches SPI0 on there (image/nsdevice-spi.dts).
 dtparam=spi=on
+dtoverlay=nsdevice-spi
 # No rainbow square, no boot delay: the box's picture comes up sooner.
 disable_splash=1
 boot_delay=0
@@ -331,6 +334,8 @@ configure_tree() {
     # The firmware files again, from the settings above (Debian's own hook).
     chroot "$tree" /etc/initramfs/post-update.d/z50-raspi-firmware "$(kernel_version "$tree")" \
         "/boot/initrd.img-$(kernel_version "$tree")" >&2
+    install -d "$tree/boot/firmware/overlays"
+    dtc -@ -q -I dts -O dtb -o "$tree/boot/firmware/overlays/nsdevice-spi.dtbo" "$here/nsdevice-spi.dts"
 }
 
 kernel_version() {

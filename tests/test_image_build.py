@@ -63,7 +63,41 @@ def test_the_card_fits_two_gib_with_the_firmware_first_and_partitions_in_a_row()
 
 def test_spi_is_switched_on_for_the_display_hat_mini():
     lines = shell("config_txt_custom").splitlines()
-    assert "dtparam=spi=on" in lines
+    assert "dtparam=spi=on" in lines  # Raspberry Pi's own device trees
+    assert "dtoverlay=nsdevice-spi" in lines  # Debian's upstream ones (the overlay below)
+
+
+BASE_TREE = """/dts-v1/;
+/ { compatible = "raspberrypi,3-model-b", "brcm,bcm2837"; #address-cells = <1>; #size-cells = <1>;
+    soc { #address-cells = <1>; #size-cells = <1>;
+        gpio@7e200000 { reg = <0x7e200000 0xb4>; };
+        spi@7e204000 { compatible = "brcm,bcm2835-spi"; reg = <0x7e204000 0x200>;
+                       status = "disabled"; }; }; };
+"""
+
+
+def test_the_spi_overlay_turns_spi0_on_with_a_spidev_on_the_panels_chip_select(tmp_path):
+    """Applied the way the Pi's firmware applies it (by target path: Debian's device
+    trees carry no symbols), onto the nodes of the upstream BCM2837 tree."""
+    (tmp_path / "base.dts").write_text(BASE_TREE)
+    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", tmp_path / "base.dtb",
+                    tmp_path / "base.dts"], check=True)  # fmt: skip
+    subprocess.run(["dtc", "-@", "-q", "-I", "dts", "-O", "dtb", "-o", tmp_path / "spi.dtbo",
+                    IMAGE / "nsdevice-spi.dts"], check=True)  # fmt: skip
+    subprocess.run(["fdtoverlay", "-i", tmp_path / "base.dtb", "-o", tmp_path / "out.dtb",
+                    tmp_path / "spi.dtbo"], check=True)  # fmt: skip
+
+    def get(node: str, name: str) -> str:
+        found = subprocess.run(["fdtget", tmp_path / "out.dtb", node, name],
+                               capture_output=True, text=True, check=True)  # fmt: skip
+        return found.stdout.strip()
+
+    spi = "/soc/spi@7e204000"
+    assert get(spi, "status") == "okay"
+    assert get(f"{spi}/spidev@1", "reg") == "1"  # the HAT's panel: chip select 1
+    assert get(f"{spi}/spidev@1", "compatible") == "rohm,dh2228fv"  # one spidev binds
+    pins = get("/soc/gpio@7e200000/nsdevice_spi0_pins", "brcm,pins").split()
+    assert pins == ["7", "8", "10", "11"]  # not 9: the panel's data/command line
 
 
 def test_the_state_has_its_own_file_system_and_the_journal_stays_in_memory():
