@@ -351,15 +351,7 @@ write_manifest() {
     {
         echo "# $name: files (path size sha256), Debian packages, Python distributions"
         echo "[files]"
-        (cd "$tree" && find . -xdev \( -type f -o -type l \) -print0 | LC_ALL=C sort -z |
-            while IFS= read -r -d '' path; do
-                if [[ -L $path ]]; then
-                    printf '%s -> %s\n' "${path#.}" "$(readlink "$path")"
-                else
-                    printf '%s %s %s\n' "${path#.}" "$(stat -c %s "$path")" \
-                        "$(sha256sum <"$path" | cut -c1-64)"
-                fi
-            done)
+        python3 "$here/manifest.py" "$tree"
         echo "[debian]"
         chroot "$tree" dpkg-query -W -f='${Package} ${Version}\n' | LC_ALL=C sort
         echo "[python]"
