@@ -13,6 +13,8 @@
 # The Debian mirror is the machine's own (apt's sources) or NSDEVICE_DEBIAN_MIRROR /
 # NSDEVICE_DEBIAN_SECURITY; pip uses the machine's pip configuration.
 set -euo pipefail
+set -o errtrace
+trap 'printf "build.sh: failed at line %s: %s\n" "$LINENO" "$BASH_COMMAND" >&2' ERR
 
 say() { printf 'build.sh: %s\n' "$*" >&2; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 2; }

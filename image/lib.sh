@@ -311,9 +311,20 @@ install_project() {
     # with pip fed only the wheels fetched above.
     with_mounts "$tree" chroot "$tree" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 PIP_NO_INDEX=1 PIP_FIND_LINKS=/tmp/nsdevice-wheels \
-        PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 PYTHONDONTWRITEBYTECODE= \
+        PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 PIP_NO_COMPILE=1 \
         /tmp/nsdevice-src/systemd/install.sh "${options[@]}" >&2
     rm -rf "$tree/tmp/nsdevice-src" "$tree/tmp/nsdevice-wheels"
+    # Bytecode compiled here, natively (the same Python 3.11 bytecode the Pi runs), not
+    # by pip under qemu-user: minutes less. The service cannot write to /opt, so without
+    # it every start would compile again. SOURCE_DATE_EPOCH makes them checked-hash pycs.
+    local python
+    python=$(ls -d "$tree"/usr/bin/python3.* | grep -E 'python3\.[0-9]+$' | head -n 1)
+    if [[ $(python3 -c 'import sys; print(f"python{sys.version_info[0]}.{sys.version_info[1]}")') == "${python##*/}" ]]; then
+        python3 -m compileall -q -j 0 -s "$tree" -p / "$tree/opt/nsdevice" >&2 || true
+    else
+        say "this machine's Python is not ${python##*/}: the bytecode is compiled under qemu"
+        with_mounts "$tree" chroot "$tree" "/usr/bin/${python##*/}" -m compileall -q /opt/nsdevice >&2 || true
+    fi
 }
 
 configure_tree() {
@@ -356,8 +367,8 @@ configure_tree() {
     rm -rf "$tree"/var/lib/apt/lists/* "$tree"/var/cache/apt/*.bin "$tree"/var/log/*.log \
         "$tree"/tmp/* "$tree"/var/tmp/*
     # The firmware files again, from the settings above (Debian's own hook).
-    chroot "$tree" /etc/initramfs/post-update.d/z50-raspi-firmware "$(kernel_version "$tree")" \
-        "/boot/initrd.img-$(kernel_version "$tree")" >&2
+    # (/proc mounted: the hook checks that it runs in a chroot, or wants /boot/firmware mounted)
+    with_mounts "$tree" chroot "$tree" /etc/initramfs/post-update.d/z50-raspi-firmware >&2
     install -d "$tree/boot/firmware/overlays"
     dtc -@ -q -I dts -O dtb -o "$tree/boot/firmware/overlays/nsdevice-spi.dtbo" "$here/nsdevice-spi.dts"
 }
@@ -379,9 +390,13 @@ write_manifest() {
         echo "[debian]"
         chroot "$tree" dpkg-query -W -f='${Package} ${Version}\n' | LC_ALL=C sort
         echo "[python]"
-        local pip
-        pip=$(ls -d "$tree"/opt/nsdevice/venv/bin/python "$tree"/opt/nsdevice/releases/*/bin/python 2>/dev/null | head -n 1)
-        chroot "$tree" "${pip#"$tree"}" -m pip list --format=freeze --disable-pip-version-check 2>/dev/null | LC_ALL=C sort
+        local python
+        for python in "$tree"/opt/nsdevice/venv/bin/python "$tree"/opt/nsdevice/releases/*/bin/python; do
+            [[ -x $python ]] || continue
+            chroot "$tree" "${python#"$tree"}" -m pip list --format=freeze --disable-pip-version-check |
+                LC_ALL=C sort
+            break
+        done
     } >"$manifest"
 }
 
@@ -421,6 +436,8 @@ build_image() {
     install -d "$out"
     out=$(cd "$out" && pwd)
     work=$(mktemp -d "${TMPDIR:-/var/tmp}/nsdevice-image.XXXXXX")
+    # Gone however the build ends; --one-file-system: never into a mount left in the tree.
+    trap "rm -rf --one-file-system '$work'" EXIT
     tree=$work/tree
     install -d "$tree"
     tar -C "$tree" --numeric-owner -xpf "$base"
