@@ -41,7 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GUEST_FILES = Path(__file__).resolve().parent / "pi_guest"
 DEFAULT_USERLAND = Path("/work/userlands/bookworm")
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "pi_cost.json"
-MIRROR = "http://deb.debian.org/debian"
+# the Debian mirror: this machine's own apt sources, or NSDEVICE_DEBIAN_MIRROR
+MIRROR_TOOL = ROOT / "tools" / "debian-mirror"
 # What the userland needs beyond a base system: Python with venv, and a compiler and
 # Python's headers for spidev and gpiod, which pip builds there.
 PACKAGES = "python3,python3-venv,python3-dev,gcc,libc6-dev,ca-certificates"
@@ -102,6 +103,14 @@ def press_ms(instructions: float, ipc: float, spi_bytes: float, spi_hz: int) -> 
     return instructions / (ipc * CLOCK_HZ) * 1000 + spi_bytes * 8 / spi_hz * 1000
 
 
+def debian_mirror() -> str:
+    """The mirror tools/debian-mirror reads from the machine (SystemExit with its line)."""
+    found = subprocess.run([sys.executable, str(MIRROR_TOOL)], capture_output=True, text=True)
+    if found.returncode != 0:
+        raise SystemExit(found.stderr.strip())
+    return found.stdout.strip()
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -158,7 +167,8 @@ def ensure_userland(root: Path) -> None:
     root.parent.mkdir(parents=True, exist_ok=True)
     with open(f"{root}.log", "w") as log:
         run(
-            ["debootstrap", "--arch=arm64", f"--include={PACKAGES}", "bookworm", str(root), MIRROR],
+            ["debootstrap", "--arch=arm64", f"--include={PACKAGES}", "bookworm", str(root),
+             debian_mirror()],
             stdout=log,
             stderr=subprocess.STDOUT,
         )

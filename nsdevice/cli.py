@@ -9,7 +9,9 @@ line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
 import sys
 import time
 from collections.abc import Sequence
@@ -50,7 +52,10 @@ from nsdevice.runner import check_hardware, run
 USAGE_ERROR = 2
 ECHO_LIMIT = 80  # characters of an argument echoed in an error line
 LINE_LIMIT = 400  # room for a cause and its fix (missing_hardware), still one line
-RESULTS_FILE_LIMIT = 4_000_000  # bytes; a room of 300 players writes about 20 kB
+# bytes: a full room (99 tables of 4) writes about 25 kB, so 1 MB holds some forty full
+# rooms merged; a bigger file is not a room's results (issue 32), and reading one this
+# size takes about a second
+RESULTS_FILE_LIMIT = 1_000_000
 
 
 def readable(message: str, argv: Sequence[str] = ()) -> str:
@@ -321,20 +326,48 @@ def command_screenshot(args: ScreenshotOptions) -> int:
 
 
 def _results_file(path: str) -> tuple[RoomKey, tuple[Result, ...]]:
+    """A room's results file, read only if it is a regular file of at most
+    RESULTS_FILE_LIMIT bytes (a FIFO, a device or a folder is refused at once, never
+    waited on); any way it is not a results file is one UsageError line."""
     try:
-        with open(path, "rb") as file:
-            data = file.read(RESULTS_FILE_LIMIT + 1)
+        data = _regular_file(path, RESULTS_FILE_LIMIT)
     except OSError as error:
         reason = error.strerror or str(error)
         raise UsageError(f"nsdevice results: cannot read {path}: {reason}") from None
+    except ValueError as error:
+        raise UsageError(f"nsdevice results: {path}: {error}") from None
     try:
-        if len(data) > RESULTS_FILE_LIMIT:
-            raise ValueError(f"over {RESULTS_FILE_LIMIT:,} bytes, not a room's results")
         return read_results(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise UsageError(f"nsdevice results: {path}: not a room results file (not text)") from None
     except ValueError as error:
         raise UsageError(f"nsdevice results: {path}: {error}") from None
+
+
+def _regular_file(path: str, limit: int) -> bytes:
+    """The bytes of `path` when it is a regular file of at most `limit` bytes; ValueError
+    saying what it is otherwise. Opened without blocking, so a FIFO never stalls the open,
+    and read no further than the limit, so a file that grows while read stays bounded."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise ValueError(f"not a regular file ({_file_kind(status.st_mode)})")
+        if status.st_size > limit:
+            raise ValueError(f"over {limit:,} bytes ({status.st_size:,}): not a room's results")
+        with open(descriptor, "rb", closefd=False) as file:
+            data = file.read(limit + 1)
+    finally:
+        os.close(descriptor)
+    if len(data) > limit:
+        raise ValueError(f"over {limit:,} bytes: not a room's results")
+    return data
+
+
+def _file_kind(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))  # fmt: skip
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def _print_results(key: RoomKey, results: Sequence[Result]) -> None:

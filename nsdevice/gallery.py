@@ -27,6 +27,7 @@ from nsdevice.rules.progress import Progress
 from nsdevice.rules.room import ROOM, Result, rank
 from nsdevice.session import MODULES, Capabilities, Settings
 from nsdevice.session.hardware_test import hardware_test_view
+from nsdevice.session.roster import Roster
 from nsdevice.session.screens.common import row_index
 from nsdevice.session.screens.game import (
     deck_view,
@@ -48,7 +49,7 @@ from nsdevice.session.screens.menu import (
 )
 from nsdevice.session.screens.notice import notice_view
 from nsdevice.session.screens.phones import phones_view
-from nsdevice.session.screens.room import room_results_view, table_rows
+from nsdevice.session.screens.room import listed, room_results_view, room_tables_view, table_rows
 from nsdevice.session.screens.score_sheet import sheet_counts, sheet_view
 from nsdevice.session.screens.scores import result_view, score_entry_view
 from nsdevice.session.screens.setup import (
@@ -287,6 +288,7 @@ def example_views(
         ("display_fallback", "st7789 library not installed: pip install 'nsdevice[pi]'"),
         ("input_fallback", ""),
         ("presses_dropped", ""),
+        ("voice_broken", "/opt/nsdevice/voice/clips/manifest.json: not a voice manifest"),
     ):
         examples.append(
             (f"notice-{notice.replace('_', '-')}", notice_view(notice, detail, language))
@@ -332,6 +334,17 @@ def room_ranking(count: int) -> tuple[views.RoomPlace, ...]:
     )  # fmt: skip
 
 
+def room_roster(scored: int) -> Roster:
+    """The example room's tables and seats, the first `scored` sheets in."""
+    roster = Roster()
+    sizes = {table: max(s for t, s, *_ in ROOM_PLAYERS if t == table) for table, *_ in ROOM_PLAYERS}
+    for table, seat, name, _total, _best in ROOM_PLAYERS:
+        roster.join(table, sizes[table], seat, name)
+    for table, seat, _name, total, best in ROOM_PLAYERS[:scored]:
+        roster.score(table, seat, total, best)
+    return roster
+
+
 def _room(city: str, language: str) -> list[tuple[str, views.View]]:
     """A room game (issue 25): the caller's screens, and the results as sheets come in."""
     deal = _deal(city, 4, ROOM_MODULES[city], "ROOM25")
@@ -350,6 +363,10 @@ def _room(city: str, language: str) -> list[tuple[str, views.View]]:
         ("room-results-waiting", results(0)),
         ("room-results-filling", results(5)),
         ("room-results", results(players)),
+        ("room-tables", room_tables_view(listed(room_roster(0)), 2, "", language, players)),
+        # the caller chose table 4's second seat once: choosing it again frees it
+        ("room-tables-freeing", room_tables_view(
+            listed(room_roster(5)), 12, "4:2", language, players)),
     ]
 
 

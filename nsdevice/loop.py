@@ -14,6 +14,7 @@ from typing import Any
 
 from nsdevice.displays import Display
 from nsdevice.inputs.events import (
+    Abandoned,
     Busy,
     ButtonTracker,
     Dropped,
@@ -99,13 +100,17 @@ class Loop:
         ):
             self._draw_then_save()
 
-    def room(self, item: Joined | RoomScored) -> None:
-        """A room player joined or sent a sheet: for this game only (an earlier game's is
-        dropped); a frame and a save when it changed anything."""
+    def room(self, item: Joined | RoomScored | Abandoned) -> None:
+        """A room player joined or sent a sheet, or a table was left: for this game only
+        (an earlier game's is dropped); a frame and a save when it changed anything."""
         if item.game != self.session.game:
             return
         if isinstance(item, Joined):
-            changed = self.session.join(item.table, item.size, item.seat, item.name)
+            changed = self.session.join(
+                item.table, item.size, item.seat, item.name, item.claim, item.leaving, item.ticket
+            )
+        elif isinstance(item, Abandoned):
+            changed = self.session.free_idle_table(item.table)
         else:
             changed = self.session.room_score(item.table, item.seat, item.total, item.best_line)
         if changed:
@@ -158,7 +163,7 @@ class Loop:
                 if isinstance(item, Dropped):
                     self.dropped()
                     continue
-                if isinstance(item, Joined | RoomScored):
+                if isinstance(item, Joined | RoomScored | Abandoned):
                     self.room(item)
                     continue
                 presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]

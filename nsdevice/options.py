@@ -4,7 +4,7 @@
 module reads an `argparse.Namespace`. Each dataclass's fields are its parser's
 destinations, name for name: a flag added to a parser without its field (or the other
 way round) fails on the first parse (`_options`), and tests/test_options.py checks every
-flag against the README's command table.
+flag against the command table (docs/reference/commands.md).
 """
 
 from __future__ import annotations

@@ -26,6 +26,19 @@ class RoomSeat:
     table: int
     seat: int
     name: str
+    claim: str = ""  # the hash of its holder's claim (the page checks a rejoin against it)
+    sheet: bool = False  # their score sheet is in
+
+
+@dataclass(frozen=True, slots=True)
+class RoomListed:
+    """One row of the caller's list of the room: a table (`seat` 0) or a seat at it."""
+
+    table: int
+    seat: int  # 0: the table itself
+    size: int  # the table's
+    name: str = ""  # the seat's player
+    sheet: bool = False  # their score sheet is in
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +66,8 @@ class RoomTable:
     tables: tuple[tuple[int, int], ...] = ()  # (table, size) of every table registered
     seats: tuple[RoomSeat, ...] = ()  # who joined
     ranking: tuple[RoomPlace, ...] = ()  # the scores in so far, best first
+    started: bool = False  # the game's first card is out: no table is freed for being idle
+    taken: int = 0  # the last join the page numbered that the box has looked at
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 A view holds facts, not words: card faces, counts, keys such as `restart_round`.
 `nsdevice.texts` turns keys into the player's language; displays lay them out.
-`as_dict()` is the `--display json` line: keep its keys stable (README lists them).
+`as_dict()` is the `--display json` line: keep its keys stable (tools/json_reference.py
+writes them into docs/reference/json-screens.md, with the comment beside each field).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from nsdevice.panel import Place as Place
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.frozen import dataclass
 from nsdevice.seating import RoomCall as RoomCall
+from nsdevice.seating import RoomListed as RoomListed
 from nsdevice.seating import RoomPlace as RoomPlace
 from nsdevice.seating import RoomSeat as RoomSeat
 from nsdevice.seating import RoomTable as RoomTable
@@ -28,8 +30,8 @@ from nsdevice.seating import SeatPencil as SeatPencil
 @dataclass(frozen=True, slots=True)
 class View:
     screen: ClassVar[str] = ""
-    language: str = "en"
-    hints: tuple[Hint, ...] = ()
+    language: str = "en"  # the box's language: en, es, de, it or fr
+    hints: tuple[Hint, ...] = ()  # what each button does here, and where its label is drawn
     chime: str | None = None  # a sound cue for this change ("reveal", "round_end"), if sound is on
 
     def as_dict(self) -> dict[str, Any]:
@@ -67,9 +69,9 @@ class SetupView(View):
     screen: ClassVar[str] = "setup"
     rows: tuple[Row, ...] = ()
     cursor: int = 0
-    city: str = "tokyo"
-    players: int = 1
-    modules: tuple[str, ...] = ()
+    city: str = "tokyo"  # tokyo, paris or london
+    players: int = 1  # at this table, 1 to 4
+    modules: tuple[str, ...] = ()  # the modules in play
     seed: str | None = None  # None: a random deal; else the code typed in to replay a deal
     mix_warning: bool = False  # X-4
 
@@ -86,7 +88,7 @@ class PencilOrderView(View):
     """Solo, before the game: the player lays the pencils in the order they will use them."""
 
     screen: ClassVar[str] = "pencil_order"
-    city: str = "tokyo"
+    city: str = "tokyo"  # tokyo, paris or london
     chosen: tuple[str, ...] = ()  # laid so far, first round first
     offered: str = ""  # the colour NEXT and BACK are showing, for the next place in the row
     left: tuple[str, ...] = ()  # the colours not laid yet, the offered one among them
@@ -95,13 +97,13 @@ class PencilOrderView(View):
 @dataclass(frozen=True, slots=True)
 class SummaryView(View):
     screen: ClassVar[str] = "summary"
-    city: str = "tokyo"
-    players: int = 1
-    modules: tuple[str, ...] = ()
-    objectives: tuple[str, ...] = ()
-    city_gates: tuple[tuple[str, str], ...] = ()
-    pencil_powers: tuple[tuple[str, str], ...] = ()
-    solo_order: tuple[str, ...] = ()
+    city: str = "tokyo"  # tokyo, paris or london
+    players: int = 1  # at this table, 1 to 4
+    modules: tuple[str, ...] = ()  # the modules in play
+    objectives: tuple[str, ...] = ()  # the shared objectives drawn (C-11)
+    city_gates: tuple[tuple[str, str], ...] = ()  # (corner, bonus) (P-CG-1)
+    pencil_powers: tuple[tuple[str, str], ...] = ()  # (colour, power) (L-PP)
+    solo_order: tuple[str, ...] = ()  # solo: the pencils' row, round 1 first (C-8)
     mix_warning: bool = False
     recall: bool = False  # shown again from the menu: BACK/NEXT return to the game
     room: RoomCall | None = None  # a room game: how to join (None: one table)
@@ -113,7 +115,7 @@ class ModuleCards:
     during a round: the shared objectives (C-11), the city gates' bonus per corner
     (P-CG-1, X-3), each pencil colour's power (L-PP)."""
 
-    objectives: tuple[str, ...] = ()
+    objectives: tuple[str, ...] = ()  # the shared objectives drawn (C-11)
     city_gates: tuple[tuple[str, str], ...] = ()  # (corner, bonus)
     pencil_powers: tuple[tuple[str, str], ...] = ()  # (colour, power)
 
@@ -130,14 +132,14 @@ class Pairing:
 @dataclass(frozen=True, slots=True)
 class RoundStartView(View):
     screen: ClassVar[str] = "round_start"
-    city: str = "tokyo"
-    round: int = 1
-    rounds: int = 4
-    players: int = 1
-    controller: int = 1
+    city: str = "tokyo"  # tokyo, paris or london
+    round: int = 1  # 1 to 4
+    rounds: int = 4  # in the game
+    players: int = 1  # at this table, 1 to 4
+    controller: int = 1  # the seat turning the cards (C-10); 0 in a room game
     pencils: tuple[SeatPencil, ...] = ()  # seats first, then the table spots
-    pairing: Pairing | None = None
-    objectives: tuple[str, ...] = ()
+    pairing: Pairing | None = None  # this round's special station (T-SP-2), if played
+    objectives: tuple[str, ...] = ()  # the shared objectives drawn (C-11)
     module_cards: ModuleCards = ModuleCards()
     room: RoomCall | None = None  # a room game: every table size's pencils, how to join
 
@@ -155,18 +157,18 @@ class PlayedTurn:
 @dataclass(frozen=True, slots=True)
 class TurnView(View):
     screen: ClassVar[str] = "turn"
-    city: str = "tokyo"
-    round: int = 1
+    city: str = "tokyo"  # tokyo, paris or london
+    round: int = 1  # 1 to 4
     turn: int = 1
-    controller: int = 1
+    controller: int = 1  # the seat turning the cards (C-10); 0 in a room game
     cards: tuple[StationCard, ...] = ()  # one card, or the switch then its companion (C-5)
-    earlier: tuple[PlayedTurn, ...] = ()
-    underground_seen: int = 0
-    underground_total: int = 5
+    earlier: tuple[PlayedTurn, ...] = ()  # the round's turns before this one (C-3)
+    underground_seen: int = 0  # underground cards revealed this round (C-4)
+    underground_total: int = 5  # the round ends on this one
     switch_effect: bool | None = None  # False: "no effect" (T-4, L-3, D-3)
     paired_effect: str | None = None  # T-SP-3
     paired_effect_active: bool | None = None  # D-10
-    pairing: Pairing | None = None
+    pairing: Pairing | None = None  # this round's special station (T-SP-2), if played
     joker_extra: str = ""  # T-3 double track, P-3 guided tour
     last: bool = False  # this turn reveals the 5th underground card (C-4)
     module_cards: ModuleCards = ModuleCards()  # face up all game: kept in view
@@ -179,11 +181,11 @@ class RoundSoFarView(View):
     """This round's cards so far, from the menu: for a player who missed one (C-3)."""
 
     screen: ClassVar[str] = "round_so_far"
-    city: str = "tokyo"
-    round: int = 1
+    city: str = "tokyo"  # tokyo, paris or london
+    round: int = 1  # 1 to 4
     turns: tuple[PlayedTurn, ...] = ()  # every turn revealed in this round, the first first
-    underground_seen: int = 0
-    underground_total: int = 5
+    underground_seen: int = 0  # underground cards revealed this round (C-4)
+    underground_total: int = 5  # the round ends on this one
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,19 +194,19 @@ class DeckView(View):
     big screens show beside the earlier cards, as a screen of its own on small glass."""
 
     screen: ClassVar[str] = "deck"
-    city: str = "tokyo"
-    round: int = 1
+    city: str = "tokyo"  # tokyo, paris or london
+    round: int = 1  # 1 to 4
     remaining: tuple[StationCard, ...] = ()  # underground first, each kind in deck order
-    underground_seen: int = 0
-    underground_total: int = 5
+    underground_seen: int = 0  # underground cards revealed this round (C-4)
+    underground_total: int = 5  # the round ends on this one
 
 
 @dataclass(frozen=True, slots=True)
 class RoundEndView(View):
     screen: ClassVar[str] = "round_end"
-    city: str = "tokyo"
-    round: int = 1
-    rounds: int = 4
+    city: str = "tokyo"  # tokyo, paris or london
+    round: int = 1  # 1 to 4
+    rounds: int = 4  # in the game
     solo: bool = False
     line_scoring: str = ""  # "districts", "quarters" or "" (London)
 
@@ -219,9 +221,9 @@ class PencilMove:
 @dataclass(frozen=True, slots=True)
 class PencilPassView(View):
     screen: ClassVar[str] = "pencil_pass"
-    city: str = "tokyo"
+    city: str = "tokyo"  # tokyo, paris or london
     round: int = 2  # the round about to start
-    players: int = 1
+    players: int = 1  # at this table, 1 to 4
     moves: tuple[PencilMove, ...] = ()
     next_controller: int = 1
     solo_next: str | None = None  # solo: the next pencil in the row
@@ -231,8 +233,8 @@ class PencilPassView(View):
 @dataclass(frozen=True, slots=True)
 class GameEndView(View):
     screen: ClassVar[str] = "game_end"
-    city: str = "tokyo"
-    players: int = 1
+    city: str = "tokyo"  # tokyo, paris or london
+    players: int = 1  # at this table, 1 to 4
     seed: str = ""  # D-2: shown once the game is over
     sheet: bool = False  # a held NEXT opens the first seat's score sheet (a city with one)
 
@@ -240,7 +242,7 @@ class GameEndView(View):
 @dataclass(frozen=True, slots=True)
 class ScoreEntryView(View):
     screen: ClassVar[str] = "score_entry"
-    city: str = "tokyo"
+    city: str = "tokyo"  # tokyo, paris or london
     seat: int = 1
     field: str = "total"  # "total" or "best_line"
     value: int = 0
@@ -265,7 +267,7 @@ class SheetView(View):
     its points and the running total."""
 
     screen: ClassVar[str] = "score_sheet"
-    city: str = "tokyo"
+    city: str = "tokyo"  # tokyo, paris or london
     seat: int = 1
     solo: bool = True
     item: str = "line"  # a scoring.SheetItem key
@@ -292,7 +294,7 @@ class SeatResult:
 @dataclass(frozen=True, slots=True)
 class ResultView(View):
     screen: ClassVar[str] = "result"
-    city: str = "tokyo"
+    city: str = "tokyo"  # tokyo, paris or london
     seed: str = ""
     solo: bool = True
     total: int = 0
@@ -316,15 +318,28 @@ class RoomResultsView(View):
     at a time where it is long; the deal code, for rooms that play it too (D-2)."""
 
     screen: ClassVar[str] = "room_results"
-    city: str = "tokyo"
+    city: str = "tokyo"  # tokyo, paris or london
     seed: str = ""
-    modules: tuple[str, ...] = ()
+    modules: tuple[str, ...] = ()  # the modules in play
     ranking: tuple[RoomPlace, ...] = ()  # this page's places, best first
     page: int = 1
     pages: int = 1
     scored: int = 0  # sheets in
     players: int = 0  # players joined
     tables: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RoomTablesView(View):
+    """A room's tables and who sits where, from the menu (issue 32): the caller chooses a
+    seat or a table, then chooses it again to free it (its phones may join again)."""
+
+    screen: ClassVar[str] = "room_tables"
+    rows: tuple[RoomListed, ...] = ()  # each table, then its seats
+    cursor: int = 0  # 0: back to the menu; k: rows[k - 1]
+    freeing: bool = False  # the row at the cursor was chosen once: choosing it again frees it
+    tables: int = 0
+    players: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +361,7 @@ class AboutView(View):
     screen: ClassVar[str] = "about"
     version: str = ""
     seed: str | None = None  # only once the game is over (D-2)
-    city: str = "tokyo"
+    city: str = "tokyo"  # tokyo, paris or london
     first_tier_top: int = 0  # D-4: the city's tier 1 ends here, inclusive; tier 2 starts above
 
 
@@ -456,6 +471,7 @@ ALL_VIEWS: tuple[type[View], ...] = (
     SheetView,
     ResultView,
     RoomResultsView,
+    RoomTablesView,
     MenuView,
     ConfirmView,
     AboutView,

@@ -1,6 +1,6 @@
 """City data (RULES sections 3-5, C-6, C-8, C-9, C-11, S-SOLO, D-5).
 
-Expected values are copied from RULES.md, not read back from the data files, so a
+Expected values are copied from docs/rules.md, not read back from the data files, so a
 wrong edit of a data file fails here.
 """
 

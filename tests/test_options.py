@@ -1,6 +1,6 @@
-"""The command line as typed data: every flag the README's command table shows is accepted
-by its command, every flag a command takes is in the table, and each command's options
-arrive as its own frozen dataclass."""
+"""The command line as typed data: every flag the command table (docs/reference/commands.md)
+shows is accepted by its command, every flag a command takes is in the table, and each
+command's options arrive as its own frozen dataclass."""
 
 from __future__ import annotations
 
@@ -23,14 +23,13 @@ from nsdevice.options import (
     parse,
 )
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent / "docs" / "reference" / "commands.md"
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
 
 
 def readme_commands() -> dict[str, set[str]]:
-    """Each command's row of the README's command table: the flags written in it."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("\n## Commands\n", 1)[1].splitlines()
+    """Each command's row of the command table (docs/reference/commands.md): its flags."""
+    section = README.read_text(encoding="utf-8").splitlines()
     start = next(number for number, line in enumerate(section) if line.startswith("|"))
     table = itertools.takewhile(lambda line: line.startswith("|"), section[start:])
     rows: dict[str, set[str]] = {}
@@ -62,8 +61,8 @@ def test_the_readme_table_has_a_row_for_every_command_and_no_other() -> None:
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_flag_in_the_readme_is_accepted_and_every_flag_is_in_the_readme(command) -> None:
     written, taken = readme_commands()[command], parser_flags()[command]
-    assert written - taken == set(), f"README shows flags `nsdevice {command}` refuses"
-    assert taken - written == set(), f"`nsdevice {command}` takes flags the README leaves out"
+    assert written - taken == set(), f"the command table shows flags `nsdevice {command}` refuses"
+    assert taken - written == set(), f"`nsdevice {command}` takes flags the table leaves out"
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))

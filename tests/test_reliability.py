@@ -138,3 +138,12 @@ def test_a_room_of_phones_is_seated_once_each_and_bad_joins_seat_nobody():
     assert report.counts["joined_200"] == report.counts["box_players"] == 60
     assert report.counts["one_address_joins_taken"] <= 20
     assert report.counts["markup_name"] == 200 and report.counts["fresh_phone_after"] == 200
+
+
+def test_no_phone_takes_anothers_seat_or_squats_the_room_and_the_caller_frees_a_table():
+    report = run_check("web_seats", attempts=20, players=4)
+    _held(report)
+    assert report.counts["takeovers_taken"] == report.counts["forged_sheets_taken"] == 0
+    assert report.counts["names_kept"] == report.counts["rejoined_with_claim"] == 4
+    assert report.counts["squat_tables_taken"] <= 5 and report.counts["real_table_of_four"] == 4
+    assert report.counts["caller_freed_then_joined"] == 200

@@ -1,13 +1,13 @@
 """The table of screens is complete, and every screen has every piece of the recipe
 (docs/ARCHITECTURE.md, "Adding a screen"): its slice entry (`session.screens.SCREENS`)
 with a handler, a view of its own type and a kind, its page and title, its words in
-every catalog, a gallery example and its row in the README's `--display json` table.
+every catalog and a gallery example. Its `--display json` keys need nothing by hand: the
+reference is generated from the view (tools/json_reference.py, tests/test_json_reference.py).
 Every set of screens here is read from the table, never written out."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -33,7 +33,6 @@ NEXT, BACK, MENU = Press(Button.NEXT), Press(Button.BACK), Press(Button.MENU)
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = tuple(language for language in LANGUAGES if language != "en")
 EVERY_ROW = Capabilities(brightness=True, shutdown=True, phones=("http://192.168.1.23:8414/",))
-COMMON_KEYS = {"screen", "language", "hints", "chime"}  # the README lists these once, above
 
 
 def _choose(session: Session, key: str) -> None:
@@ -106,6 +105,12 @@ def every_screen() -> dict[ScreenName, tuple[views.View, ScreenName | None]]:
     room = Session(Settings(players=4))  # issue 25: past 4 players, a room
     _choose(room, "players")
     _choose(room, "start")
+    room.next()  # the first round's start, where MENU opens the menu
+    room.press(MENU)  # a room's own menu row (issue 32): its tables and seats
+    _choose(room, "room_tables")
+    look(room)
+    room.press(MENU)  # the first row: back to the menu
+    _choose(room, "resume")
     while room.screen is not ScreenName.ROOM_RESULTS:
         room.next()
     look(room)
@@ -127,18 +132,6 @@ def _dispatches(method: str, kind: type) -> bool:
 def view_type(entry: ScreenEntry) -> Any:
     """The view a screen shows, from its `show_…` function's return type."""
     return get_type_hints(entry.view).get("return")
-
-
-def readme_rows(text: str) -> dict[str, str]:
-    """The README's `--display json` table: each screen name and its row's keys."""
-    section = text.split("### Automation", 1)[-1].split("\n## ", 1)[0]
-    rows: dict[str, str] = {}
-    for line in section.splitlines():
-        cells = line.split(" | ")
-        if line.startswith("| `") and len(cells) >= 2:
-            for name in re.findall(r"`([a-z_]+)`", cells[0]):
-                rows[name] = cells[1]
-    return rows
 
 
 @cache
@@ -170,7 +163,6 @@ def missing_pieces(
     name: ScreenName,
     table: Mapping[ScreenName, ScreenEntry],
     gallery: Sequence[tuple[str, views.View]],
-    readme: Mapping[str, str],
     translated: Callable[[str], frozenset[str]] = catalog_words,
 ) -> list[str]:
     """What the screen `name` still lacks of the recipe, each piece named with its place."""
@@ -207,8 +199,6 @@ def missing_pieces(
             "gallery example: its view in nsdevice/gallery.py example_views",
             "words in each catalog: python tools/catalogs.py, then each .po's msgstr",
         ]
-        if name.value not in readme:
-            missing.append(f"README: a row for `{name.value}` in the --display json table")
         return missing
     has_page = _dispatches("page", kind)
     if not has_page:
@@ -232,14 +222,6 @@ def missing_pieces(
                     f"words in {language}: {untranslated} in nsdevice/locale/{language}/"
                     "LC_MESSAGES/nsdevice.po (python tools/catalogs.py)"
                 )
-    row = readme.get(kind.screen)
-    if row is None:
-        missing.append(f"README: a row for `{kind.screen}` in the --display json table")
-    else:
-        keys = {key for view in examples for key in view.as_dict()} - COMMON_KEYS
-        unlisted = sorted(key for key in keys if f"`{key}`" not in row)
-        if unlisted:
-            missing.append(f"README: the `{kind.screen}` row lists no {unlisted}")
     return missing
 
 
@@ -249,11 +231,10 @@ def gallery() -> list[tuple[str, views.View]]:
 
 
 def test_every_screen_has_every_piece_of_the_recipe(gallery):
-    readme = readme_rows((ROOT / "README.md").read_text(encoding="utf-8"))
     report = {
         name.value: pieces
         for name in ScreenName
-        if (pieces := missing_pieces(name, SCREENS, gallery, readme))
+        if (pieces := missing_pieces(name, SCREENS, gallery))
     }
     assert not report, "screens missing pieces of the recipe:\n" + "\n".join(
         f"  {screen}:\n" + "\n".join(f"    - {piece}" for piece in pieces)
@@ -263,25 +244,17 @@ def test_every_screen_has_every_piece_of_the_recipe(gallery):
 
 def test_the_checklist_names_every_missing_piece_at_once(gallery):
     """A screen with its view only: the one message names the entry, the page, the title,
-    the gallery example and the README row."""
-    readme = readme_rows((ROOT / "README.md").read_text(encoding="utf-8"))
+    and the gallery example."""
     table = {name: entry for name, entry in SCREENS.items() if name is not ScreenName.ABOUT}
     without = [(n, v) for n, v in gallery if not isinstance(v, views.AboutView)]
-    bare_readme = {screen: row for screen, row in readme.items() if screen != "about"}
-    pieces = missing_pieces(ScreenName.ABOUT, table, without, bare_readme)
+    pieces = missing_pieces(ScreenName.ABOUT, table, without)
     named = [piece.split(":")[0] for piece in pieces]
-    assert named == ["slice entry", "gallery example", "README"], pieces
+    assert named == ["slice entry", "gallery example"], pieces
     # its words: an untranslated one is named with its catalog
     nothing: Callable[[str], frozenset[str]] = lambda language: frozenset()  # noqa: E731
-    pieces = missing_pieces(ScreenName.ABOUT, SCREENS, gallery, readme, nothing)
+    pieces = missing_pieces(ScreenName.ABOUT, SCREENS, gallery, nothing)
     assert [p.split(":")[0] for p in pieces] == [f"words in {lang}" for lang in TRANSLATED]
     assert "'About'" in pieces[0] and "nsdevice/locale/es/" in pieces[0]
-
-
-def test_the_readme_rows_are_read():
-    readme = readme_rows((ROOT / "README.md").read_text(encoding="utf-8"))
-    assert {"turn", "shutdown", "hwtest"} <= set(readme)
-    assert "`underground_seen`" in readme["turn"]
 
 
 # --- the table and the walk ------------------------------------------------------------------

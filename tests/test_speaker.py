@@ -1,9 +1,13 @@
 """The box's voice on pygame's mixer (issue 24), on SDL's dummy audio driver: what starts
-playing, what a new card does to the old utterance, and what stays silent."""
+playing, what a new card does to the old utterance, and what stays silent; a clip or a
+manifest lost or damaged never silences the next card (issue 32)."""
 
 from __future__ import annotations
 
 import io
+import random
+import shutil
+import time
 
 import pygame
 import pytest
@@ -13,6 +17,7 @@ from nsdevice import views
 from nsdevice.inputs.events import Busy
 from nsdevice.rules.cards import Kind, StationCard, Symbol
 from nsdevice.speaker import PAUSE, Speaker
+from nsdevice.voice import clips as clips_module
 from nsdevice.voice import phrase_ids
 from nsdevice.voice.clips import clip_bytes
 
@@ -132,3 +137,178 @@ def test_the_decoded_clips_kept_stay_within_their_budget(speaker, monkeypatch):
     kept = speaker._raw
     assert 0 < sum(map(len, kept.values())) <= 300_000
     assert ("it", phrase_ids(turn(Symbol.PENTAGON, 2, "it"))[0]) in kept  # the newest stay
+
+
+# --- the voice never gives up (issue 32) -------------------------------------------------
+
+
+@pytest.fixture
+def clips_copy(tmp_path, monkeypatch):
+    """The shipped clips and manifest copied where a test may damage them, and read from
+    there (the manifest read again, and again after the test)."""
+    copy = tmp_path / "clips"
+    shutil.copytree(clips_module.folder(), copy)
+    monkeypatch.setattr(clips_module, "folder", lambda: copy)
+    clips_module.manifest.cache_clear()
+    pygame.mixer.init(frequency=22050, size=-16, channels=1, buffer=512)  # as the box's
+    yield copy
+    clips_module.manifest.cache_clear()
+
+
+def heard_speaker(log: list[str]) -> Speaker:
+    return Speaker(lambda: (True, 1.0), log=log.append)
+
+
+def clip_file(copy, view: views.View, index: int = 0):
+    phrase_id = phrase_ids(view)[index]
+    return copy / clips_module.manifest().clip(view.language, phrase_id).file
+
+
+def say_and_hear(box: Speaker, view: views.View) -> float:
+    """The length in seconds of what the voice's channel plays once `view` is said."""
+    box(view)
+    assert box.wait()
+    assert pygame.mixer.Channel(0).get_busy()
+    return pygame.mixer.Channel(0).get_sound().get_length()
+
+
+def heard_without(view: views.View, *left_out: str) -> float:
+    """What `view`'s utterance lasts with the clips `left_out` (and their pauses) left out."""
+    kept = [phrase_id for phrase_id in phrase_ids(view) if phrase_id not in left_out]
+    total = 0
+    for phrase_id in kept:
+        data = clip_bytes(view.language, phrase_id)
+        total += len(pygame.mixer.Sound(io.BytesIO(data)).get_raw()) // 2
+    return (total + int(22050 * PAUSE) * (len(kept) - 1)) / 22050
+
+
+def damage_deleted(path) -> None:
+    path.unlink()
+
+
+def damage_truncated(path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def damage_cut_after_header(path) -> None:
+    path.write_bytes(path.read_bytes()[:4000])  # Ogg pages that hold no sound yet
+
+
+def damage_garbage(path) -> None:
+    path.write_bytes(random.Random(32).randbytes(path.stat().st_size))
+
+
+@pytest.mark.parametrize(
+    "damage", [damage_deleted, damage_truncated, damage_cut_after_header, damage_garbage]
+)
+def test_a_bad_clip_is_left_out_with_one_log_line_and_the_next_card_is_spoken(
+    clips_copy, damage
+):
+    square, circle = turn(Symbol.SQUARE, 1), turn(Symbol.CIRCLE, 2)
+    whole_circle = heard_without(circle)  # measured before the damage
+    short_square = heard_without(square, "symbol.square")
+    damage(clip_file(clips_copy, square))
+    log: list[str] = []
+    box = heard_speaker(log)
+    try:
+        # the rest of the utterance (the underground count) is still said
+        assert say_and_hear(box, square) == pytest.approx(short_square, abs=1e-3)
+        assert len(log) == 1 and "en/symbol.square is left out" in log[0]
+        assert say_and_hear(box, circle) == pytest.approx(whole_circle, abs=1e-3)
+        assert say_and_hear(box, turn(Symbol.SQUARE, 3)) > 0  # the same clip once more:
+        assert len(log) == 1  # not logged again
+        assert box._thread is not None and box._thread.is_alive()
+    finally:
+        started = time.monotonic()
+        box.close()
+        assert time.monotonic() - started < 1.5  # close() does not wait out its 2 s
+
+
+def test_an_utterance_of_bad_clips_only_says_nothing_and_the_next_card_is_spoken(clips_copy):
+    square, circle = turn(Symbol.SQUARE, 1), turn(Symbol.CIRCLE, 2)
+    short_circle = heard_without(circle, "kind.street")  # the word both cards say
+    for index in range(len(phrase_ids(square))):
+        damage_garbage(clip_file(clips_copy, square, index))
+    log: list[str] = []
+    box = heard_speaker(log)
+    try:
+        box(square)
+        assert box.wait()
+        assert len(log) == len(phrase_ids(square))  # one line for each clip
+        assert say_and_hear(box, circle) == pytest.approx(short_circle, abs=1e-3)
+    finally:
+        box.close()
+
+
+def test_a_broken_manifest_at_start_turns_the_voice_off_for_the_run(clips_copy):
+    (clips_copy / "manifest.json").write_text('{"engine": "espeak-ng", "clips": [', "utf-8")
+    log: list[str] = []
+    box = heard_speaker(log)
+    try:
+        broken = box.check()
+        assert broken is not None and "manifest.json: not a voice manifest" in broken
+        assert "\n" not in broken
+        assert log == [f"voice off: {broken}"]
+        box(turn(Symbol.SQUARE, 1))
+        assert not box.said_last and box.wait()
+        assert box._thread is None  # nothing opened for a voice that cannot speak
+    finally:
+        box.close()
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        b"",  # emptied
+        b"\xff\xfe not text",
+        b"[" * 100_000,  # too deep for the JSON reader
+        b'{"engine": "e", "licence": "l", "clips": {"en": {"x": {"file": "../../etc/passwd",'
+        b' "text": "t", "seconds": 1}}}}',  # a clip outside the clips folder
+        b'{"engine": "e", "licence": "l", "clips": {"en": {"x": 5}}}',
+    ],
+)
+def test_every_broken_manifest_is_one_line_and_never_an_exception(clips_copy, manifest):
+    (clips_copy / "manifest.json").write_bytes(manifest)
+    broken = Speaker(lambda: (True, 1.0), log=[].append).check()
+    assert broken is not None and "\n" not in broken and len(broken) < 400
+
+
+def test_a_manifest_broken_after_start_costs_those_cards_only(clips_copy):
+    """The voice turned on in the menu, or the manifest damaged while the box runs: its
+    cards are not said (one log line), and once it reads again the next card is."""
+    circle = turn(Symbol.CIRCLE, 2)
+    whole_circle = heard_without(circle)
+    manifest_file = clips_copy / "manifest.json"
+    good = manifest_file.read_bytes()
+    manifest_file.write_text("not json", "utf-8")
+    clips_module.manifest.cache_clear()
+    log: list[str] = []
+    box = heard_speaker(log)
+    try:
+        box(turn(Symbol.SQUARE, 1))
+        assert box.wait()
+        box(turn(Symbol.PENTAGON, 1))
+        assert box.wait()
+        assert len(log) == 1 and "not a voice manifest" in log[0]
+        manifest_file.write_bytes(good)  # mended (an update)
+        assert say_and_hear(box, circle) == pytest.approx(whole_circle, abs=1e-3)
+    finally:
+        box.close()
+
+
+def test_a_failing_sound_device_costs_one_utterance_not_the_voice(speaker, monkeypatch):
+    """Any other failure of an utterance (a USB speaker pulled out) is logged once and
+    the voice's thread goes on to the next card."""
+    log: list[str] = []
+    box = heard_speaker(log)
+    try:
+        assert say_and_hear(box, turn(Symbol.SQUARE, 1)) > 0
+        real = box._channel
+        box._channel = None  # playing raises inside the voice's thread
+        box(turn(Symbol.CIRCLE, 1))
+        assert box.wait()
+        assert len(log) == 1 and "an utterance was not said (AttributeError" in log[0]
+        box._channel = real
+        assert say_and_hear(box, turn(Symbol.PENTAGON, 1)) > 0
+    finally:
+        box.close()

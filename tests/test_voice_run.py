@@ -151,3 +151,33 @@ def test_a_box_speaking_without_a_window_still_stops_on_sigterm(tmp_path: Path):
         if box.poll() is None:
             box.kill()
             box.wait()
+
+
+def test_a_broken_manifest_is_a_notice_at_start_and_the_game_goes_on(tmp_path, monkeypatch,
+                                                                     capsys):  # fmt: skip
+    """Issue 32: a voice manifest that cannot be read turned the voice's thread into an
+    exception at the first card; now the box's first frame says so, and it plays on."""
+    import shutil
+
+    from nsdevice.cli import main
+    from nsdevice.voice import clips
+
+    copy = tmp_path / "clips"
+    shutil.copytree(clips.folder(), copy)
+    (copy / "manifest.json").write_text('{"clips": {"en": ', encoding="utf-8")
+    monkeypatch.setattr(clips, "folder", lambda: copy)
+    clips.manifest.cache_clear()
+    try:
+        status = main(["run", "--input", "script", "--keys", "next,next,next,next", "--display",
+                       "json", "--voice", "--state-dir", str(tmp_path / "box")])  # fmt: skip
+    finally:
+        clips.manifest.cache_clear()
+    out, err = capsys.readouterr()
+    assert status == 0
+    screens = [json.loads(line) for line in out.splitlines() if line.strip()]
+    assert screens[0]["notice"] == "voice_broken"
+    assert str(copy / "manifest.json") in screens[0]["detail"]
+    assert [s["screen"] for s in screens[1:4]] == ["summary", "round_start", "turn"]
+    assert [line for line in err.splitlines() if "voice" in line] == [
+        f"nsdevice: voice off: {screens[0]['detail']}"
+    ]

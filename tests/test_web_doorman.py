@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-import pytest
+import uvicorn
 
 from nsdevice.inputs.events import Busy, Button, Press, QueueInbox
 from nsdevice.session import Capabilities, ScreenName, Session, Settings
@@ -20,8 +20,6 @@ from nsdevice.web.app import WATCHERS_PER_ADDRESS, make_app
 from nsdevice.web.doorman import Doorman, guarded
 from nsdevice.web.payload import Artwork
 from nsdevice.web.stage import Stage
-
-uvicorn = pytest.importorskip("uvicorn")
 
 
 def free_port() -> int:

@@ -23,6 +23,7 @@ from nsdevice.web.app import ACTIONS, MOST_BODY, make_app
 from nsdevice.web.guard import Budget
 from nsdevice.web.payload import Artwork
 from nsdevice.web.room import JOINS
+from nsdevice.web.seating import claim_hash
 from nsdevice.web.stage import Stage
 from tests.test_web import TOKYO_SHEET, to_game_end, to_turn, tokyo
 
@@ -81,9 +82,11 @@ class Room:
     def show(self) -> None:
         self.stage.publish(room_table(self.session, self.tables, (), self.ranking))
 
-    def join(self, name="Ada", table=1, size=2, seat=1, code=None, address=None):
+    def join(self, name="Ada", table=1, size=2, seat=1, code=None, address=None, claim=None):
         key = {"X-Join-Code": self.session.join_code if code is None else code}
         body = {"name": name, "table": table, "size": size, "seat": seat}
+        if claim is not None:
+            body["claim"] = claim
         client = self.client if address is None else self.other(address)
         return client.post("/room/join", json=body, headers=key)
 
@@ -112,7 +115,8 @@ def test_a_phone_joins_a_table_and_the_box_hears_who_sat_where(room):
     joined = answer.json()
     assert (joined["game"], joined["table"], joined["seat"]) == (room.session.game, 7, 2)
     assert joined["token"].startswith("7-2.")
-    assert room.inbox.get(0) == [Joined(7, 3, 2, "Ada", room.session.game)]  # stripped
+    claim = claim_hash(joined["claim"])  # the box hears the claim's hash, never the claim
+    assert room.inbox.get(0) == [Joined(7, 3, 2, "Ada", room.session.game, claim, None, 1)]
 
 
 @pytest.mark.parametrize(
@@ -209,16 +213,20 @@ def test_a_table_keeps_the_size_its_first_joiner_gave(room):
     assert room.join(table=4, size=2, seat=1).status_code == 409
     assert room.join(table=4, size=3, seat=3).status_code == 200
     # table 5 is not listed yet, but a join for it was taken: the same size or nothing
-    assert room.join(table=5, size=1, seat=1).status_code == 200
+    assert room.join(table=5, size=1, seat=1, address="10.0.0.1").status_code == 200
     refused = room.join(table=5, size=4, seat=2, address="10.0.0.2")
     assert refused.status_code == 409 and "1 players" in refused.json()["error"]
     assert [(j.table, j.size) for j in room.inbox.get(0)] == [(4, 3), (5, 1)]
 
 
 def test_each_address_joins_only_so_often(room):
-    for seat in range(JOINS):
-        assert room.join(table=seat // 4 + 1, size=4, seat=seat % 4 + 1).status_code == 200
-    refused = room.join(table=9, size=4, seat=1)
+    """A phone renaming its own seat over and over (with its claim) churns the box's
+    saves: JOINS a minute, then 429."""
+    claim = room.join(name="N0", table=1, size=4, seat=1).json()["claim"]
+    for count in range(1, JOINS):
+        renamed = room.join(name=f"N{count}", table=1, size=4, seat=1, claim=claim)
+        assert renamed.status_code == 200, renamed.text
+    refused = room.join(name="again", table=1, size=4, seat=1, claim=claim)
     assert refused.status_code == 429 and refused.headers["Retry-After"]
     assert room.join(table=9, size=4, seat=1, address="10.0.0.3").status_code == 200
     assert len(room.inbox.get(0)) == JOINS + 1
@@ -286,7 +294,7 @@ def test_the_acts_window_holds_per_table_and_seat(room):
     to_game_end(room.session)
     room.show()
     mine = room.token(table=2, size=2, seat=1)
-    neighbour = room.token(table=2, size=2, seat=2)
+    neighbour = room.token(table=2, size=2, seat=2, address="10.0.0.2")  # a phone holds one
     body = {"sheet": TOKYO_SHEET}
     answers = [room.client.post("/room/score", json=body, headers=mine).status_code
                for _ in range(ACTIONS + 3)]  # fmt: skip

@@ -4,19 +4,27 @@
   table with a name, a size and a seat, sees their pencil this round, the table's spare
   and their pencil next round, sends their sheet, and finds their line marked in the
   room's ranking. The name carries markup: the page shows it as text, never as HTML.
+  When the box no longer lists the seat (the caller freed it), the join box comes back.
 - Against a real box's room (`nsdevice run --room`'s session, loop and page): two phones
   at tables of 3 and 1 see rules.room's pencil for their size and seat, send their sheets
-  at the room's end, and the caller screen's ranking shows both.
+  at the room's end, and the caller screen's ranking shows both. Then the caller frees
+  one seat with the box's own buttons, and that phone shows the join box again.
 
-About 8 s for the two."""
+The page allows one seat a phone (an address): the second phone's requests say they come
+from 127.0.0.2 (X-Forwarded-For, which uvicorn takes only from the box itself, loopback).
+
+About 10 s for the two."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from nsdevice import views
-from nsdevice.inputs.events import Joined, QueueInbox, RoomScored
+from nsdevice.inputs.events import Button, Joined, Press, QueueInbox, RoomScored
 from nsdevice.rules import room as rules_room
+from nsdevice.web.seating import claim_hash
 from nsdevice.web.sheet import score_sheet
 from tests.browser import CHROMIUM, DRIVER, MISSING, chromium
 from tests.test_web import to_game_end, to_turn, tokyo
@@ -53,7 +61,10 @@ def test_a_phone_joins_a_room_table_sees_its_pencil_scores_and_is_ranked():
         browser.find_element(By.ID, "room-code").send_keys(session.join_code)
         browser.find_element(By.ID, "room-join-button").click()
         wait(lambda: browser.find_element(By.ID, "pencil").is_displayed(), what="the pencil")
-        assert inbox.get(0) == [Joined(7, 3, 2, NAME, session.game)]
+        [joined] = inbox.get(0)
+        assert joined == Joined(7, 3, 2, NAME, session.game, joined.claim, None, joined.ticket)
+        kept = json.loads(browser.execute_script("return localStorage['nsdevice.claim']"))
+        assert (kept["table"], kept["seat"]) == (7, 2) and claim_hash(kept["claim"]) == joined.claim
         seated = (views.RoomSeat(7, 2, NAME),)
         web.publish(room_table(session, ((7, 3),), seated))
         table = room_table(session)
@@ -101,6 +112,11 @@ def test_a_phone_joins_a_room_table_sees_its_pencil_scores_and_is_ranked():
         assert lines.index(me) == 1
         # nothing the players typed became markup: no <b> anywhere on the page
         assert browser.find_elements(By.CSS_SELECTOR, "main b") == []
+        web.publish(room_table(session, ((7, 3),), ()))  # the caller freed the seat
+        wait(lambda: browser.find_element(By.ID, "room-join").is_displayed(), what="join box")
+        said = browser.find_element(By.ID, "room-join-said").text
+        assert said == "Your seat was freed on the box. Join again to play on."
+        assert not browser.find_element(By.ID, "mine").is_displayed()
     finally:
         browser.quit()
         web.close()
@@ -187,8 +203,11 @@ def test_two_phones_join_a_real_boxs_room_and_the_caller_ranks_their_sheets():
         players = [("Ann", 7, 3, 2), ("<i>Bo</i>", 2, 1, 1)]  # name, table, size, seat
         phones = []
         for name, table, size, seat in players:
-            if phones:
+            if phones:  # another phone: another address (see the module's docstring)
                 browser.switch_to.new_window("window")
+                browser.execute_cdp_cmd("Network.enable", {})
+                forwarded = {"headers": {"X-Forwarded-For": "127.0.0.2"}}
+                browser.execute_cdp_cmd("Network.setExtraHTTPHeaders", forwarded)
             browser.get(url)
             phones.append(browser.current_window_handle)
             wait(lambda: browser.find_element(By.ID, "room-join").is_displayed(), what="form")
@@ -234,6 +253,19 @@ def test_two_phones_join_a_real_boxs_room_and_the_caller_ranks_their_sheets():
             me = browser.find_element(By.CSS_SELECTOR, "#ranking-rows tr.me")
             assert me.find_elements(By.TAG_NAME, "td")[1].text.startswith(name)
             assert browser.find_elements(By.CSS_SELECTOR, "main i") == []  # text, not markup
+        # the caller frees Ann's seat from the box's own buttons (Menu, Tables and seats)
+        copy = box.session.copy()
+        copy.menu()
+        down = [row.key for row in copy.view().rows].index("room_tables")  # type: ignore[attr-defined]
+        rows = [Button.MENU, *[Button.NEXT] * down, Button.MENU]  # the list: back, 2, Bo, 7, Ann
+        for button in [*rows, *[Button.NEXT] * 4, Button.MENU, Button.MENU]:
+            assert box.inbox.put(Press(button), 1.0)
+        wait(lambda: (7, 2) not in box.session.state.room.seats, what="the caller to free it")
+        browser.switch_to.window(phones[0])
+        wait(lambda: browser.find_element(By.ID, "room-join").is_displayed(), what="join box")
+        assert browser.find_element(By.ID, "room-join-said").text.startswith("Your seat was freed")
+        browser.switch_to.window(phones[1])
+        assert browser.find_element(By.ID, "mine").is_displayed()  # Bo keeps his seat
     finally:
         browser.quit()
         box.close()

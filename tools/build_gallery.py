@@ -34,7 +34,7 @@ SCREENS = ("turn", "turn-switch", "turn-switch-no-effect", "turn-paired-effect",
            "summary-all-modules", "round-start-3-players", "phones", "deck")  # fmt: skip
 # The caller's screens of a room game (issue 25), on the build made for a room: the TV's.
 ROOM_SCREENS = ("room-summary", "room-round-start", "room-turn", "room-pencil-pass",
-                "room-results")  # fmt: skip
+                "room-results", "room-tables", "room-tables-freeing")  # fmt: skip
 ROOM_BUILD = "tv"
 # The TV's caller turn in English, also kept beside the other screenshots in docs/screens
 CALLER_PICTURE = ("en/tokyo-room-turn.png", "room-caller-1920x1080.png")

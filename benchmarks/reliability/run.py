@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.reliability.bad_command_line import bad_command_line
+from benchmarks.reliability.bad_voice import bad_voice
 from benchmarks.reliability.button_storm import button_storm
 from benchmarks.reliability.damage_notice import damage_notice
 from benchmarks.reliability.damaged_database import damaged_database
@@ -20,6 +21,7 @@ from benchmarks.reliability.harness import (
 )
 from benchmarks.reliability.kill_storm import kill_storm
 from benchmarks.reliability.locked_store import locked_store
+from benchmarks.reliability.results_fuzz import results_fuzz
 from benchmarks.reliability.schema_flips import schema_flips
 from benchmarks.reliability.serial_flood import serial_flood
 from benchmarks.reliability.serial_line import serial_line
@@ -28,6 +30,7 @@ from benchmarks.reliability.web_acting import web_acting
 from benchmarks.reliability.web_connections import web_connections
 from benchmarks.reliability.web_guessing import web_guessing
 from benchmarks.reliability.web_room import web_room
+from benchmarks.reliability.web_seats import web_seats
 
 # name → (function, short-mode arguments, long-mode arguments)
 CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] = {
@@ -49,6 +52,13 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
     "web_guessing": (web_guessing, {"seconds": 15.0}, {"seconds": 60.0}),
     "web_acting": (web_acting, {}, {}),
     "web_room": (web_room, {"players": 60}, {"players": 380}),
+    "bad_voice": (
+        bad_voice,
+        {"presses": 14},
+        {"presses": 30, "languages": ("en", "es", "de", "it", "fr")},
+    ),
+    "results_fuzz": (results_fuzz, {"random_count": 60}, {"random_count": 400}),
+    "web_seats": (web_seats, {"attempts": 50}, {"attempts": 1000, "players": 40}),
 }
 
 

@@ -111,6 +111,9 @@ class Joined:
     seat: int  # 1..size
     name: str  # checked by the page: 1..NAME_LENGTH printable characters
     game: int  # the game it was sent for: a join for an earlier game is dropped
+    claim: str = ""  # the hash of the seat's claim (the page drew the claim, the phone keeps it)
+    leaving: tuple[int, int] | None = None  # (table, seat) the same claim held until now
+    ticket: int = 0  # the page's number for this join: the box says which it has looked at
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +127,16 @@ class RoomScored:
     game: int
 
 
-Item = Edge | Press | Stop | Scored | Typed | Dropped | Joined | RoomScored
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """A room table nobody at it has followed for a while before the game's first card
+    (nsdevice.web): the box frees it, so a phone cannot hold a table it left."""
+
+    table: int
+    game: int
+
+
+Item = Edge | Press | Stop | Scored | Typed | Dropped | Joined | RoomScored | Abandoned
 
 
 # Room in an inbox. A person makes a few edges a second and the loop takes each in well

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -35,12 +37,17 @@ COLUMNS = (  # the results file's header, in this order (room-spec.md)
 )
 FORMULA_STARTS = "=+-@"  # what a spreadsheet would run as a formula
 MODULE_JOIN = "+"
+# A results file is read from anywhere (a stick, a mail): bounded before it is believed.
+FIELD_LIMIT = 200  # characters of a CSV field: a name is 20, every module joined under 100
+JSON_DEPTH = 3  # {"ranking": [{...}]}: the deepest a results file nests
 
 
 def player_name(text: str, what: str = "name") -> str:
     """A player's name (or a room's label) as the room keeps it: stripped, 1 to
     NAME_LENGTH printable characters. ValueError says what is wrong in one line."""
-    name = str(text).strip()
+    if not isinstance(text, str):  # a file's 7 or {"a": 1} is not a name
+        raise ValueError(f"{what} must be text, not {_shown(text)}")
+    name = text.strip()
     if not 1 <= len(name) <= NAME_LENGTH:
         raise ValueError(f"{what} must be 1 to {NAME_LENGTH} characters, not {text!r}")
     if not name.isprintable():
@@ -209,20 +216,28 @@ def read_results(text: str) -> tuple[RoomKey, tuple[Result, ...]]:
     text = text.removeprefix("\ufeff")  # a spreadsheet that saved the file may add one
     if text.lstrip().startswith("{"):
         return _read_json(text)
-    rows = list(csv.reader(io.StringIO(text)))
-    if not rows or tuple(cell.strip() for cell in rows[0]) != COLUMNS:
+    reader = csv.reader(io.StringIO(text))
+    rows = _bounded_rows(reader)
+    header = next(rows, None)
+    if header is None or tuple(cell.strip() for cell in header) != COLUMNS:
         raise ValueError(f"not a room results file (its first line is not {','.join(COLUMNS)})")
     key: RoomKey | None = None
+    key_cells: tuple[str, ...] = ()  # the key as the last row wrote it: read once, not per row
     results: list[Result] = []
-    for number, row in enumerate(rows[1:], start=2):
+    for row in rows:
+        number = reader.line_num
         if not any(cell.strip() for cell in row):
             continue  # a blank line, as an editor may leave at the end
         if len(row) != len(COLUMNS):
             raise ValueError(f"line {number}: {len(row)} fields, a result has {len(COLUMNS)}")
         cells = dict(zip(COLUMNS, row, strict=True))
         try:
-            modules = tuple(Module(m) for m in cells["modules"].split(MODULE_JOIN) if m)
-            row_key = RoomKey(cells["code"], CityName(cells["city"]), modules)
+            if key is None or tuple(row[:3]) != key_cells:
+                modules = tuple(Module(m) for m in cells["modules"].split(MODULE_JOIN) if m)
+                row_key = RoomKey(cells["code"], CityName(cells["city"]), modules)
+                key_cells = tuple(row[:3])
+            else:
+                row_key = key
             result = Result(
                 room=_unsafe(cells["room"]),
                 table=_number(cells["table"]),
@@ -242,6 +257,32 @@ def read_results(text: str) -> tuple[RoomKey, tuple[Result, ...]]:
     return _checked(key, results)
 
 
+def _bounded_rows(reader: Any) -> Iterator[list[str]]:
+    """The reader's rows, each field at most FIELD_LIMIT characters; ValueError naming
+    the line otherwise, or where the CSV itself is broken (a field over the csv module's
+    own limit, a quote never closed)."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise ValueError(f"line {reader.line_num}: not CSV ({error})") from None
+        longest = max(map(len, row), default=0)
+        if longest > FIELD_LIMIT:
+            raise ValueError(
+                f"line {reader.line_num}: a field of {longest:,} characters "
+                f"(a results file's are at most {FIELD_LIMIT})"
+            )
+        yield row
+
+
+def _shown(value: object) -> str:
+    """A value from a file, for an error line: its repr, cut short."""
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
 def _number(cell: str) -> int:
     text = cell.strip()
     digits = text.removeprefix("-")
@@ -251,17 +292,58 @@ def _number(cell: str) -> int:
 
 
 def _read_json(text: str) -> tuple[RoomKey, tuple[Result, ...]]:
+    depth = _json_depth(text)
+    if depth > JSON_DEPTH:
+        raise ValueError(f"not a room results file (nested {depth:,} deep, not {JSON_DEPTH})")
     try:
         data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        line = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ValueError(f"not a room results file ({line})") from None
+    try:
+        if not isinstance(data, dict):
+            raise ValueError(f"not an object: {_shown(data)}")
+        _typed(data, ("code", "city"), str)
+        _typed(data, ("modules", "ranking"), list)
+        if not all(isinstance(m, str) for m in data["modules"]):
+            raise ValueError("modules must be a list of names")
         key = RoomKey(data["code"], CityName(data["city"]), tuple(map(Module, data["modules"])))
-        results = [
-            Result(**{name: entry[name] for name in COLUMNS[3:7] + COLUMNS[8:10]})
-            for entry in data["ranking"]
-        ]
-    except (ValueError, KeyError, TypeError) as error:
+        results = []
+        for number, entry in enumerate(data["ranking"], start=1):
+            if not isinstance(entry, dict):
+                raise ValueError(f"ranking entry {number} is not an object")
+            _typed(entry, ("room", "name"), str, f"ranking entry {number}: ")
+            results.append(Result(**{name: entry[name] for name in COLUMNS[3:7] + COLUMNS[8:10]}))
+    except (ValueError, KeyError) as error:
         line = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise ValueError(f"not a room results file ({line})") from None
     return _checked(key, results)
+
+
+def _typed(data: dict[str, Any], names: Sequence[str], kind: type, where: str = "") -> None:
+    """Each of `names` is in `data` and of `kind` (a JSON number for a name is refused, not
+    turned into text); ValueError naming the first that is not."""
+    for name in names:
+        if name not in data:
+            raise ValueError(f"{where}no {name!r}")
+        if not isinstance(data[name], kind):
+            kind_words = "text" if kind is str else "a list"
+            raise ValueError(f"{where}{name} must be {kind_words}, not {_shown(data[name])}")
+
+
+# Three passes, each linear whatever the text (no pattern here can backtrack): escapes
+# out, then whole strings, then everything but brackets.
+ESCAPE = re.compile(r"\\.", re.DOTALL)
+STRING = re.compile(r'"[^"]*"')
+NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+STEPS = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _json_depth(text: str) -> int:
+    """How deep `text`'s brackets nest, brackets inside strings not counted: checked before
+    the JSON reader sees it (100,000 brackets deep was a RecursionError)."""
+    brackets = NOT_BRACKET.sub("", STRING.sub("", ESCAPE.sub("", text)))
+    return max(itertools.accumulate(map(STEPS.__getitem__, brackets), initial=0))
 
 
 def _checked(key: RoomKey | None, results: list[Result]) -> tuple[RoomKey, tuple[Result, ...]]:

@@ -46,7 +46,7 @@ def run(options: RunOptions) -> int:
     from nsdevice.saving import Saver, open_game
     from nsdevice.session import Capabilities, Session, Settings
     from nsdevice.session.settings import VOLUME_LEVELS
-    from nsdevice.speaker import Speaker
+    from nsdevice.speaker import BROKEN_NOTICE, Speaker
     from nsdevice.store import hold_folder, state_directory
 
     chosen = plan(options)
@@ -113,8 +113,15 @@ def run(options: RunOptions) -> int:
     web = open_web(address, inbox, options.phone_buttons, busy) if address else None
     # the voice follows the menu's setting; pygame's mixer opens after the first frame
     speaker = Speaker(
-        lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS), busy
+        lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS),
+        busy,
+        log=notice,
     )
+    # A box with the voice on reads its clips' manifest before the first frame, so that a
+    # broken one is a notice on that frame (and the voice off); with the voice off the
+    # box pays nothing at start, and a broken manifest met later is a log line.
+    if session.settings.voice and (broken := speaker.check()) is not None:
+        session.notices.append((BROKEN_NOTICE, broken))
     loop = Loop(
         session=session,
         display=display,

@@ -24,7 +24,7 @@ from nsdevice.session.names import ScreenName
 from nsdevice.session.screens import SCREENS
 from nsdevice.session.screens.notice import notice_view
 from nsdevice.session.screens.phones import table_view
-from nsdevice.session.screens.room import room_scoring
+from nsdevice.session.screens.room import first_card_out, room_scoring
 from nsdevice.session.screens.scores import enter_score, set_typed_digit
 from nsdevice.session.screens.setup import start_game
 from nsdevice.session.settings import (
@@ -156,11 +156,30 @@ class Session(Context):
         seat is in. False (nothing changes) when no game is being scored or out of range."""
         return enter_score(self, seat, total, best_line)
 
-    def join(self, table: int, size: int, seat: int, name: str) -> bool:
+    def join(
+        self,
+        table: int,
+        size: int,
+        seat: int,
+        name: str,
+        claim: str = "",
+        leaving: tuple[int, int] | None = None,
+        ticket: int = 0,
+    ) -> bool:
         """A room player's join from their phone (the loop checks it is for this game):
-        False (nothing changes) in a one-table game or when it does not fit (`Roster`)."""
+        False (nothing changes) in a one-table game or when it does not fit (`Roster`).
+        `ticket`: the page's number for it, told back in the table whatever came of it."""
         room = self.state.room
-        return room is not None and room.join(table, size, seat, name)
+        if room is None:
+            return False
+        room.taken = max(room.taken, ticket)
+        return room.join(table, size, seat, name, claim, leaving)
+
+    def free_idle_table(self, table: int) -> bool:
+        """A table nobody at it follows (the page's word): freed before the game's first
+        card only; once cards are out a table keeps its players, whoever watches."""
+        room = self.state.room
+        return room is not None and not first_card_out(self) and room.free(table)
 
     def room_score(self, table: int, seat: int, total: int, best_line: int) -> bool:
         """A room player's sheet, taken only while the room's results are up."""

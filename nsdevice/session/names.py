@@ -33,6 +33,7 @@ class ScreenName(StrEnum):
     ROUND_SO_FAR = "round_so_far"  # this round's cards so far, from the menu
     DECK = "deck"  # the round's cards not revealed yet, from the menu
     ROOM_RESULTS = "room_results"  # a room game's end: the room's ranking (issue 25)
+    ROOM_TABLES = "room_tables"  # a room's tables and who sits where; the caller frees seats
 
 
 class Kind(Enum):

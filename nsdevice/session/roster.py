@@ -1,9 +1,15 @@
 """A room game's roster: the tables, who sits at each, and the sheets scored so far.
 
 One box calls the cards for a whole room (issue 25); each table plays on paper and joins
-from phones. The roster only grows from what the page sends (`Joined`, `RoomScored`) and
-is saved with the game, so a pulled plug loses no player and no score. Anything that
-does not fit is ignored, never raised: it comes from the network.
+from phones. The roster grows from what the page sends (`Joined`, `RoomScored`) and is
+saved with the game, so a pulled plug loses no player and no score. Anything that does
+not fit is ignored, never raised: it comes from the network.
+
+A seat belongs to its player (issue 32): the page draws a random claim for the seat's
+first join and the roster keeps only its hash (`claims`), saved with the seat, so after a
+restart the phone still proves the seat is its own. A join for a seat another claim
+holds changes nothing. The caller frees a seat or a whole table (`free`); a table whose
+last seat goes is gone, and its number and size are free again.
 """
 
 from __future__ import annotations
@@ -23,26 +29,75 @@ class Roster:
     tables: dict[int, int] = field(default_factory=dict)  # table → its size, by its first joiner
     seats: dict[Place, str] = field(default_factory=dict)  # (table, seat) → name
     scores: dict[Place, tuple[int, int]] = field(default_factory=dict)  # → (total, best line)
+    claims: dict[Place, str] = field(default_factory=dict)  # → the hash of its holder's claim
+    # the last join the page numbered that the box has looked at (not saved: the page's
+    # numbers start again with the box), so the page knows which of its joins are settled
+    taken: int = field(default=0, compare=False)
     # the ranking, kept until a join or a sheet changes it: every frame (and the phones'
     # table after it) asks for it, and ranking 300 sheets takes milliseconds
     _ranked: tuple[views.RoomPlace, ...] | None = field(default=None, repr=False, compare=False)
 
-    def join(self, table: int, size: int, seat: int, name: str) -> bool:
+    def join(
+        self,
+        table: int,
+        size: int,
+        seat: int,
+        name: str,
+        claim: str = "",
+        leaving: Place | None = None,
+    ) -> bool:
         """A player takes a seat; False (nothing changes) when it does not fit: a table
         out of range, a size other than the table's first joiner's, a seat past the size,
-        a name that is not one. A seat joined again takes the newer name."""
+        a name that is not one, a seat another claim holds. A seat joined again by its own
+        claim takes the newer name. `leaving`: the seat this claim held until now (a phone
+        moving), freed first, and only if this claim holds it."""
         if not (_whole(table, 1, MOST_TABLES) and _whole(size, 1, SEATS)):
             return False
-        if self.tables.get(table, size) != size or not _whole(seat, 1, size):
+        place = (table, seat)
+        moving = leaving is not None and leaving != place and bool(claim)
+        moving = moving and leaving in self.seats and self.claims.get(leaving) == claim
+        # the table's size as it stands once the seat left is gone (its last seat: no table)
+        sizes = dict(self.tables)
+        if moving and leaving is not None and self._alone(leaving):
+            del sizes[leaving[0]]
+        if sizes.get(table, size) != size or not _whole(seat, 1, size):
             return False
         try:
             name = player_name(name)
         except ValueError:
             return False
-        if self.tables.get(table) == size and self.seats.get((table, seat)) == name:
+        held = self.claims.get(place, "")
+        if place in self.seats and held and held != claim:
+            return False  # another player's seat: only its claim takes it
+        if self.tables.get(table) == size and self.seats.get(place) == name and held == claim:
             return False  # the same join again (a phone retrying): nothing new to draw
+        if moving and leaving is not None:
+            self.free(*leaving)
         self.tables[table] = size
-        self.seats[(table, seat)] = name
+        self.seats[place] = name
+        if claim:
+            self.claims[place] = claim
+        self._ranked = None
+        return True
+
+    def _alone(self, place: Place) -> bool:
+        """`place` is the only seat taken at its table."""
+        return all(seat == place for seat in self.seats if seat[0] == place[0])
+
+    def free(self, table: int, seat: int = 0) -> bool:
+        """The caller frees a seat (its name, sheet and claim go), or with `seat` 0 the
+        whole table; a table left with no seat is gone. False when nothing was there."""
+        if table not in self.tables:
+            return False
+        places = [p for p in self.seats if p[0] == table and seat in (0, p[1])]
+        if seat and not places:
+            return False
+        for place in places:
+            del self.seats[place]
+            self.scores.pop(place, None)
+            self.claims.pop(place, None)
+        if not any(p[0] == table for p in self.seats):
+            del self.tables[table]
         self._ranked = None
         return True
 
@@ -88,13 +143,21 @@ class Roster:
         return tuple(sorted(self.tables.items()))
 
     def seat_list(self) -> tuple[views.RoomSeat, ...]:
-        return tuple(views.RoomSeat(t, s, name) for (t, s), name in sorted(self.seats.items()))
+        return tuple(
+            views.RoomSeat(t, s, name, self.claims.get((t, s), ""), (t, s) in self.scores)
+            for (t, s), name in sorted(self.seats.items())
+        )
 
     # --- saving ----------------------------------------------------------------------------
     def as_dict(self) -> dict[str, Any]:
         return {
             "tables": [[table, size] for table, size in sorted(self.tables.items())],
-            "seats": [[t, s, name] for (t, s), name in sorted(self.seats.items())],
+            # a seat's claim (its hash) is saved beside it: a restart keeps the seat its
+            # player's; a seat with none (a game saved before claims) is written as before
+            "seats": [
+                [t, s, name, *([self.claims[(t, s)]] if (t, s) in self.claims else [])]
+                for (t, s), name in sorted(self.seats.items())
+            ],
             "scores": [
                 [t, s, total, best] for (t, s), (total, best) in sorted(self.scores.items())
             ],
@@ -109,10 +172,14 @@ class Roster:
             _require(_whole(table, 1, MOST_TABLES) and _whole(size, 1, SEATS), f"table {table!r}")
             _require(table not in roster.tables, f"table {table!r} twice")
             roster.tables[table] = size
-        for table, seat, name in data["seats"]:
+        for table, seat, name, *claimed in data["seats"]:
             _require(table in roster.tables, f"seat at table {table!r}, not registered")
             _require((table, seat) not in roster.seats, f"seat {table!r}/{seat!r} twice")
-            _require(roster.join(table, roster.tables[table], seat, name), f"seat {seat!r}")
+            _require(len(claimed) <= 1, f"seat {table!r}/{seat!r}: more than a claim")
+            claim = claimed[0] if claimed else ""
+            _require(claim == "" or _claim_hash(claim), f"claim of seat {table!r}/{seat!r}")
+            joined = roster.join(table, roster.tables[table], seat, name, claim)
+            _require(joined, f"seat {seat!r}")
         for table, seat, total, best in data["scores"]:
             _require((table, seat) not in roster.scores, f"score {table!r}/{seat!r} twice")
             _require(roster.score(table, seat, total, best), f"score {table!r}/{seat!r}")
@@ -121,6 +188,14 @@ class Roster:
 
 def _whole(value: object, lowest: int, highest: int) -> bool:
     return type(value) is int and lowest <= value <= highest
+
+
+def _claim_hash(value: object) -> bool:
+    """A claim's hash as the page makes it: 64 lower-case hexadecimal digits (SHA-256)."""
+    return isinstance(value, str) and len(value) == 64 and all(c in HEX for c in value)
+
+
+HEX = frozenset("0123456789abcdef")
 
 
 def _require(condition: bool, what: str) -> None:

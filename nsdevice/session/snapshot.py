@@ -156,10 +156,13 @@ def check(session: Context) -> None:
         _check_progress(session)
     if state.room is not None:
         _require(state.setup is not None, "a room without a game")
-    _require(
-        state.room is not None or ScreenName.ROOM_RESULTS not in (state.screen, state.under),
-        "a room's results in a one-table game",
-    )
+    for room_screen in (ScreenName.ROOM_RESULTS, ScreenName.ROOM_TABLES):
+        _require(
+            state.room is not None or room_screen not in (state.screen, state.under),
+            f"{room_screen} in a one-table game",
+        )
+    if state.screen is ScreenName.ROOM_TABLES:  # the list shrinks as seats go: any row shows
+        _require(state.cursor >= 0, f"cursor {state.cursor!r}")
     if kind is Kind.OVERLAY:
         under = state.under
         _require(

@@ -113,6 +113,7 @@ ACTIONS = {  # the legend for one button on one screen
     "to_top": N_("To the top"),  # a list's last row: NEXT goes round to the first
     "to_end": N_("To the end"),  # its first row: BACK goes round to the last
     "previous_page": N_("Previous"),
+    "free": N_("Free it"),  # the caller frees the seat or table chosen (a room's tables)
 }
 MONTHS = (  # short month names, for the day's deal (D-2)
     N_("Jan"),
@@ -338,6 +339,11 @@ PHONE = {
     "room_code": N_("Join code (on the big screen)"),
     "table_seat": N_("Table {table}, seat {seat}"),
     "table_taken": N_("That table has another number of players"),
+    # a seat is its player's (issue 32)
+    "seat_taken": N_("That seat is taken: only its player's phone can join it again"),
+    "one_seat": N_("This phone already holds a seat"),
+    "one_table": N_("This phone already opened a table"),
+    "seat_freed": N_("Your seat was freed on the box. Join again to play on."),
     "fill_in": N_("Fill in every field"),
     "busy": N_("The box is busy. Trying again…"),
     "ranking": N_("Ranking of all tables"),

@@ -25,16 +25,25 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
-from nsdevice.inputs.events import Button, Item, Press, Scored
+from nsdevice.inputs.events import Abandoned, Button, Item, Press, Scored
 from nsdevice.views import TableView
-from nsdevice.voice.clips import clip_bytes
-from nsdevice.web.guard import Budget, Seats, Window, own_host, own_names, same_origin
+from nsdevice.voice.clips import BrokenManifest, clip_bytes
+from nsdevice.web.guard import (
+    Budget,
+    Seats,
+    Window,
+    address_key,
+    own_host,
+    own_names,
+    same_origin,
+)
 from nsdevice.web.payload import Artwork, language_of, payload
 from nsdevice.web.replies import HEADERS, MOST_BODY
 from nsdevice.web.replies import body as _body
 from nsdevice.web.replies import client as _client
 from nsdevice.web.replies import refuse as _refuse
 from nsdevice.web.room import room_routes
+from nsdevice.web.seating import SWEEP, Seating
 from nsdevice.web.sheet import SheetError, score_sheet
 from nsdevice.web.stage import Stage
 
@@ -243,12 +252,30 @@ def make_app(
     buttons: bool = False,
     budget: Budget | None = None,
     names: frozenset[str] | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> Gate:
     """`buttons`: the table lets the controller's phone press NEXT and BACK (`--phone-buttons`).
     `budget`: wrong codes for the whole box; `names`: the box's own (guard.py). `inbox_put`
-    says whether the box's inbox took the item: a full one is answered 503 (web/room.py)."""
+    says whether the box's inbox took the item: a full one is answered 503 (web/room.py).
+    `clock`: for the room's tables nobody follows (web.seating; tests give a fake one)."""
     budget = budget if budget is not None else Budget()
     seats, acts = Seats(), Window(ACTIONS)
+    events = Events(stage, lambda number, table, language: event(number, table, language))
+
+    def following() -> set[str]:
+        return {address_key(address) for address in events.watchers.by_address}
+
+    seating = Seating(following, clock) if clock is not None else Seating(following)
+
+    def sweep(every: float = 1.0) -> None:
+        """Hands the box the room's tables nobody has followed for long (web.seating):
+        looked at on the page's own requests and every SWEEP seconds besides."""
+        _, table = stage.latest()
+        if table is None or table.room is None or not seating.due(every):
+            return
+        for number in seating.abandoned(table):
+            if inbox_put(Abandoned(number, table.game)):  # a full inbox: asked again later
+                seating.freeing(number)
     files = Path(__file__).resolve().parent / "assets"  # installed as files, never zipped
     assets = {
         path: (files.joinpath(name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()
@@ -267,13 +294,17 @@ def make_app(
 
     async def clip(request: Request) -> Response:
         """A phrase's clip (issue 24): only what the manifest names, never a path."""
-        data = clip_bytes(request.path_params["language"], request.path_params["phrase"])
+        try:
+            data = clip_bytes(request.path_params["language"], request.path_params["phrase"])
+        except (OSError, BrokenManifest):  # lost or damaged on the card: the phone says nothing
+            return _refuse(503, "clip unreadable")
         if data is None:
             return _refuse(404, "no such clip")
         headers = {**HEADERS, "Cache-Control": "max-age=86400"}
         return Response(data, media_type="audio/ogg", headers=headers)
 
     async def state(request: Request) -> Response:
+        sweep()
         number, table = stage.latest()
         if table is None:
             return _refuse(503, "the box has not drawn yet")
@@ -405,16 +436,26 @@ def make_app(
         Route("/symbol/{name:str}.png", symbol, methods=["GET"]),
         Route("/voice/{language:str}/{phrase:str}.ogg", clip, methods=["GET"]),
         Route("/state", state, methods=["GET"]),
-        Route("/events", Events(stage, event), methods=["GET"]),
+        Route("/events", events, methods=["GET"]),
         Route("/join", join, methods=["POST"]),
         Route("/score", score, methods=["POST"]),
         Route("/press", press, methods=["POST"]),
-        *room_routes(stage.latest, inbox_put, budget, seats, acts),
+        *room_routes(stage.latest, inbox_put, budget, seats, acts, seating, sweep),
     ]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         stage.bind()  # the wake-ups go to this event loop
-        yield
+
+        async def look() -> None:
+            while True:
+                await asyncio.sleep(SWEEP)
+                sweep(SWEEP / 2)
+
+        looking = asyncio.ensure_future(look())
+        try:
+            yield
+        finally:
+            looking.cancel()
 
     return Gate(Starlette(routes=routes, lifespan=lifespan), names or own_names())

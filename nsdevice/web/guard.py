@@ -11,8 +11,9 @@ budget for the whole box, and the seat a phone joined for.
   machine cannot hold the budget alone. The right code spends nothing: a room of phones
   joins at once.
 - Joining gives a seat token: an HMAC of the game, the seat and the join code under a
-  secret drawn at start. The page keeps nothing per phone; a new code (a new game, or
-  NEXT on the box's Phones screen) ends every token.
+  secret drawn at start (a room seat's also of its claim's hash, web.seating). The page
+  keeps nothing per phone; a new code (a new game, or NEXT on the box's Phones screen)
+  ends every token.
 """
 
 from __future__ import annotations
@@ -121,19 +122,27 @@ class Seats:
     def __init__(self, secret: bytes | None = None) -> None:
         self._secret = secret or secrets.token_bytes(32)
 
-    def _mac(self, game: int, seat: int, code: str, table: int) -> str:
+    def _mac(self, game: int, seat: int, code: str, table: int, claim: str = "") -> str:
         # a room's message has its own prefix: no one-table token is ever a room's
-        said = f"room:{game}:{table}:{seat}:{code}" if table else f"{game}:{seat}:{code}"
+        said = f"room:{game}:{table}:{seat}:{code}:{claim}" if table else f"{game}:{seat}:{code}"
         return hmac.new(self._secret, said.encode(), hashlib.sha256).hexdigest()[:32]
 
-    def issue(self, game: int, seat: int, code: str, table: int = 0) -> str:
-        """The token of `seat` (at room table `table`; 0: the one table) in this game."""
+    def issue(self, game: int, seat: int, code: str, table: int = 0, claim: str = "") -> str:
+        """The token of `seat` (at room table `table`; 0: the one table) in this game; a
+        room seat's is bound to the hash of the `claim` holding it (web.seating)."""
         place = f"{table}-{seat}" if table else str(seat)
-        return f"{place}.{self._mac(game, seat, code, table)}"
+        return f"{place}.{self._mac(game, seat, code, table, claim)}"
 
-    def place_of(self, token: str, game: int, code: str) -> tuple[int, int] | None:
+    def place_of(
+        self,
+        token: str,
+        game: int,
+        code: str,
+        claim_of: Callable[[tuple[int, int]], str | None] = lambda place: "",
+    ) -> tuple[int, int] | None:
         """(table, seat) `token` was issued for in this game under this code (table 0:
-        a one-table game's), else None."""
+        a one-table game's), else None; a room seat's only while `claim_of` it is the
+        claim the token was issued under (None: nobody holds the seat)."""
         place, _, mac = token.partition(".")
         table, dash, seat = place.rpartition("-")
         if not code or not seat.isdigit() or len(seat) > 2:
@@ -141,7 +150,10 @@ class Seats:
         if dash and not (table.isdigit() and len(table) <= 2 and table[0] != "0"):
             return None
         number = int(table) if dash else 0
-        expected = self._mac(game, int(seat), code, number)
+        claim = claim_of((number, int(seat))) if number else ""
+        if claim is None:
+            return None
+        expected = self._mac(game, int(seat), code, number, claim)
         if not hmac.compare_digest(mac.encode(), expected.encode()):
             return None
         return number, int(seat)

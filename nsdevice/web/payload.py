@@ -38,6 +38,14 @@ def _symbol(card: StationCard) -> str:
     return card.special.value if card.special is not None else ""
 
 
+def seated(seats: tuple[views.RoomSeat, ...]) -> dict[str, int]:
+    """Table number (as text, JSON's keys) → its seats taken, seat k as the bit 1 << k - 1."""
+    bits: dict[str, int] = {}
+    for seat in seats:
+        bits[str(seat.table)] = bits.get(str(seat.table), 0) | 1 << seat.seat - 1
+    return bits
+
+
 def _room(table: views.TableView, said: Words, art: Artwork) -> dict[str, Any]:
     """A room game's part: every table size's pencil rows (a phone picks its own by its
     table's size and its seat), how many joined, and the ranking once scores come. The
@@ -72,6 +80,9 @@ def _room(table: views.TableView, said: Words, art: Artwork) -> dict[str, Any]:
         "next_rows": [row(pencils, size) for size, pencils in enumerate(room.next_rows, 1)],
         "tables": len(room.tables),
         "players": len(room.seats),
+        # each table's seats taken, as bits (seat k: 1 << k - 1): a phone whose seat is no
+        # longer here was freed by the caller (issue 32); a few bytes a table for 300 phones
+        "seated": seated(room.seats),
         "ranking": [
             {
                 "place": place.place,

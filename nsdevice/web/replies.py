@@ -21,8 +21,13 @@ HEADERS = {
 }
 
 
-def refuse(status: int, reason: str, retry_after: int | None = None) -> JSONResponse:
-    refusal = JSONResponse({"error": reason}, status_code=status, headers=HEADERS)
+def refuse(
+    status: int, reason: str, retry_after: int | None = None, why: str = ""
+) -> JSONResponse:
+    """A refusal: `reason` in English for whoever reads it; `why`, a key the phone's page
+    words in its own language (web.seating's refusals)."""
+    said = {"error": reason, **({"why": why} if why else {})}
+    refusal = JSONResponse(said, status_code=status, headers=HEADERS)
     if retry_after is not None:
         refusal.headers["Retry-After"] = str(retry_after)
     return refusal

@@ -1,9 +1,12 @@
 """A room game's routes (issue 25): many tables on one deal, each player on a phone.
 
 - `POST /room/join` (the join code in `X-Join-Code`, as `/join`): a name, a table, its size
-  and a seat. The answer's token binds the phone to (game, table, seat); the box hears
-  `Joined`. A table's size is fixed by its first joiner: a joiner who says another size is
-  refused, both once the box lists the table and in the moment before it does.
+  and a seat, and the seat's claim when the phone has one. The seat's first join draws
+  the claim (web.seating); a rejoin or rename without it is refused (403). The answer's
+  token binds the phone to (game, table, seat, claim); the box hears `Joined`. A table's
+  size is fixed by its first joiner (docs/decisions/0006): a joiner who says another size
+  is refused, both once the box lists the table and in the moment before it does. A
+  phone holds one seat and opens one table at a time.
 - `POST /room/score` (`X-Seat-Token`): the seat's sheet, scored here by the rules
   (web/sheet.py); the box hears `RoomScored`.
 - `GET /room/results.csv` and `.json`: the ranking so far in rules.room's forms.
@@ -39,6 +42,7 @@ from nsdevice.rules.room import (
 from nsdevice.views import TableView
 from nsdevice.web.guard import Budget, Seats, Window, address_key
 from nsdevice.web.replies import HEADERS, MOST_BODY, body, client, refuse
+from nsdevice.web.seating import CLAIM_LENGTH, Refused, Seating
 from nsdevice.web.sheet import SheetError, score_sheet
 
 JOINS = 20  # joins a minute from one address (an IPv6 /64 as one): a phone joins once or twice
@@ -46,6 +50,7 @@ TOKEN_HEADER = "x-seat-token"
 RETRY = 1  # seconds a phone waits before it tries again when the box's inbox is full
 UNSAFE = re.compile(r"[^A-Za-z0-9_-]")  # what a file name in a header may not carry
 WRONG_CODE = "join with the code shown on the caller screen"
+FIELDS = frozenset({"name", "table", "size", "seat"})
 
 
 def checked_name(value: Any) -> str:
@@ -73,23 +78,16 @@ def room_routes(
     budget: Budget,
     seats: Seats,
     acts: Window,
+    seating: Seating,
+    sweep: Callable[[], None] = lambda: None,
 ) -> list[Route]:
     """The room's routes over the page's own stage (`latest`), inbox, code budget, seat
-    tokens and acts-per-seat window (shared with the one-table routes)."""
+    tokens and acts-per-seat window (shared with the one-table routes), who holds which
+    seat (`seating`) and its look for tables nobody follows (`sweep`)."""
     joins = Window(JOINS)
-    sizes: dict[int, int] = {}  # table → size claimed by an accepted join, this game's
-    sized_for = [0]  # the game `sizes` belongs to
-
-    def size_of(table: TableView, number: int) -> int | None:
-        """The size table `number` has: the box's list, else an accepted join's."""
-        if sized_for[0] != table.game:
-            sizes.clear()
-            sized_for[0] = table.game
-        assert table.room is not None
-        registered = dict(table.room.tables).get(number)
-        return registered if registered is not None else sizes.get(number)
 
     async def join(request: Request) -> Response:
+        sweep()
         address = client(request.scope)
         closed = budget.closed(address)
         if closed is not None:  # no code is checked now, not even the right one
@@ -105,34 +103,51 @@ def room_routes(
             return refuse(409, "this game is for one table, not a room")
         try:
             data = await body(request)
-            if not isinstance(data, dict) or set(data) != {"name", "table", "size", "seat"}:
-                raise SheetError("send exactly {name, table, size, seat}")
+            if not isinstance(data, dict) or not FIELDS <= set(data) <= {*FIELDS, "claim"}:
+                raise SheetError("send exactly {name, table, size, seat} and a claim if any")
             name = checked_name(data["name"])
             number = _whole(data, "table", MOST_TABLES)
             size = _whole(data, "size", 4)
             seat = _whole(data, "seat", size)
+            claim = data.get("claim", "")
+            if not isinstance(claim, str) or len(claim) > CLAIM_LENGTH:
+                raise SheetError(f"claim must be text of at most {CLAIM_LENGTH} characters")
         except OverflowError:
             return refuse(413, f"at most {MOST_BODY} bytes")
         except SheetError as error:
             return refuse(422, str(error))
-        known = size_of(table, number)
-        if known is not None and known != size:
-            return refuse(409, f"table {number} has {known} players")
         key = address_key(address)
+        seated = seating.seat(table, key, (number, seat), size, claim)
+        if isinstance(seated, Refused):
+            return refuse(seated.status, seated.reason, why=seated.why)
         if joins.full(key):
             return refuse(429, "too many joins from this phone; wait a minute", retry_after=60)
-        if not inbox_put(Joined(number, size, seat, name, table.game)):
+        ticket = seating.ticket()
+        joined = Joined(
+            number, size, seat, name, table.game, seated.hashed, seated.leaving, ticket
+        )
+        if not inbox_put(joined):
             return refuse(503, "the box is busy; trying again", retry_after=RETRY)
         joins.add(key)
-        sizes.setdefault(number, size)
-        token = seats.issue(table.game, seat, table.code, table=number)
-        answer = {"game": table.game, "table": number, "seat": seat, "token": token}
+        seating.taken(key, (number, seat), size, seated, ticket)
+        token = seats.issue(table.game, seat, table.code, table=number, claim=seated.hashed)
+        answer = {
+            "game": table.game,
+            "table": number,
+            "seat": seat,
+            "token": token,
+            "claim": seated.claim,  # the phone keeps it: a rejoin or a rename needs it
+        }
         return JSONResponse(answer, headers=HEADERS)
 
     async def score(request: Request) -> Response:
         _, table = latest()
         token = request.headers.get(TOKEN_HEADER, "")[:64]
-        place = seats.place_of(token, table.game, table.code) if table is not None else None
+        place = (
+            seats.place_of(token, table.game, table.code, lambda p: seating.claim_of(table, p))
+            if table is not None
+            else None
+        )
         if place is None or place[0] == 0:
             return refuse(403, WRONG_CODE)
         assert table is not None

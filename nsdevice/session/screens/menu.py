@@ -39,10 +39,10 @@ OPENS = {
 
 # --- the menu -------------------------------------------------------------------------------
 def menu_rows(
-    settings: Settings, capabilities: Capabilities, in_round: bool
+    settings: Settings, capabilities: Capabilities, in_round: bool, room: bool = False
 ) -> tuple[views.Row, ...]:
     """`in_round`: the menu was opened over a round under way: it may show the round's
-    cards so far, or restart it."""
+    cards so far, or restart it. `room`: a room game's, with its tables."""
     return (
         views.Row("resume"),
         views.Row("show_setup"),
@@ -63,6 +63,7 @@ def menu_rows(
         ),
         *((views.Row("shutdown"),) if capabilities.shutdown else ()),
         *((views.Row("phones"),) if capabilities.phones else ()),
+        *((views.Row("room_tables"),) if room else ()),
         views.Row("history"),
         views.Row("about"),
     )
@@ -74,8 +75,9 @@ def menu_view(
     in_round: bool,
     cursor: int,
     language_before: str = "",
+    room: bool = False,
 ) -> views.MenuView:
-    rows = menu_rows(settings, capabilities, in_round)
+    rows = menu_rows(settings, capabilities, in_round, room)
     return views.MenuView(
         rows=rows,
         cursor=cursor,
@@ -85,14 +87,22 @@ def menu_view(
 
 
 def session_menu_rows(session: Context) -> tuple[views.Row, ...]:
-    return menu_rows(session.state.settings, session.capabilities, session.round_under_way())
+    state = session.state
+    return menu_rows(
+        state.settings, session.capabilities, session.round_under_way(), state.room is not None
+    )
 
 
 def show_menu(session: Context) -> views.MenuView:
     state = session.state
     in_round = session.round_under_way()
     return menu_view(
-        state.settings, session.capabilities, in_round, state.cursor, state.language_before
+        state.settings,
+        session.capabilities,
+        in_round,
+        state.cursor,
+        state.language_before,
+        state.room is not None,
     )
 
 
@@ -128,6 +138,10 @@ def on_menu(session: Context, press: Press) -> None:
         session.read_history = session.records.history()
         state.screen = ScreenName.HISTORY
         state.cursor = 0  # the page shown, while the history is up
+    elif key == "room_tables":  # a room game's only: opened here, not from OPENS
+        state.screen = ScreenName.ROOM_TABLES
+        state.cursor = 0  # the row "back", while the list is up
+        state.question = ""
     elif key in OPENS:
         state.screen = OPENS[key]
 

@@ -11,7 +11,7 @@ from nsdevice.rules.deal import ROUNDS
 from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints, seat_pencils
-from nsdevice.session.screens.room import room_scoring, size_rows
+from nsdevice.session.screens.room import first_card_out, room_scoring, size_rows
 from nsdevice.session.screens.scores import SCORING
 
 
@@ -80,6 +80,8 @@ def room_table(session: Context, over: bool) -> views.RoomTable | None:
         tables=room.table_list(),
         seats=room.seat_list(),
         ranking=room.ranking(),
+        started=first_card_out(session),
+        taken=room.taken,
     )
 
 

@@ -3,7 +3,9 @@
 The game's own screens (summary, round start, turns, pencil pass) show what a room adds
 through `room_call`: how to join, and each table size's pencils for the round shown
 (rules.room: the same rows for every table of a size). The game's end is the room's
-results: the ranking as the phones' sheets come in, a page at a time.
+results: the ranking as the phones' sheets come in, a page at a time. From the menu, the
+room's tables (issue 32): who sits where and whose sheet is in; the caller frees a seat or
+a whole table there, choosing it twice.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from nsdevice.rules.room import SEATS, table_rounds
 from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.roster import Roster
-from nsdevice.session.screens.common import hints, round_pencils
-from nsdevice.session.screens.menu import open_menu
+from nsdevice.session.screens.common import hints, round_pencils, row_index
+from nsdevice.session.screens.menu import open_menu, session_menu_rows
 
 RANKING_PAGE = 8  # places a page of the results shows: read from across a room
 
@@ -46,6 +48,13 @@ def size_rows(session: Context, round_number: int) -> tuple[tuple[views.SeatPenc
             kept.clear()
         kept[key] = table_rows(session.current_deal(), round_number, session.table_rounds)
     return kept[key]
+
+
+def first_card_out(session: Context) -> bool:
+    """The game's first card has been revealed: from then on no table is freed for being
+    idle (the caller still frees any, from the room's page)."""
+    progress = session.state.progress
+    return session.state.setup is not None and (progress.round, progress.revealed) > (1, 0)
 
 
 def room_call(session: Context, round_number: int) -> views.RoomCall | None:
@@ -127,6 +136,90 @@ def room_scoring(session: Context) -> bool:
     return roster(session) is not None and session.showing() is ScreenName.ROOM_RESULTS
 
 
+# --- the room's tables, from the menu ----------------------------------------------------------
+FREEING = "free"  # state.question while a row waits for its second choice: "free:TABLE:SEAT"
+
+
+def listed(room: Roster) -> tuple[views.RoomListed, ...]:
+    """Each table (by number), then each of its seats taken, with its name and sheet."""
+    rows: list[views.RoomListed] = []
+    for table, size in room.table_list():
+        rows.append(views.RoomListed(table, 0, size))
+        rows += [
+            views.RoomListed(table, seat, size, name, (table, seat) in room.scores)
+            for (at, seat), name in sorted(room.seats.items())
+            if at == table
+        ]
+    return tuple(rows)
+
+
+def room_tables_view(
+    rows: tuple[views.RoomListed, ...], cursor: int, freeing: str, language: str, players: int = 0
+) -> views.RoomTablesView:
+    """The list with the cursor on row `cursor` (0: back to the menu; past the end: the
+    last); `freeing`: the row chosen once ("TABLE:SEAT"), asked about if the cursor is on it."""
+    cursor = min(max(cursor, 0), len(rows))
+    asked = cursor > 0 and freeing == _target(rows[cursor - 1])
+    back = "to_end" if cursor == 0 else "up"
+    return views.RoomTablesView(
+        rows=rows,
+        cursor=cursor,
+        freeing=asked,
+        tables=sum(1 for row in rows if row.seat == 0),
+        players=players,
+        hints=hints(
+            next="to_top" if cursor == len(rows) else "down",
+            back=back,
+            menu="back" if cursor == 0 else "free" if asked else "select",
+        ),
+        language=language,
+    )
+
+
+def _target(row: views.RoomListed) -> str:
+    return f"{row.table}:{row.seat}"
+
+
+def _asked(session: Context) -> str:
+    """The row chosen once, if the question is the room's ("" otherwise)."""
+    kind, _, target = session.state.question.partition(":")
+    return target if kind == FREEING else ""
+
+
+def show_room_tables(session: Context) -> views.RoomTablesView:
+    room = roster(session) or Roster()
+    return room_tables_view(
+        listed(room), session.state.cursor, _asked(session), session.language, len(room.seats)
+    )
+
+
+def on_room_tables(session: Context, press: Press) -> None:
+    """NEXT and BACK move the cursor (round past either end); MENU on the first row goes
+    back to the menu; MENU on a table or a seat asks, and MENU again frees it."""
+    state = session.state
+    view = show_room_tables(session)
+    if press.button is not Button.MENU:
+        step = 1 if press.button is Button.NEXT else -1
+        state.cursor = (view.cursor + step) % (len(view.rows) + 1)
+        state.question = ""
+        return
+    if view.cursor == 0:
+        state.question = ""
+        state.screen = ScreenName.MENU
+        state.cursor = row_index(session_menu_rows(session), "room_tables")
+        return
+    row = view.rows[view.cursor - 1]
+    if not view.freeing:
+        state.question = f"{FREEING}:{_target(row)}"
+        return
+    room = roster(session)
+    if room is not None:
+        room.free(row.table, row.seat)
+    state.question = ""
+    state.cursor = min(view.cursor, len(listed(room or Roster())))
+
+
 SLICE = {
     ScreenName.ROOM_RESULTS: ScreenEntry(Kind.GAME, on_room_results, show_room_results, over=True),
+    ScreenName.ROOM_TABLES: ScreenEntry(Kind.OVERLAY, on_room_tables, show_room_tables),
 }

@@ -96,6 +96,7 @@ ROWS = {  # the lines of the setup and the menu
     "about": N_("About"),
     "phones": N_("Phones"),
     "history": N_("History"),
+    "room_tables": N_("Tables and seats"),
 }
 SWITCHED_ROWS = frozenset(
     {"objectives", "special_stations", "city_gates", "pencil_powers", "sound", "voice"}

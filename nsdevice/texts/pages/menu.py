@@ -32,6 +32,7 @@ NOTICES = {
     "display_fallback": N_("No screen found; showing text instead."),
     "input_fallback": N_("Buttons not found; using the keyboard."),
     "presses_dropped": N_("Buttons sent too fast; some presses were lost."),
+    "voice_broken": N_("The voice's clips cannot be read: the box stays silent."),
 }
 LED_COLOURS = {"red": N_("red"), "green": N_("green"), "blue": N_("blue")}
 

@@ -4,6 +4,7 @@ room's results."""
 from __future__ import annotations
 
 from nsdevice import views
+from nsdevice.locale import N_
 from nsdevice.texts.pages.base import (
     Form,
     Line,
@@ -15,7 +16,7 @@ from nsdevice.texts.pages.base import (
     register_title,
 )
 
-TITLES: dict[type[views.View], str] = {}
+TITLES: dict[type[views.View], str] = {views.RoomTablesView: N_("Tables and seats")}
 
 
 class RoomPages(Pages):
@@ -94,3 +95,32 @@ class RoomPages(Pages):
             lines.append(Line(self.place_line(place), role))
         lines.append(Line(self.seed(view.seed), Role.DETAIL))
         return Page(self.title(view), tuple(lines), form=Form.LINES)
+
+    def listed(self, row: views.RoomListed) -> str:
+        """A row of the room's tables: a table and its size, or a seat, its player and
+        whether their sheet is in."""
+        _ = self._
+        if row.seat == 0:
+            if row.size == 1:
+                return _("Table {table}: solo").format(table=row.table)
+            return _("Table {table}: {count} players").format(table=row.table, count=row.size)
+        text = _("Seat {seat}: {name}, sheet in") if row.sheet else _("Seat {seat}: {name}")
+        return "  " + text.format(seat=row.seat, name=row.name)
+
+    @register_page
+    def _room_tables(self, view: views.RoomTablesView) -> Page:
+        _ = self._
+        rows = [Line(_("Back to the menu"), Role.ROW)]
+        rows += [Line(self.listed(row), Role.ROW) for row in view.rows]
+        count = _("Tables: {tables} · players: {players}")
+        extra = [Line(count.format(tables=view.tables, players=view.players), Role.NOTE)]
+        if not view.rows:
+            extra.append(Line(_("No table has joined yet."), Role.NOTE))
+        if view.freeing:
+            # the row asked about is the one under the cursor: the line need not name it
+            if view.rows[view.cursor - 1].seat:
+                ask = _("Choose again to free this seat.")
+            else:
+                ask = _("Choose again to free the whole table.")
+            extra.append(Line(ask, Role.WARNING))
+        return Page(self.title(view), (*rows, *extra), emphasis=(view.cursor,), form=Form.LIST)

@@ -11,6 +11,9 @@
                  room: JSON.parse(window.sessionStorage.getItem("nsdevice.room") || "null"),
                  roomSize: Number(store.getItem("nsdevice.roomSize")) || 0,
                  roomSeat: Number(store.getItem("nsdevice.roomSeat")) || 0,
+                 // the seat's claim (issue 32): drawn by the box at the seat's first join, kept
+                 // here across reloads and restarts; a rejoin or a rename needs it
+                 claim: JSON.parse(store.getItem("nsdevice.claim") || "null"),
                  data: null, sheetFor: "", stream: null };
   window.nsdeviceSeen = [];  // what this page showed and when: read by the browser tests
 
@@ -116,10 +119,32 @@
     $(id).replaceChildren(...buttons);
   }
 
+  function keepRoom(room) {
+    said.room = room;
+    if (room) window.sessionStorage.setItem("nsdevice.room", JSON.stringify(room));
+    else window.sessionStorage.removeItem("nsdevice.room");
+  }
+
+  // The caller freed this phone's seat (the box's Tables and seats): once the box has
+  // listed the seat, its going means it was freed; the join box comes back.
+  function stillSeated(data, mine) {
+    const seated = (data.room.seated || {})[String(mine.table)] || 0;
+    if ((seated >> (mine.seat - 1)) & 1) {
+      if (!mine.seen) keepRoom({ ...mine, seen: true });
+      return true;
+    }
+    if (!mine.seen) return true;  // joined a moment ago: the box has not listed it yet
+    keepRoom(null);
+    said.claim = null;
+    store.removeItem("nsdevice.claim");
+    $("room-join-said").textContent = data.words.seat_freed;
+    return false;
+  }
+
   function renderRoom(data) {
     const words = data.words;
     const room = data.room;
-    const mine = inRoom(data);
+    const mine = inRoom(data) && stillSeated(data, inRoom(data)) ? inRoom(data) : null;
     $("mine").hidden = !mine;
     $("room-join").hidden = Boolean(mine);
     $("seats").replaceChildren();
@@ -170,6 +195,7 @@
       return;
     }
     const body = { name, table, size: said.roomSize, seat: said.roomSeat };
+    if (said.claim && said.claim.claim) body.claim = said.claim.claim;  // its own seat, or a move
     const answer = await fetch("/room/join", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Join-Code": code },
@@ -177,8 +203,10 @@
     });
     if (answer.ok) {
       const joined = await answer.json();
-      said.room = { ...joined, name, size: said.roomSize };
-      window.sessionStorage.setItem("nsdevice.room", JSON.stringify(said.room));
+      said.claim = { table: joined.table, seat: joined.seat, claim: joined.claim };
+      store.setItem("nsdevice.claim", JSON.stringify(said.claim));
+      keepRoom({ game: joined.game, table: joined.table, seat: joined.seat, token: joined.token,
+                 name, size: said.roomSize, seen: false });
       $("room-join-said").textContent = "";
       render(said.data);
     } else if (answer.status === 503 && tries < 30) {  // the box's inbox is full: again soon
@@ -186,8 +214,9 @@
       const wait = Number(answer.headers.get("Retry-After")) || 1;
       setTimeout(() => roomJoin(tries + 1), wait * 1000 * (1 + Math.random()));
     } else {
+      const refusal = await answer.json().catch(() => ({}));
       const reasons = { 403: words.refused, 409: words.table_taken };
-      $("room-join-said").textContent = reasons[answer.status] || (await answer.json()).error;
+      $("room-join-said").textContent = words[refusal.why] || reasons[answer.status] || refusal.error;
     }
   }
 
@@ -349,6 +378,12 @@
       $("sheet-said").textContent = data.words.busy;
       const wait = Number(answer.headers.get("Retry-After")) || 1;
       setTimeout(() => send(null, (tries || 0) + 1), wait * 1000 * (1 + Math.random()));
+      return;
+    }
+    if (room && answer.status === 403) {  // the seat was freed, or the box restarted (a new
+      keepRoom(null);                     // code): the join box again, the claim still kept
+      $("room-join-said").textContent = data.words.refused;
+      render(data);
       return;
     }
     const body = await answer.json();

@@ -25,12 +25,14 @@
     if (!state.context) { state.waiting = phrases; return; }  // said once sound is on
     state.said = key;
     const context = state.context;
-    const clips = await Promise.all(phrases.map((phrase) => clip(phrase.url)));
+    const clips = await Promise.allSettled(phrases.map((phrase) => clip(phrase.url)));
     if (key !== state.said || context !== state.context) return;  // a newer card came
     for (const source of state.playing) source.stop();  // the new card cuts the old one off
     state.playing = [];
     let at = context.currentTime + 0.02;
-    clips.forEach((audio, index) => {
+    clips.forEach((outcome, index) => {
+      if (outcome.status !== "fulfilled") return;  // a clip the box cannot read: left out
+      const audio = outcome.value;
       const source = context.createBufferSource();
       source.buffer = audio;
       source.connect(context.destination);
