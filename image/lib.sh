@@ -207,8 +207,8 @@ LABEL=$ROOT_LABEL / ext4 defaults,noatime,commit=30 0 1
 LABEL=$FIRMWARE_LABEL /boot/firmware vfat defaults,noatime,umask=0022,flush 0 2
 # The saved game and the history on their own file system: the only place written
 # during a game, so a pulled plug can at worst cost the last write there, never the
-# system. nofail: a damaged state partition still lets the box start (empty).
-LABEL=$STATE_LABEL /var/lib/nsdevice ext4 defaults,noatime,nofail,x-systemd.device-timeout=10s 0 2
+# system. nofail: a damaged state partition never stops the boot (no rescue shell).
+LABEL=$STATE_LABEL /var/lib/nsdevice ext4 defaults,noatime,nofail 0 2
 FSTAB
 }
 
@@ -454,7 +454,7 @@ build_image() {
     assemble "$tree" "$work/$name.img" "$work"
     say "image assembled ($((SECONDS - start)) s)"
     rm -f "$out/$name.img.xz"
-    xz -T0 -3 --stdout "$work/$name.img" >"$out/$name.img.xz.part"
+    xz -T0 -1 --stdout "$work/$name.img" >"$out/$name.img.xz.part"
     mv "$out/$name.img.xz.part" "$out/$name.img.xz"
     say "raw $(stat -c %s "$work/$name.img") bytes, xz $(stat -c %s "$out/$name.img.xz") bytes ($((SECONDS - start)) s)"
     if [[ $keep_tree == yes ]]; then
