@@ -59,6 +59,9 @@ DROPIN = """# written by image/boot.sh: the emulated Pi (docs/image.md)
 [Service]
 EnvironmentFile=/etc/default/nsdevice-emulator
 DeviceAllow=char-ttyS rw
+# An emulated Cortex-A53 on a shared PC runs several times slower than a real one.
+TimeoutStartSec=10min
+WatchdogSec=5min
 """
 ENVIRONMENT = "NSDEVICE_PROFILE=emulator\n"
 REPORT = """#!/bin/sh

@@ -204,11 +204,12 @@ fstab() {
     cat <<FSTAB
 # The root, the firmware partition and the box's state, each found by its label.
 LABEL=$ROOT_LABEL / ext4 defaults,noatime,commit=30 0 1
-LABEL=$FIRMWARE_LABEL /boot/firmware vfat defaults,noatime,umask=0022,flush 0 2
+LABEL=$FIRMWARE_LABEL /boot/firmware vfat defaults,noatime,umask=0022,flush,nofail,x-systemd.device-timeout=5min 0 2
 # The saved game and the history on their own file system: the only place written
 # during a game, so a pulled plug can at worst cost the last write there, never the
-# system. nofail: a damaged state partition never stops the boot (no rescue shell).
-LABEL=$STATE_LABEL /var/lib/nsdevice ext4 defaults,noatime,nofail 0 2
+# system. nofail: a damaged partition never stops the boot in a rescue shell; 5 minutes
+# for the device to show: a loaded emulator's udev takes over systemd's default 90 s.
+LABEL=$STATE_LABEL /var/lib/nsdevice ext4 defaults,noatime,nofail,x-systemd.device-timeout=5min 0 2
 FSTAB
 }
 
