@@ -21,6 +21,7 @@ from typing import Any
 from nsdevice.errors import UsageError
 from nsdevice.options import (
     DealOptions,
+    FirstbootOptions,
     HwtestOptions,
     Options,
     ResultsOptions,
@@ -28,6 +29,7 @@ from nsdevice.options import (
     ScoreOptions,
     ScreenshotOptions,
     SimulateOptions,
+    UpdateOptions,
     parse,
     parse_size,
 )
@@ -407,6 +409,56 @@ def command_results(args: ResultsOptions) -> int:
     return 0
 
 
+def command_firstboot(args: FirstbootOptions) -> int:
+    """The system as the card's settings file says (run as root by
+    nsdevice-firstboot.service at every boot). Lines it leaves out are said, one each, and
+    the box still starts: the box names them on its screen too."""
+    from nsdevice.appliance.firstboot import first_boot
+    from nsdevice.hardware import list_profiles
+
+    root = Path(args.root)
+    if not root.is_dir():
+        raise UsageError(f"nsdevice firstboot: --root {args.root}: not a folder")
+    known = list_profiles()
+    known.update(
+        {p.stem: p for p in (root / "etc/nsdevice/profiles").glob("*.toml")}
+    )  # an image's own profiles, when setting up a tree
+    try:
+        settings, changed = first_boot(Path(args.settings), root, known_hardware=tuple(known))
+    except OSError as error:
+        raise UsageError(f"nsdevice firstboot: {error.filename}: {error.strerror}") from None
+    for problem in settings.problems:
+        print(f"nsdevice firstboot: {problem} (left out)", file=sys.stderr)
+    for line in changed:
+        print(f"nsdevice firstboot: {line}")
+    return 0
+
+
+def command_update(args: UpdateOptions) -> int:
+    """A signed release, switched to only once it is up (nsdevice.appliance.update)."""
+    from nsdevice.appliance.bundle import BundleRefused
+    from nsdevice.appliance.update import UpdateFailed, update
+
+    bundle = Path(args.bundle)
+    try:
+        key = Path(args.public_key).read_bytes() if args.public_key else None
+    except OSError as error:
+        raise UsageError(f"nsdevice update: --public-key: {error.strerror}") from None
+    if not bundle.is_file():
+        raise UsageError(f"nsdevice update: {args.bundle}: no such file")
+    try:
+        update(bundle, opt=Path(args.opt), public_key=key)
+    except BundleRefused as refused:
+        raise UsageError(f"nsdevice update: {args.bundle} refused: {refused}") from None
+    except UpdateFailed as failed:
+        print(f"nsdevice update: {failed}", file=sys.stderr)
+        return 1
+    except OSError as error:  # not root, a full card: said before anything was switched
+        where = error.filename or args.opt
+        raise UsageError(f"nsdevice update: {where}: {error.strerror} (run as root)") from None
+    return 0
+
+
 def command(options: Options) -> int:
     """Run the command these options are for."""
     match options:
@@ -424,6 +476,10 @@ def command(options: Options) -> int:
             return command_results(options)
         case HwtestOptions():
             return check_hardware(options)
+        case FirstbootOptions():
+            return command_firstboot(options)
+        case UpdateOptions():
+            return command_update(options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -48,7 +48,7 @@ from nsdevice.session.screens.menu import (
     shutdown_view,
 )
 from nsdevice.session.screens.notice import notice_view
-from nsdevice.session.screens.phones import phones_view
+from nsdevice.session.screens.phones import PAGE_STEP, WIFI_STEP, phones_view
 from nsdevice.session.screens.room import listed, room_results_view, room_tables_view, table_rows
 from nsdevice.session.screens.score_sheet import sheet_counts, sheet_view
 from nsdevice.session.screens.scores import result_view, score_entry_view
@@ -63,6 +63,8 @@ from nsdevice.session.settings import History
 SEARCH = 2000  # seeds tried when looking for a deal that shows a given situation
 DAILY_EXAMPLE = "2026-11-23"  # the date a gallery's day's deal was dealt on
 PHONE_ADDRESSES = ("http://192.168.1.23:8414/", "http://nsdevice.local:8414/")  # an example table
+# the box's own Wi-Fi (issue 31), with a password as the box draws one
+HOTSPOT = views.Hotspot("nextstation-7k3q", "k7dm-x4qp-9wre", "http://10.42.0.1:8414/")
 
 Finder = Callable[[Round, Turn], bool]
 
@@ -278,6 +280,9 @@ def example_views(
         examples.append((name, confirm_view(question, progress, language)))
     examples.append(("about", about_view(city, language)))
     examples.append(("phones", phones_view(PHONE_ADDRESSES, "40621538", language)))
+    for step, name in ((WIFI_STEP, "phones-wifi"), (PAGE_STEP, "phones-hotspot")):
+        view = phones_view(PHONE_ADDRESSES, "40621538", language, HOTSPOT, step)
+        examples.append((name, view))
     examples.append(("about-game-over", about_view(city, language, three.setup.seed)))
     for notice, detail in (
         ("store_damaged", "/var/lib/nsdevice/state.db.damaged-20250101-101500"),
@@ -289,6 +294,7 @@ def example_views(
         ("input_fallback", ""),
         ("presses_dropped", ""),
         ("voice_broken", "/opt/nsdevice/voice/clips/manifest.json: not a voice manifest"),
+        ("settings_line", 'nsdevice.toml line 4: language "nl" is not one of en, es, de, it, fr'),
     ):
         examples.append(
             (f"notice-{notice.replace('_', '-')}", notice_view(notice, detail, language))

@@ -51,6 +51,8 @@ class RunOptions:
     city: str | None = None  # with --room: the room's city (kept)
     seed: str | None = None  # with --room: the deal code (random if left out)
     modules: str | None = None  # with --room: comma-separated module names (kept)
+    settings: str | None = None  # the card's nsdevice.toml: hardware, language, voice
+    hotspot: str | None = None  # the box's own Wi-Fi, described while it is up (firstboot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,19 @@ class HwtestOptions:
     timeout: float = 30.0
 
 
+@dataclass(frozen=True, slots=True)
+class FirstbootOptions:
+    settings: str  # the card's nsdevice.toml
+    root: str = "/"  # another tree (an image being built, a test): nothing is run there
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateOptions:
+    bundle: str  # a signed release bundle
+    opt: str = "/opt/nsdevice"  # where the releases and `current` live
+    public_key: str | None = None  # the release key (PEM); the one shipped when left out
+
+
 Options = (
     RunOptions
     | DealOptions
@@ -114,6 +129,8 @@ Options = (
     | ScreenshotOptions
     | ResultsOptions
     | HwtestOptions
+    | FirstbootOptions
+    | UpdateOptions
 )
 COMMANDS: Mapping[str, type[Options]] = {
     "run": RunOptions,
@@ -123,6 +140,8 @@ COMMANDS: Mapping[str, type[Options]] = {
     "screenshot": ScreenshotOptions,
     "results": ResultsOptions,
     "hwtest": HwtestOptions,
+    "firstboot": FirstbootOptions,
+    "update": UpdateOptions,
 }
 
 
@@ -268,6 +287,25 @@ def build_parser() -> Parser:
     hwtest = commands.add_parser("hwtest", help="check the buttons, LED and screen of a build")
     hwtest.add_argument("--hardware", required=True, help="profile name or .toml path")
     hwtest.add_argument("--timeout", type=_seconds, default=30.0, help="seconds to wait per button")
+
+    firstboot = commands.add_parser(
+        "firstboot", help="set up the system from the card's nsdevice.toml (root; every boot)"
+    )
+    firstboot.add_argument("--settings", required=True, help="the nsdevice.toml to follow")
+    firstboot.add_argument(
+        "--root", default="/", help="set up this tree instead of the running system"
+    )
+
+    update = commands.add_parser(
+        "update", help="install a signed release bundle; keep it only once it is up"
+    )
+    update.add_argument("bundle", metavar="FILE", help="a release bundle (nsdevice-VERSION.tar)")
+    update.add_argument(
+        "--opt", default="/opt/nsdevice", help="where the releases live (/opt/nsdevice)"
+    )
+    update.add_argument(
+        "--public-key", default=None, help="the release key to check against (PEM)"
+    )
     return parser
 
 
@@ -328,4 +366,16 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--modules", default=None, help="with --room: comma-separated module names"
+    )
+    parser.add_argument(
+        "--settings",
+        default=None,
+        metavar="FILE",
+        help="the card's nsdevice.toml: its hardware, language and voice",
+    )
+    parser.add_argument(
+        "--hotspot",
+        default=None,
+        metavar="FILE",
+        help="where the box's own Wi-Fi is described while it is up (the Phones screen)",
     )

@@ -390,12 +390,35 @@ class HardwareTestView(View):
 
 
 @dataclass(frozen=True, slots=True)
+class Hotspot:
+    """The box's own Wi-Fi network while it is up (issue 31): phones join it first."""
+
+    name: str  # the network's name (SSID)
+    password: str  # WPA2, drawn by the box at its first boot
+    address: str = ""  # the page's address on that network, e.g. http://10.42.0.1:8414/
+
+    def qr_payload(self) -> str:
+        """The `WIFI:` text phones' cameras join a network from: `\\`, `;`, `,`, `:` and
+        `"` in the name or password are escaped with a backslash."""
+        return f"WIFI:T:WPA;S:{wifi_escape(self.name)};P:{wifi_escape(self.password)};;"
+
+
+def wifi_escape(text: str) -> str:
+    """A field of a `WIFI:` QR payload: the scheme's special characters backslashed."""
+    return "".join("\\" + c if c in '\\;,:"' else c for c in text)
+
+
+@dataclass(frozen=True, slots=True)
 class PhonesView(View):
-    """How phones join the table: the page's address (drawn as a QR code) and the join code."""
+    """How phones join the table: the box's own Wi-Fi first when it has one up (`step`
+    "wifi", drawn as a Wi-Fi QR code), then the page's address (drawn as a QR code) and
+    the join code."""
 
     screen: ClassVar[str] = "phones"
     addresses: tuple[str, ...] = ()  # the first is drawn as a QR code
     code: str = ""  # changes with each new game; NEXT renews it
+    hotspot: Hotspot | None = None  # the box's own network, while it is up
+    step: str = "page"  # "wifi": join the box's network first; "page": the page's QR
 
 
 @dataclass(frozen=True, slots=True)

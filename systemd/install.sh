@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Install nsdevice as a systemd service from this checkout. Run as root on the box:
 #
-#   sudo systemd/install.sh [--profile NAME] [--no-start] [--pi | --no-pi]
+#   sudo systemd/install.sh [--profile NAME] [--no-start] [--pi | --no-pi] [--appliance]
+#
+# The app goes into /opt/nsdevice/releases/<version> (a venv) and /opt/nsdevice/current
+# links to it; the unit runs /opt/nsdevice/current/bin/nsdevice, and `nsdevice update`
+# switches the link once a new release is up. --appliance also installs the first-boot
+# unit (the card's nsdevice.toml), the box's own access point and its dispatcher script:
+# what the SD image is built with (image/, docs/appliance.md).
 #
 # Safe to run again (to update the app, or after a failed run): it never overwrites a
 # profile or /etc/default/nsdevice that already exists, and it restarts the service so
@@ -17,6 +23,8 @@
 set -euo pipefail
 
 readonly SERVICE=nsdevice.service
+# With --appliance: the first boot (nsdevice.toml) and the box's own access point.
+readonly APPLIANCE_UNITS=(nsdevice-firstboot.service nsdevice-hotspot.service)
 readonly SERVICE_USER=nsdevice
 # The device groups the unit names in SupplementaryGroups= (see nsdevice.service).
 readonly DEVICE_GROUPS=(gpio spi video render input dialout audio)
@@ -26,13 +34,15 @@ die() { printf 'install.sh: %s\n' "$*" >&2; exit 2; }
 
 usage() {
     cat <<'EOF'
-usage: install.sh [--profile NAME] [--no-start] [--pi | --no-pi] [--root DIR]
+usage: install.sh [--profile NAME] [--no-start] [--pi | --no-pi] [--appliance] [--root DIR]
 
   --profile NAME  hardware profile written to /etc/default/nsdevice on the first
                   install (default display-hat-mini); later runs keep the file
   --no-start      enable the service but do not (re)start it now
   --pi, --no-pi   install the Raspberry Pi extra (st7789 panel driver); default:
                   when this machine is a Raspberry Pi or the profile has the panel
+  --appliance     also the first-boot unit (nsdevice.toml on the card), the box's
+                  own access point and its NetworkManager dispatcher script
   --root DIR      write the files under DIR, enable the unit there and change
                   nothing else (also DESTDIR): for a mounted image
 EOF
@@ -42,6 +52,7 @@ profile=display-hat-mini
 start=yes
 pi=auto
 root=${DESTDIR:-}
+appliance=no
 
 while (($#)); do
     case $1 in
@@ -50,6 +61,7 @@ while (($#)); do
         --no-start) start=no ;;
         --pi) pi=yes ;;
         --no-pi) pi=no ;;
+        --appliance) appliance=yes ;;
         --root) (($# >= 2)) || die "--root needs a directory"; root=$2; shift ;;
         --root=*) root=${1#*=} ;;
         -h | --help) usage; exit 0 ;;
@@ -127,8 +139,16 @@ ensure_user() {
     usermod --append --groups "$(IFS=,; echo "${DEVICE_GROUPS[*]}")" "$SERVICE_USER"
 }
 
+# This checkout's version: its release's folder under /opt/nsdevice/releases.
+release_version() {
+    sed -n 's/^version = "\(.*\)"$/\1/p' "$source_dir/pyproject.toml" | head -n 1
+}
+
 build_venv() {
-    local venv=/opt/nsdevice/venv extra=""
+    local version venv extra=""
+    version=$(release_version)
+    [[ $version =~ ^[0-9][0-9A-Za-z.+-]*$ ]] || die "no version in pyproject.toml"
+    venv=/opt/nsdevice/releases/$version
     case $pi in
         yes) extra="[pi]" ;;
         # An image built on a PC is no Pi yet, but its profile knows it needs the panel.
@@ -147,6 +167,14 @@ build_venv() {
         tar -C "$scratch" -xf -
     "$venv/bin/python" -m pip install --quiet --upgrade "$scratch$extra"
     say "installed nsdevice${extra} into $venv"
+    # `current` is switched in one rename, as `nsdevice update` does
+    ln -sfn "releases/$version" /opt/nsdevice/.current-install
+    mv -T /opt/nsdevice/.current-install /opt/nsdevice/current
+    say "/opt/nsdevice/current -> releases/$version"
+    if [[ -d /opt/nsdevice/venv ]]; then
+        rm -rf /opt/nsdevice/venv  # the layout before releases: the unit no longer runs it
+        say "removed the old /opt/nsdevice/venv"
+    fi
 }
 
 install_profiles() {
@@ -188,37 +216,60 @@ EOF
 
 install_unit() {
     local units=$root/etc/systemd/system
-    install -d -m 0755 "$units" "$root/opt/nsdevice"
+    install -d -m 0755 "$units" "$root/opt/nsdevice" "$root/opt/nsdevice/releases"
     install -m 0644 "$source_dir/systemd/$SERVICE" "$units/$SERVICE"
     install -m 0644 "$source_dir/hardware/README.md" "$root/opt/nsdevice/README.md"
     say "installed $units/$SERVICE"
 }
 
+# The appliance's pieces (the SD image): the first boot, the box's own Wi-Fi, the dispatcher
+# that tells the box while it is up, and the settings file the card carries.
+install_appliance() {
+    local units=$root/etc/systemd/system unit
+    for unit in "${APPLIANCE_UNITS[@]}"; do
+        install -m 0644 "$source_dir/systemd/$unit" "$units/$unit"
+        say "installed $units/$unit"
+    done
+    install -d -m 0755 "$root/usr/local/lib/nsdevice" "$root/etc/NetworkManager/dispatcher.d"
+    install -m 0755 "$source_dir/systemd/hotspot" "$root/usr/local/lib/nsdevice/hotspot"
+    install -m 0755 "$source_dir/systemd/90-nsdevice-hotspot" \
+        "$root/etc/NetworkManager/dispatcher.d/90-nsdevice-hotspot"
+    install -d -m 0755 "$root/boot/firmware"
+    if [[ ! -e $root/boot/firmware/nsdevice.toml ]]; then
+        install -m 0644 "$source_dir/image/nsdevice.toml" "$root/boot/firmware/nsdevice.toml"
+        say "added $root/boot/firmware/nsdevice.toml (the card's settings)"
+    fi
+}
+
 # Enable without a running systemd: systemctl works on the files alone (--root); where
 # there is no systemctl, make the link it would make, given WantedBy=multi-user.target.
 enable_offline() {
-    local target=${root:-/}
-    if command -v systemctl >/dev/null && systemctl --root="$target" enable --quiet "$SERVICE"; then
-        return
-    fi
-    install -d -m 0755 "$root/etc/systemd/system/multi-user.target.wants"
-    ln -sfn "/etc/systemd/system/$SERVICE" "$root/etc/systemd/system/multi-user.target.wants/$SERVICE"
+    local target=${root:-/} unit
+    for unit in "$@"; do
+        if command -v systemctl >/dev/null && systemctl --root="$target" enable --quiet "$unit"; then
+            continue
+        fi
+        install -d -m 0755 "$root/etc/systemd/system/multi-user.target.wants"
+        ln -sfn "/etc/systemd/system/$unit" "$root/etc/systemd/system/multi-user.target.wants/$unit"
+    done
 }
 
 enable_and_start() {
+    local units=("$SERVICE")
+    if [[ $appliance == yes ]]; then units+=("${APPLIANCE_UNITS[@]}"); fi
     if [[ $dry == yes ]]; then
-        enable_offline
-        say "enabled $SERVICE under $root"
+        enable_offline "${units[@]}"
+        say "enabled ${units[*]} under $root"
         return
     fi
     if ! systemd_is_running; then
-        enable_offline
-        say "enabled $SERVICE; no systemd is running here (an image build?): it starts at the next boot"
+        enable_offline "${units[@]}"
+        say "enabled ${units[*]}; no systemd is running here (an image build?): they start at the next boot"
         return
     fi
     systemctl daemon-reload
-    systemctl enable --quiet "$SERVICE"
-    say "enabled $SERVICE"
+    systemctl enable --quiet "${units[@]}"
+    say "enabled ${units[*]}"
     if [[ $start == yes ]]; then
         # Forget earlier failed starts, or the start limit may refuse this one.
         systemctl reset-failed "$SERVICE" 2>/dev/null || true
@@ -240,6 +291,7 @@ fi
 install_profiles
 write_defaults
 install_unit
+if [[ $appliance == yes ]]; then install_appliance; fi
 enable_and_start
 if [[ $dry == no ]] && systemd_is_running; then
     warn_if_spi_off  # an image's devices appear only when it boots

@@ -10,6 +10,8 @@
 set -euo pipefail
 
 readonly SERVICE=nsdevice.service
+# install.sh --appliance's: the first boot and the box's own access point
+readonly APPLIANCE_UNITS=(nsdevice-firstboot.service nsdevice-hotspot.service)
 readonly SERVICE_USER=nsdevice
 
 say() { printf 'uninstall.sh: %s\n' "$*"; }
@@ -60,19 +62,26 @@ remove() {
     done
 }
 
-if [[ $dry == no ]]; then
-    if systemctl cat "$SERVICE" >/dev/null 2>&1; then
-        systemctl disable --now --quiet "$SERVICE"
-        say "stopped and disabled $SERVICE"
+for unit in "$SERVICE" "${APPLIANCE_UNITS[@]}"; do
+    if [[ $dry == no ]]; then
+        if systemctl cat "$unit" >/dev/null 2>&1; then
+            systemctl disable --now --quiet "$unit"
+            say "stopped and disabled $unit"
+        fi
+    else
+        remove "$units/multi-user.target.wants/$unit"
     fi
-else
-    remove "$units/multi-user.target.wants/$SERVICE"
-fi
+    remove "$units/$unit"
+done
 
-remove "$units/$SERVICE" "$root/opt/nsdevice"
+remove "$root/opt/nsdevice" "$root/usr/local/lib/nsdevice" \
+    "$root/etc/NetworkManager/dispatcher.d/90-nsdevice-hotspot"
 
 if [[ $purge == yes ]]; then
     remove "$units/$SERVICE.d" "$root/var/lib/nsdevice" "$root/var/cache/nsdevice" \
+        "$root/var/lib/nsdevice-setup" \
+        "$root/etc/NetworkManager/system-connections/nsdevice-wifi.nmconnection" \
+        "$root/etc/NetworkManager/system-connections/nsdevice-hotspot.nmconnection" \
         "$root/etc/nsdevice" "$root/etc/default/nsdevice"
     if [[ $dry == no ]] && id -u "$SERVICE_USER" >/dev/null 2>&1; then
         userdel "$SERVICE_USER"

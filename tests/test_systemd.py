@@ -23,7 +23,7 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 UNIT = REPOSITORY / "systemd" / "nsdevice.service"
 INSTALL = REPOSITORY / "systemd" / "install.sh"
 UNINSTALL = REPOSITORY / "systemd" / "uninstall.sh"
-EXEC_START_BINARY = "/opt/nsdevice/venv/bin/nsdevice"
+EXEC_START_BINARY = "/opt/nsdevice/current/bin/nsdevice"
 MAX_EXPOSURE = 1.9  # issue 14: with the network the phones' page needs
 EXPOSURE = re.compile(r"Overall exposure level for nsdevice\.service: (\d+(?:\.\d+)?)")
 DEVICE_GROUPS = "gpio spi video render input dialout audio"
@@ -66,7 +66,7 @@ def only(key: str) -> str:
 
 @needs_systemd_analyze
 def test_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
-    """verify insists that ExecStart's program exists, and /opt/nsdevice/venv does not exist
+    """verify insists that ExecStart's program exists, and /opt/nsdevice/current does not exist
     off the box. So the test copies the unit unchanged except for that one path, which it
     points at a stand-in `nsdevice` script; every other line is checked as shipped."""
     stand_in = tmp_path / "bin" / "nsdevice"

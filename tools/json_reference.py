@@ -16,6 +16,7 @@ import argparse
 import dataclasses
 import inspect
 import io
+import re
 import sys
 import tokenize
 import types
@@ -48,6 +49,22 @@ Every line has these keys, whatever the screen:
 | `screen` | text | which screen this is: one of the names below |
 | `say` | list of {`id`, `text`} | what the box says for this screen, phrase by phrase |
 """
+
+def screen_views() -> list[type[views.View]]:
+    """Every screen's view: the box's own subclasses of View that name a screen, in the
+    order they are written (read from the classes, so no list of screens is kept here)."""
+    found: list[type[views.View]] = []
+    waiting = list(views.View.__subclasses__())
+    while waiting:
+        cls = waiting.pop(0)
+        waiting += cls.__subclasses__()
+        # the class its module names: `slots=True` makes a dataclass anew, and the first
+        # class can linger among the subclasses until it is collected
+        named = getattr(sys.modules[cls.__module__], cls.__name__, None) is cls
+        if cls.__module__.startswith("nsdevice.") and cls.screen and named and cls not in found:
+            found.append(cls)
+    return sorted(found, key=lambda cls: (cls.__module__, inspect.getsourcelines(cls)[1]))
+
 
 def field_notes(cls: type) -> dict[str, str]:
     """The comment written beside each field in the class's source (`name: T = x  # …`)."""
@@ -106,7 +123,8 @@ def rows(cls: type, objects: dict[str, type], skip: Sequence[str] = ()) -> Itera
             notes.update(field_notes(klass))
     for item in dataclasses.fields(cls):
         if item.name not in skip:
-            note = notes.get(item.name, "").replace("|", "\\|")
+            # the code's comment, in JSON's words (Python's None is JSON's null)
+            note = re.sub(r"\bNone\b", "null", notes.get(item.name, "")).replace("|", "\\|")
             yield f"| `{item.name}` | {shape(hints[item.name], objects)} | {note} |"
 
 
@@ -114,7 +132,7 @@ def page() -> str:
     objects: dict[str, type] = {}
     common = list(rows(views.View, objects))
     lines = [HEADER.rstrip("\n"), *common, "", "## Screens", ""]
-    for view in views.ALL_VIEWS:
+    for view in screen_views():
         lines.append(f"### `{view.screen}`")
         lines.append("")
         about = first_paragraph(view)

@@ -330,6 +330,11 @@ def _wrap(
         for char in word:  # a word wider than a line: break it between letters
             if not current or fits(current + char):
                 current += char
+                continue
+            hyphen = current.rfind("-")
+            if 0 < hyphen < len(current) - 1:  # after a hyphen, rather (k7dm-x4qp- / 9wre)
+                lines.append(current[: hyphen + 1])
+                current = current[hyphen + 1 :] + char
             else:
                 lines.append(current)
                 current = char

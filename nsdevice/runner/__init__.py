@@ -17,6 +17,7 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +31,11 @@ from nsdevice.runner.opening import (
     tracker_options,
 )
 from nsdevice.runner.planning import Plan, notice, plan, usage
+from nsdevice.session.settings import no_hotspot
+from nsdevice.views import Hotspot
 
 if TYPE_CHECKING:
+    from nsdevice.appliance.settings import Problem
     from nsdevice.displays import Display
     from nsdevice.inputs.device import InputDevice
     from nsdevice.inputs.events import Inbox
@@ -49,6 +53,7 @@ def run(options: RunOptions) -> int:
     from nsdevice.speaker import BROKEN_NOTICE, Speaker
     from nsdevice.store import hold_folder, state_directory
 
+    options, settings_problems = with_settings_file(options)
     chosen = plan(options)
     address = web_address(options)
     today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
@@ -64,6 +69,7 @@ def run(options: RunOptions) -> int:
         shutdown=bool(options.shutdown_command) or power_off_status.isdigit(),
         panel=panel(chosen, inputs),
         phones=phone_addresses(*address) if address else (),
+        hotspot=hotspot_reader(options.hotspot, address[1] if address else None),
     )
     chosen_settings = _chosen_settings(options)
 
@@ -97,6 +103,9 @@ def run(options: RunOptions) -> int:
         saver(session.snapshot())
     for key, detail in started.notices:
         notice(f"{key.replace('_', ' ')}: {detail}")
+    for problem in settings_problems:  # the box starts; the line is named on its screen
+        notice(f"{problem} (left out)")
+        session.notices.append(("settings_line", str(problem)))
 
     exit_status = 0
 
@@ -150,6 +159,37 @@ def run(options: RunOptions) -> int:
         display.close()
         saver.close(session.snapshot())
         folder.release()
+
+
+def with_settings_file(options: RunOptions) -> tuple[RunOptions, tuple[Problem, ...]]:
+    """The options with what the card's settings file adds (`--settings`): its hardware
+    when none was given, its language and voice unless given; and the lines left out.
+    A bad line never stops the box: it is named on the screen."""
+    if options.settings is None:
+        return options, ()
+    from nsdevice.appliance.settings import load_settings
+    from nsdevice.hardware import list_profiles
+
+    settings = load_settings(Path(options.settings), tuple(list_profiles()))
+    changes: dict[str, Any] = {}
+    if options.hardware is None and "hardware" in settings.given:
+        changes["hardware"] = settings.hardware
+    if options.language is None and settings.language:
+        changes["language"] = settings.language
+    if not options.voice and settings.voice:
+        changes["voice"] = True
+    return replace(options, **changes), settings.problems
+
+
+def hotspot_reader(path: str | None, port: int | None) -> Callable[[], Hotspot | None]:
+    """What the Phones screen asks for the box's own Wi-Fi: the file firstboot's access
+    point describes itself in exists only while it is up (nothing without a page)."""
+    if path is None or port is None:
+        return no_hotspot
+    from nsdevice.appliance.network import read_hotspot
+
+    file = Path(path)
+    return lambda: read_hotspot(file, port)
 
 
 def _chosen_settings(options: RunOptions) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from datetime import date, timedelta
 from typing import Any, Protocol
@@ -80,6 +80,10 @@ class Settings:
         return settings
 
 
+def no_hotspot() -> views.Hotspot | None:
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Capabilities:
     """What the hardware offers: menu entries appear only for what exists."""
@@ -89,6 +93,9 @@ class Capabilities:
     # where the buttons sit, so each hint says where its label is drawn
     panel: views.Panel = views.DEFAULT_PANEL
     phones: tuple[str, ...] = ()  # where phones find the box's page, when it serves one
+    # the box's own Wi-Fi network while it is up (issue 31), asked when the phones'
+    # screen shows: the access point may come up after the box has started
+    hotspot: Callable[[], views.Hotspot | None] = no_hotspot
 
 
 @dataclass(frozen=True, slots=True)

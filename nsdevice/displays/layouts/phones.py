@@ -1,4 +1,5 @@
-"""The phones' page: a QR code of the page's address beside the words (address, join code).
+"""The phones' page: a QR code of the page's address beside the words (address, join code);
+before it, while the box has its own Wi-Fi up, a Wi-Fi QR code of that network.
 
 The QR code comes from segno's module matrix, drawn here as squares on a white quiet
 zone, so it is as sharp as the panel allows and scans from across the table.
@@ -21,10 +22,16 @@ def phones(canvas: Canvas, view: views.PhonesView, text: Page, body: Box) -> Non
     x, y, w, h = body
     margin = canvas.margin()
     side = min(h - margin, w // 2)
-    address = view.addresses[0] if view.addresses else " "
-    drawn = qr_code(canvas, address, (x + margin, y, side, h))
+    drawn = qr_code(canvas, qr_content(view), (x + margin, y, side, h))
     beside = drawn[0] + drawn[2] + margin
     page(canvas, view, text, (beside, y, x + w - beside, h))
+
+
+def qr_content(view: views.PhonesView) -> str:
+    """What the code says: the box's own Wi-Fi first (phones join it), else the page."""
+    if view.step == "wifi" and view.hotspot is not None:
+        return view.hotspot.qr_payload()
+    return view.addresses[0] if view.addresses else " "
 
 
 def qr_code(canvas: Canvas, address: str, box: Box) -> Box:

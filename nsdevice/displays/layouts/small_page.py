@@ -21,7 +21,7 @@ from nsdevice import views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
 from nsdevice.displays.layouts.frame import cap_text, key_cap, legend
-from nsdevice.displays.layouts.phones import qr_code
+from nsdevice.displays.layouts.phones import qr_code, qr_content
 from nsdevice.displays.layouts.small_turn import corner_hints
 from nsdevice.displays.layouts.stack import Item, Row, measure, place_rows, total
 from nsdevice.displays.text_fit import Fitted, fit_text
@@ -188,7 +188,7 @@ def small_page(
               _mark_top(canvas))  # fmt: skip
         canvas.text(mark, px, canvas.theme.palette.dim, at, "page-mark")
     if isinstance(placed, views.PhonesView):
-        address = placed.addresses[0] if placed.addresses else " "
-        qr_code(canvas, address, (canvas.margin(), y, x - 2 * canvas.margin(), h))
+        content = qr_content(placed)
+        qr_code(canvas, content, (canvas.margin(), y, x - 2 * canvas.margin(), h))
     place_rows(canvas, pages[index], (x, y, w, h), canvas.cap_px(TEXT_MM))
     return bands, len(pages)

@@ -144,6 +144,8 @@ def on_menu(session: Context, press: Press) -> None:
         state.question = ""
     elif key in OPENS:
         state.screen = OPENS[key]
+        if key == "phones":
+            state.cursor = 0  # the box's own Wi-Fi first, when it has one up (phones.py)
 
 
 # --- the question ---------------------------------------------------------------------------

@@ -10,29 +10,75 @@ from nsdevice.inputs.events import Button, Press
 from nsdevice.rules.deal import ROUNDS
 from nsdevice.session.context import Context, ScreenEntry
 from nsdevice.session.names import Kind, ScreenName
-from nsdevice.session.screens.common import hints, seat_pencils
+from nsdevice.session.screens.common import hints, row_index, seat_pencils
+from nsdevice.session.screens.menu import session_menu_rows
 from nsdevice.session.screens.room import first_card_out, room_scoring, size_rows
 from nsdevice.session.screens.scores import SCORING
 
+# the phones' screen's two steps, kept in the state's cursor; the menu opens it at 0
+WIFI_STEP, PAGE_STEP = 0, 1
 
-def phones_view(addresses: tuple[str, ...], code: str, language: str) -> views.PhonesView:
+
+def phones_view(
+    addresses: tuple[str, ...],
+    code: str,
+    language: str,
+    hotspot: views.Hotspot | None = None,
+    step: int = PAGE_STEP,
+) -> views.PhonesView:
+    """`hotspot`: the box's own Wi-Fi while it is up: phones join it first (the "wifi"
+    step, NEXT goes on to the page), then the page's address on that network comes
+    first."""
+    if hotspot is not None and step == WIFI_STEP:
+        return views.PhonesView(
+            addresses=_with_hotspot(addresses, hotspot),
+            code=code,
+            hotspot=hotspot,
+            step="wifi",
+            hints=hints(next="continue", back="back", menu="back"),
+            language=language,
+        )
     return views.PhonesView(
-        addresses=addresses,
+        addresses=_with_hotspot(addresses, hotspot),
         code=code,
+        hotspot=hotspot,
         hints=hints(next="renew", back="back", menu="back"),
         language=language,
     )
 
 
+def _with_hotspot(addresses: tuple[str, ...], hotspot: views.Hotspot | None) -> tuple[str, ...]:
+    """The page's address on the box's own network first: the phones that joined it see
+    no other."""
+    if hotspot is None or not hotspot.address:
+        return addresses
+    return (hotspot.address, *(a for a in addresses if a != hotspot.address))
+
+
 def show_phones(session: Context) -> views.PhonesView:
-    return phones_view(session.capabilities.phones, session.join_code, session.language)
+    hotspot = session.capabilities.hotspot()
+    return phones_view(
+        session.capabilities.phones,
+        session.join_code,
+        session.language,
+        hotspot,
+        session.state.cursor,
+    )
 
 
 def on_phones(session: Context, press: Press) -> None:
+    state = session.state
+    wifi = state.cursor == WIFI_STEP and session.capabilities.hotspot() is not None
     if press.button is Button.NEXT:
-        session.join_code = session.code_source()  # phones that joined must join again
+        if wifi:
+            state.cursor = PAGE_STEP
+        else:
+            session.join_code = session.code_source()  # phones that joined must join again
+    elif press.button is Button.BACK and not wifi and session.capabilities.hotspot():
+        state.cursor = WIFI_STEP
     else:
-        session.state.screen = ScreenName.MENU
+        state.screen = ScreenName.MENU
+        state.cursor = row_index(session_menu_rows(session), "phones")
 
 
 def table_view(session: Context) -> views.TableView:

@@ -33,6 +33,8 @@ NOTICES = {
     "input_fallback": N_("Buttons not found; using the keyboard."),
     "presses_dropped": N_("Buttons sent too fast; some presses were lost."),
     "voice_broken": N_("The voice's clips cannot be read: the box stays silent."),
+    # the first-boot settings file on the card (issue 31): the box starts without that line
+    "settings_line": N_("A line of the settings file was not understood; the box left it out."),
 }
 LED_COLOURS = {"red": N_("red"), "green": N_("green"), "blue": N_("blue")}
 

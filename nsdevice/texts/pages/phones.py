@@ -15,6 +15,21 @@ class PhonePages(Pages):
     @register_page
     def _phones(self, view: views.PhonesView) -> Page:
         _ = self._
+        if view.step == "wifi" and view.hotspot is not None:
+            return Page(
+                self.title(view),
+                (
+                    Line(_("First join the box's own Wi-Fi: scan this code.")),
+                    # the name too on the small panel (not a detail): a phone that cannot
+                    # scan joins by it
+                    Line(_("Network: {name}").format(name=view.hotspot.name)),
+                    Line(
+                        _("Password: {password}").format(password=view.hotspot.password),
+                        Role.HEADLINE,
+                    ),
+                    Line(_("Then press Next for the page's code."), Role.NOTE),
+                ),
+            )
         lines = (
             Line(_("Scan the code to see the table on your phone.")),
             *(Line(address, Role.DETAIL) for address in view.addresses),
