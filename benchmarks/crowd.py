@@ -15,6 +15,18 @@ before and after. The process holding the streams runs at nice 19: on a 2-core m
 it would otherwise take the box's CPU, which a room of real phones does not.
 `--state-dir /dev/shm` keeps a shared machine's disk (fsync) noise out of both sides.
 
+    python benchmarks/crowd.py --storm               # a join storm, 4 runs each way
+
+`--storm` (issue 32): the caller plays room games (press → frame as above, the page
+wired to the loop as `nsdevice run` wires it: joins to the loop's `RoomInbox`) while a
+separate process at nice 19 sends joins from `--addresses` loopback addresses
+(127.0.0.2, 127.0.0.3, …) for `--storm-seconds`, each address joining its own seat again
+and again with a new name (a rename a join, with the seat's claim from its first answer)
+as fast as the box answers, whatever it
+answers (an attacker does not wait out a Retry-After). Runs without and with the storm
+alternate (A/B/A/B…), each of `--storm-presses` taps (about 20 s of play); the verdict is
+the storm's p99 against the no-storm runs' spread (benchmarks/verdict.py).
+
 Speed is measured here, never asserted in tests (DESIGN.md).
 """
 
@@ -209,6 +221,141 @@ def interleaved(presses: int, streams: int, block: int,
     }
 
 
+def storm(port: int, addresses: int, seconds: float) -> int:
+    """The child: joins from `addresses` loopback addresses for `seconds`, once the
+    first join code comes on stdin (a new one comes with every new game); one JSON line
+    of the answers' statuses at the end."""
+    import asyncio
+
+    from benchmarks.reliability.web_box import lift_own_file_limit, loopback, post
+    from benchmarks.room import exchange
+
+    lift_own_file_limit()
+    os.nice(19)  # the phones are other machines: they do not take the box's cores
+    code = [sys.stdin.readline().strip()]
+    statuses: dict[str, int] = {}
+
+    async def codes() -> None:
+        loop = asyncio.get_running_loop()
+        while line := await loop.run_in_executor(None, sys.stdin.readline):
+            code[0] = line.strip()
+
+    async def phone(number: int, until: float) -> None:
+        source = loopback(number)
+        table, seat = number // 4 + 1, number % 4 + 1
+        joins, claim, claimed_in = 0, "", ""
+        while time.monotonic() < until:
+            joins += 1
+            body = {"name": f"Storm {number}.{joins}", "table": table, "size": 4, "seat": seat}
+            if claim and claimed_in == code[0]:
+                body["claim"] = claim  # the seat's claim, as the phone keeps it: a rename
+            request = post("/room/join", port, body, f"X-Join-Code: {code[0]}\r\n")
+            try:
+                status, _, answer = await exchange(port, source, request, timeout=5)
+                key = str(status)
+                if status == 200 and not body.get("claim"):
+                    claim, claimed_in = str(json.loads(answer).get("claim", "")), code[0]
+            except (OSError, TimeoutError):
+                key = "error"
+                await asyncio.sleep(0.05)
+            statuses[key] = statuses.get(key, 0) + 1
+
+    async def everyone() -> None:
+        reading = asyncio.ensure_future(codes())
+        until = time.monotonic() + seconds
+        await asyncio.gather(*(phone(number, until) for number in range(addresses)))
+        reading.cancel()  # its thread ends when the parent closes stdin
+
+    asyncio.run(everyone())
+    print(json.dumps(statuses), flush=True)
+    return 0
+
+
+def storm_frames(presses: int, addresses: int, seconds: float,
+                 state_dir: Path | None) -> dict[str, Any]:  # fmt: skip
+    """press → frame playing room games with the page wired to the loop; with a join
+    storm from `addresses` loopback addresses (or none, `addresses` 0)."""
+    from benchmarks.measure import press_to_frame
+    from nsdevice.inputs.events import Busy
+    from nsdevice.inputs.room_inbox import RoomInbox
+    from nsdevice.runner.web import open_web as _open_web
+    from nsdevice.session import Settings
+
+    port = free_port()
+    busy = Busy()
+    pages: list[Any] = []
+    child: subprocess.Popen[str] | None = None
+    sent: list[Any] = [None, None]  # [-, the game whose join code the storm has]
+
+    def wire(inbox: Any) -> RoomInbox:
+        room = RoomInbox(inbox)  # as nsdevice run wires the page (runner/__init__.py)
+        pages.append(_open_web(("127.0.0.1", port), inbox, busy=busy, room=room))
+        pages[0].start()
+        return room
+
+    def publish(table: Any) -> None:
+        pages[0].publish(table)
+
+    def connect() -> None:
+        nonlocal child
+        if not pages[0].started.wait(30):
+            raise RuntimeError("the page did not start")
+        if addresses:
+            command = [sys.executable, __file__, "--storm-child", str(port), str(addresses),
+                       str(seconds)]  # fmt: skip
+            child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True)  # fmt: skip
+
+    def between(session: Any, inbox: Any) -> None:
+        if child is None or session.game == sent[1] or child.poll() is not None:
+            return
+        code = session.table().code  # the join code the caller shows, as phones read it
+        if code:
+            assert child.stdin is not None
+            child.stdin.write(code + "\n")
+            child.stdin.flush()
+            sent[1] = session.game
+
+    started = time.monotonic()
+    try:
+        figures = press_to_frame(
+            presses, publish=publish, before_presses=connect, state_dir=state_dir,
+            busy=busy, settings=Settings(language="en", room=True), between=between,
+            room_inbox=wire,
+        )  # fmt: skip
+    finally:
+        said = ""
+        if child is not None:
+            said, _ = child.communicate("", timeout=seconds + 60)
+        for page in pages:
+            page.close()
+    figures["addresses"] = addresses
+    figures["play_seconds"] = round(time.monotonic() - started, 1)
+    figures["storm_answers"] = json.loads(said.strip().splitlines()[-1]) if said.strip() else {}
+    return figures
+
+
+def storm_verdict(args: argparse.Namespace) -> dict[str, Any]:
+    runs = []
+    for _ in range(args.rounds):
+        for count in (0, args.addresses):  # the baseline first, then the storm: A/B/A/B
+            run = storm_frames(args.storm_presses, count, args.storm_seconds, args.state_dir)
+            runs.append(run)
+            took = run["from_the_deciding_edge_ms"]
+            print(f"addresses {count:3}: press → frame from the deciding edge p90"
+                  f" {took['p90']} ms, p99 {took['p99']} ms, max {took['max']} ms"
+                  f" ({took['count']} taps in {run['play_seconds']} s), joins answered"
+                  f" {run['storm_answers']}, load {load_average()[0]}", flush=True)  # fmt: skip
+    figures: dict[str, Any] = {"runs": runs}
+    for edge in ("from_the_deciding_edge_ms", "from_release_ms"):
+        p99 = {n: [r[edge]["p99"] for r in runs if r["addresses"] == n]
+               for n in (0, args.addresses)}  # fmt: skip
+        figures[f"verdict_{edge}"] = found = verdict(p99[0], p99[args.addresses])
+        print(sentence(f"press → frame {edge}", "no storm",
+                       f"a join storm from {args.addresses} addresses", found))  # fmt: skip
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=300, help="per run")
@@ -221,10 +368,33 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--block", type=int, default=10, help="taps a side, interleaved")
     parser.add_argument("--interleaved-presses", type=int, default=2000)
+    parser.add_argument("--storm", action="store_true", help="a join storm instead (issue 32)")
+    parser.add_argument("--addresses", type=int, default=200, help="the storm's loopback addresses")
+    parser.add_argument("--storm-seconds", type=float, default=20.0)
+    parser.add_argument("--storm-presses", type=int, default=250, help="per run: about 20 s")
     parser.add_argument("--hold-streams", nargs=3, type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--storm-child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.hold_streams:
         return hold_streams(*args.hold_streams)
+    if args.storm_child:
+        port, addresses, seconds = args.storm_child
+        return storm(int(port), int(addresses), float(seconds))
+    if args.storm:
+        if args.json == DEFAULT_JSON:
+            args.json = DEFAULT_JSON.with_name("crowd-storm.json")
+        started = time.time()
+        figures = {"command": " ".join(["python", "benchmarks/crowd.py", *(argv or sys.argv[1:])]),
+                   "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
+                   "machine": machine(), "load_average_before": load_average(),
+                   **storm_verdict(args), "load_average_after": load_average(),
+                   "seconds": round(time.time() - started, 1)}  # fmt: skip
+        print(f"load average before {figures['load_average_before']},"
+              f" after {figures['load_average_after']}; {figures['seconds']} s")  # fmt: skip
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=1) + "\n")
+        print(f"wrote {args.json}")
+        return 0
     figures: dict[str, Any] = {"machine": machine(), "load_average_before": load_average(),
                                "runs": []}  # fmt: skip
     for _ in range(args.rounds):

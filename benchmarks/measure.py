@@ -114,10 +114,11 @@ def percentile(values: list[float], share: float) -> float:
 
 def summary(values: list[float], scale: float = 1.0, digits: int = 3) -> dict[str, Any]:
     if not values:
-        return {"count": 0, "median": None, "p99": None, "max": None, "min": None}
+        return {"count": 0, "median": None, "p90": None, "p99": None, "max": None, "min": None}
     return {
         "count": len(values),
         "median": round(statistics.median(values) * scale, digits),
+        "p90": round(percentile(values, 0.90) * scale, digits),
         "p99": round(percentile(values, 0.99) * scale, digits),
         "max": round(max(values) * scale, digits),
         "min": round(min(values) * scale, digits),
@@ -220,6 +221,7 @@ def press_to_frame(
     busy: Any = None,
     settings: Any = None,
     between: Callable[[Any, Any], None] | None = None,
+    room_inbox: Callable[[Any], Any] | None = None,
 ) -> dict:
     """Tap `presses` times on mock GPIO pins while the real loop runs; time every frame.
 
@@ -233,6 +235,8 @@ def press_to_frame(
     page or the speaker shares it (as `nsdevice run` wires them). `settings`: the session's
     (a room game's, benchmarks/room.py), `between(session, inbox)` runs before each tap on
     the playing thread (room.py puts the room's joins and sheets in the inbox there).
+    `room_inbox(inbox)`: the loop's `RoomInbox` over its inbox, made once the inbox is
+    chosen (crowd.py's storm wires the page to both there, as `nsdevice run` does).
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -272,8 +276,12 @@ def press_to_frame(
 
         parts: list[tuple[float, float]] = []  # (save, paint) of each frame's step
 
+        pressing = [False]  # the loop is handling a press: its frame is the tap's
+
         def show(view: Any) -> None:
             original_show(view)
+            if frames and not pressing[0]:
+                return  # a frame of the room's joins or sheets (a batch): no tap's
             frames.append(time.perf_counter())  # the frame is flipped when show returns
             parts.append((save.took[-1] if save.took else 0.0, paint.took[-1]))
             shown.set()
@@ -288,7 +296,18 @@ def press_to_frame(
         loop = Loop(
             session, display, inbox, ButtonTracker(), save=save, notifier=Notifier({}),
             publish=publish, outputs=outputs, **({"busy": busy} if busy is not None else {}),
+            room_inbox=room_inbox(inbox) if room_inbox is not None else None,
         )  # fmt: skip
+        handle = loop.handle
+
+        def handle_press(press: Any) -> None:
+            pressing[0] = True
+            try:
+                handle(press)
+            finally:
+                pressing[0] = False
+
+        loop.handle = handle_press  # type: ignore[method-assign]
 
         from_release: list[float] = []  # taps decided on release (the hold means more there)
         edge_taps: list[float] = []  # taps decided on the press edge, from that edge

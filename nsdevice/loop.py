@@ -3,10 +3,19 @@
 It blocks on the inbox (no polling): an untouched box sleeps until a button, a hold
 deadline, the watchdog or a page turn wakes it (a view drawn as pages on a small panel),
 and it draws only when the view changed or its page turns.
+
+A room's joins, renames and sheets come as batches (`RoomInbox`): presses first, then
+every one waiting applied at once, with one frame and one save for the lot, a batch at
+most every ROOM_PERIOD seconds; so a storm of phones costs the caller at most ten frames
+and saves a second, and a press never waits behind a queue of them. While the caller is
+pressing, a batch goes right after a press's frame and save (when the next press is
+furthest away), or once the buttons have been still for ROOM_QUIET, or at the latest
+ROOM_DEFER after its turn.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,16 +32,25 @@ from nsdevice.inputs.events import (
     Joined,
     Press,
     RoomScored,
+    RoomWaiting,
     Scored,
     Stop,
     Typed,
 )
+from nsdevice.inputs.room_inbox import ROOM_BOUND, RoomInbox, RoomItem
 from nsdevice.notify import Notifier
 from nsdevice.session import Session, held_buttons
 from nsdevice.session.holds import EVERY_BUTTON
 from nsdevice.views import TableView, View
 
 DROPPED_NOTICE = "presses_dropped"  # texts: some presses were lost in a flood
+# Seconds from one batch of the room's joins and sheets to the next: their frames and
+# saves (an fsync each, slow on an SD card) at most ten a second, whatever the phones send.
+ROOM_PERIOD = 0.1
+# After a press a batch waits for the next press's frame or this much stillness...
+ROOM_QUIET = 0.25
+# ...and, while a button is down or the caller keeps pressing, at most this long.
+ROOM_DEFER = 1.0
 
 
 @dataclass
@@ -54,11 +72,19 @@ class Loop:
     # held from an input's arrival until its frame is out: the phones' fan-out and the
     # voice wait on it, so a press never queues behind their work (shared with them)
     busy: Busy = field(default_factory=Busy)
+    # the page's joins, renames and sheets (None: only what comes in the inbox itself)
+    room_inbox: RoomInbox | None = None
     _shown: View | None = None
     _published: TableView | None = None
     _brightness: int | None = None
     _page_due: float | None = None  # when the display turns to the view's next page
     _retry_in: float | None = None  # seconds until the saver tries a refused step again
+    # room items that came in the inbox itself (tests, benchmarks): batched all the same
+    _room_waiting: list[RoomItem] = field(default_factory=list)
+    _room_next: float = -math.inf  # when the next batch of room items may be applied
+    _pressed_at: float = -math.inf  # when the loop last handled a press
+    _presses: int = 0  # presses handled so far
+    _room_seen: float | None = None  # when the loop first saw the waiting batch
 
     def draw(self) -> None:
         view = self.session.view()
@@ -93,6 +119,8 @@ class Loop:
         self.busy.start()  # (a second press in one batch: the first one's frame freed it)
         self.session.press(press)
         self._draw_then_save()
+        self._pressed_at = self.clock()
+        self._presses += 1
 
     def score(self, scored: Scored) -> None:
         if scored.game == self.session.game and self.session.enter_score(
@@ -100,21 +128,62 @@ class Loop:
         ):
             self._draw_then_save()
 
-    def room(self, item: Joined | RoomScored | Abandoned) -> None:
-        """A room player joined or sent a sheet, or a table was left: for this game only
-        (an earlier game's is dropped); a frame and a save when it changed anything."""
-        if item.game != self.session.game:
-            return
-        if isinstance(item, Joined):
-            changed = self.session.join(
-                item.table, item.size, item.seat, item.name, item.claim, item.leaving, item.ticket
-            )
-        elif isinstance(item, Abandoned):
-            changed = self.session.free_idle_table(item.table)
-        else:
-            changed = self.session.room_score(item.table, item.seat, item.total, item.best_line)
+    def room(self, batch: Sequence[RoomItem]) -> None:
+        """Room players joined, renamed or sent sheets, or tables were left: each for
+        this game only (an earlier game's is dropped); one frame and one save for the
+        whole batch when it changed anything."""
+        changed = False
+        for item in batch:
+            changed = self._take_room_item(item) or changed
         if changed:
             self._draw_then_save()
+
+    def _take_room_item(self, item: RoomItem) -> bool:
+        if item.game != self.session.game:
+            return False
+        if isinstance(item, Joined):
+            return self.session.join(
+                item.table, item.size, item.seat, item.name, item.claim, item.leaving, item.ticket
+            )
+        if isinstance(item, Abandoned):
+            return self.session.free_idle_table(item.table)
+        return self.session.room_score(item.table, item.seat, item.total, item.best_line)
+
+    def _room_turn(self, now: float, pressed: bool = False, force: bool = False) -> None:
+        """The waiting room items as one batch, when its turn has come (`force`: now).
+        `pressed`: a press's frame and save are just out, so the next press is far."""
+        if not self._room_pending():
+            return
+        if self._room_seen is None:
+            self._room_seen = now
+        if not force:
+            if now < self._room_next:
+                return
+            pressing = any(self.tracker.is_down(button) for button in EVERY_BUTTON)
+            stirring = pressing or now < self._pressed_at + ROOM_QUIET
+            if stirring and not pressed and now < self._room_latest():
+                return  # a press's frame may be coming: the batch waits for it
+        self._room_seen = None
+        batch = self._room_waiting
+        self._room_waiting = []
+        if self.room_inbox is not None:
+            batch += self.room_inbox.take()
+        if not batch:
+            return
+        self.busy.start()  # the page's fan-out waits for this frame too
+        self.room(batch)
+        self.busy.done()
+        self._room_next = self.clock() + ROOM_PERIOD  # from the end of its save
+
+    def _room_latest(self) -> float:
+        """When a waiting batch goes, however busy the caller's buttons are."""
+        seen = self._room_seen if self._room_seen is not None else self.clock()
+        return max(self._room_next, seen) + ROOM_DEFER
+
+    def _room_pending(self) -> bool:
+        return bool(self._room_waiting) or (
+            self.room_inbox is not None and len(self.room_inbox) > 0
+        )
 
     def typed(self, typed: Typed) -> None:
         if self.session.type_digit(typed.character):
@@ -147,13 +216,17 @@ class Loop:
             self.notifier.watchdog()
             timeout = self._timeout()
             items = self.inbox.get(timeout)
-            if items:
+            presses_before = self._presses
+            if any(not isinstance(item, Joined | RoomScored | RoomWaiting) for item in items):
                 self.busy.start()
             for item in items:
                 if isinstance(item, Stop):
-                    self.busy.done()
+                    self._room_turn(self.clock(), force=True)  # what the phones were told
+                    self.busy.done()  # is taken, and saved, before the box stops
                     self.notifier.stopping()
                     return 0
+                if isinstance(item, RoomWaiting):
+                    continue  # only a wake-up: the batch goes after every press
                 if isinstance(item, Scored):
                     self.score(item)
                     continue
@@ -164,7 +237,7 @@ class Loop:
                     self.dropped()
                     continue
                 if isinstance(item, Joined | RoomScored | Abandoned):
-                    self.room(item)
+                    self._room_waiting.append(item)
                     continue
                 presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
                 for press in presses:
@@ -175,6 +248,12 @@ class Loop:
             for press in due:
                 self.handle(press)
             self.busy.done()  # an edge that made no press, a score that changed nothing
+            # the presses of this wake-up went first; the room's batch now, if its turn
+            self._room_turn(
+                self.clock(),
+                pressed=self._presses != presses_before,
+                force=len(self._room_waiting) >= ROOM_BOUND,
+            )
             if self._page_due is not None and self.clock() >= self._page_due:
                 self.display.next_page()
                 self._page_due = self._page_deadline()
@@ -203,4 +282,8 @@ class Loop:
             waits.append(self.notifier.watchdog_interval)
         if self._retry_in is not None:
             waits.append(self._retry_in)
+        if self._room_pending():  # a batch waits for its turn, or for the caller's pause
+            still = min(self._pressed_at + ROOM_QUIET, self._room_latest())
+            due = max(self._room_next, still)
+            waits.append(max(ROOM_PERIOD / 10, due - self.clock()))
         return min(waits) if waits else None

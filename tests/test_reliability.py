@@ -140,6 +140,20 @@ def test_a_room_of_phones_is_seated_once_each_and_bad_joins_seat_nobody():
     assert report.counts["markup_name"] == 200 and report.counts["fresh_phone_after"] == 200
 
 
+def test_a_join_storm_leaves_every_press_its_screen_and_every_seat_saved():
+    report = run_check("web_join_storm")
+    _held(report)
+    assert report.counts["presses"] >= 5
+    assert report.counts["players_listed"] == report.counts["players_after_a_kill"] == 100
+
+
+def test_one_phone_past_the_stream_cap_still_reads_the_table_and_streams_once_a_place_frees():
+    report = run_check("web_stream_cap")
+    _held(report)
+    assert report.counts["one_more_stream"] == 503 and report.counts["its_state"] == 200
+    assert report.counts["after_one_left"] == 200
+
+
 def test_no_phone_takes_anothers_seat_or_squats_the_room_and_the_caller_frees_a_table():
     report = run_check("web_seats", attempts=20, players=4)
     _held(report)

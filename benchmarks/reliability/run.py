@@ -29,8 +29,10 @@ from benchmarks.reliability.two_boxes import two_boxes
 from benchmarks.reliability.web_acting import web_acting
 from benchmarks.reliability.web_connections import web_connections
 from benchmarks.reliability.web_guessing import web_guessing
+from benchmarks.reliability.web_join_storm import web_join_storm
 from benchmarks.reliability.web_room import web_room
 from benchmarks.reliability.web_seats import web_seats
+from benchmarks.reliability.web_stream_cap import web_stream_cap
 
 # name → (function, short-mode arguments, long-mode arguments)
 CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] = {
@@ -59,6 +61,12 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
     ),
     "results_fuzz": (results_fuzz, {"random_count": 60}, {"random_count": 400}),
     "web_seats": (web_seats, {"attempts": 50}, {"attempts": 1000, "players": 40}),
+    "web_join_storm": (
+        web_join_storm,
+        {"addresses": 100, "seconds": 5.0},
+        {"addresses": 200, "seconds": 20.0},
+    ),
+    "web_stream_cap": (web_stream_cap, {}, {}),
 }
 
 

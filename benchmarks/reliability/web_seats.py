@@ -116,8 +116,12 @@ def takeover(report: Report, folder: Path, players: int, attempts: int, seconds:
         report.counts["forged_sheets_taken"] = sheets_taken
         if taken or sheets_taken:
             report.fail(f"{taken} takeover joins and {sheets_taken} forged sheets were taken")
-        ranking = ask(port, get("/room/results.json", port))[1] or {}
-        places = ranking.get("ranking", [])
+        def ranked() -> list[dict[str, Any]]:
+            return list((ask(port, get("/room/results.json", port))[1] or {}).get("ranking", []))
+
+        # the sheets answered 200 are taken; the box ranks them with its next batch
+        _until(lambda: len(ranked()) >= len(seated), 5.0)
+        places = ranked()
         kept = {(p["table"], p["seat"]): (p["name"], p["total"]) for p in places}
         changed = [
             p for index, p in enumerate(seated)

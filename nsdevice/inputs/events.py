@@ -136,7 +136,15 @@ class Abandoned:
     game: int
 
 
-Item = Edge | Press | Stop | Scored | Typed | Dropped | Joined | RoomScored | Abandoned
+@dataclass(frozen=True, slots=True)
+class RoomWaiting:
+    """Joins or sheets wait in the room's own inbox (inputs.room_inbox): only a wake-up,
+    sent once until the loop takes them."""
+
+
+Item = (
+    Edge | Press | Stop | Scored | Typed | Dropped | Joined | RoomScored | Abandoned | RoomWaiting
+)
 
 
 # Room in an inbox. A person makes a few edges a second and the loop takes each in well

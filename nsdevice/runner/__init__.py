@@ -44,6 +44,7 @@ from nsdevice.runner.web import open_web, phone_addresses, web_address
 
 def run(options: RunOptions) -> int:
     from nsdevice.inputs.events import Busy, ButtonTracker
+    from nsdevice.inputs.room_inbox import RoomInbox
     from nsdevice.locale import system_language
     from nsdevice.loop import Loop
     from nsdevice.notify import Notifier
@@ -119,7 +120,8 @@ def run(options: RunOptions) -> int:
             exit_status = int(power_off_status)
 
     busy = Busy()  # the loop's frame in the making: the page and the voice let it go first
-    web = open_web(address, inbox, options.phone_buttons, busy) if address else None
+    room = RoomInbox(inbox)  # the phones' joins and sheets, taken by the loop in batches
+    web = open_web(address, inbox, options.phone_buttons, busy, room) if address else None
     # the voice follows the menu's setting; pygame's mixer opens after the first frame
     speaker = Speaker(
         lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS),
@@ -143,6 +145,7 @@ def run(options: RunOptions) -> int:
         publish=web.publish if web is not None else None,
         retry=saver.retry,
         busy=busy,
+        room_inbox=room,
     )
     if web is not None:
         web.start()  # it serves once the loop has drawn its first frame

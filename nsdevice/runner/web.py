@@ -11,6 +11,7 @@ from nsdevice.runner.planning import notice, usage
 
 if TYPE_CHECKING:
     from nsdevice.inputs.events import Busy, Inbox, Item
+    from nsdevice.inputs.room_inbox import RoomInbox
     from nsdevice.web.server import WebSide
 
 
@@ -43,10 +44,16 @@ def phone_addresses(host: str, port: int) -> tuple[str, ...]:
 
 
 def open_web(
-    address: tuple[str, int], inbox: Inbox, buttons: bool = False, busy: Busy | None = None
+    address: tuple[str, int],
+    inbox: Inbox,
+    buttons: bool = False,
+    busy: Busy | None = None,
+    room: RoomInbox | None = None,
 ) -> WebSide:
     """The phones' page, ready to start; its symbols are drawn by the box's own painter.
-    `busy`: the loop's, so the page's fan-out steps aside while a frame is made."""
+    `busy`: the loop's, so the page's fan-out steps aside while a frame is made. `room`:
+    the loop's, where joins, renames and sheets wait for their batch (None: the inbox)."""
+    from nsdevice.inputs.events import Abandoned, Joined, RoomScored
     from nsdevice.web.payload import Artwork
     from nsdevice.web.server import WebSide
 
@@ -58,6 +65,8 @@ def open_web(
     def put(item: Item) -> bool:
         # never waits: the page's event loop must not stall on a full inbox; it tells the
         # phone to try again instead (503), so a full inbox loses no player silently
+        if room is not None and isinstance(item, Joined | RoomScored | Abandoned):
+            return room.put(item)  # never crowding the buttons out of their inbox
         return inbox.put(item)
 
     host, port = address

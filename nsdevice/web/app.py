@@ -15,7 +15,7 @@ import contextlib
 import hmac
 import json
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,10 +63,17 @@ ASSETS = {  # the page's own files, by the only paths that serve them
 
 class Gate:
     """Around the whole page: only the box's own names, and no act from another site
-    (refused before any code is checked, so it spends nothing and locks nobody out)."""
+    (refused before any code is checked, so it spends nothing and locks nobody out).
+    An act (a join, a sheet: work for the box) waits while the box's loop makes a frame
+    (`after_frame`), so a storm of them takes the interpreter from no press."""
 
-    def __init__(self, app: Starlette, names: frozenset[str]) -> None:
-        self.app, self.names = app, names
+    def __init__(
+        self,
+        app: Starlette,
+        names: frozenset[str],
+        after_frame: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self.app, self.names, self.after_frame = app, names, after_frame
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -77,9 +84,12 @@ class Gate:
             if not own_host(host, self.names, str(server[0]) if server else None):
                 await _refuse(421, "this box answers only to its own name")(scope, receive, send)
                 return
-            if scope["method"] not in ("GET", "HEAD") and not same_origin(headers.get, host):
-                await _refuse(403, "only the box's own page may act")(scope, receive, send)
-                return
+            if scope["method"] not in ("GET", "HEAD"):
+                if not same_origin(headers.get, host):
+                    await _refuse(403, "only the box's own page may act")(scope, receive, send)
+                    return
+                if self.after_frame is not None:
+                    await self.after_frame()
         await self.app(scope, receive, send)
 
 
@@ -149,9 +159,14 @@ class Events:
     phone goes, not at the next table (Starlette's streaming response notices only when
     it next writes). A raw ASGI app."""
 
-    def __init__(self, stage: Stage, event: Callable[[int, TableView, str], bytes]) -> None:
+    def __init__(
+        self,
+        stage: Stage,
+        event: Callable[[int, TableView, str], bytes],
+        most: int = MOST_WATCHERS,
+    ) -> None:
         self.stage, self.event = stage, event
-        self.watchers = Watchers()
+        self.watchers = Watchers(most)
         # each stream → [its language, the number it was sent last, its framing's key]
         self._streams: dict[Relay | Direct, list[Any]] = {}
         self._broadcasting: asyncio.Future[None] | None = None
@@ -253,14 +268,18 @@ def make_app(
     budget: Budget | None = None,
     names: frozenset[str] | None = None,
     clock: Callable[[], float] | None = None,
+    streams: int = MOST_WATCHERS,
 ) -> Gate:
     """`buttons`: the table lets the controller's phone press NEXT and BACK (`--phone-buttons`).
     `budget`: wrong codes for the whole box; `names`: the box's own (guard.py). `inbox_put`
     says whether the box's inbox took the item: a full one is answered 503 (web/room.py).
-    `clock`: for the room's tables nobody follows (web.seating; tests give a fake one)."""
+    `clock`: for the room's tables nobody follows (web.seating; tests give a fake one).
+    `streams`: event streams open at once; one more is answered 503."""
     budget = budget if budget is not None else Budget()
     seats, acts = Seats(), Window(ACTIONS)
-    events = Events(stage, lambda number, table, language: event(number, table, language))
+    events = Events(
+        stage, lambda number, table, language: event(number, table, language), streams
+    )
 
     def following() -> set[str]:
         return {address_key(address) for address in events.watchers.by_address}
@@ -458,4 +477,6 @@ def make_app(
         finally:
             looking.cancel()
 
-    return Gate(Starlette(routes=routes, lifespan=lifespan), names or own_names())
+    return Gate(
+        Starlette(routes=routes, lifespan=lifespan), names or own_names(), stage.after_frame
+    )

@@ -42,8 +42,10 @@ class WebSide:
         on_error: Callable[[str], None] = lambda message: None,
         buttons: bool = False,
         busy: Busy | None = None,
+        streams: int | None = None,  # event streams open at once: None, the page's own bound
     ) -> None:
         self._buttons = buttons
+        self._streams = streams
         self.host, self.port = host, port
         self.stage = Stage(busy)  # busy: the loop's, so the fan-out lets a frame go first
         self._inbox_put = inbox_put
@@ -84,7 +86,7 @@ class WebSide:
 
             provide("uvicorn", Config=Config, Server=UvicornServer)  # its lifespan takes Config
 
-            from nsdevice.web.app import make_app
+            from nsdevice.web.app import MOST_WATCHERS, make_app
             from nsdevice.web.doorman import Doorman, guarded, raise_file_limit
             from nsdevice.web.guard import own_names
 
@@ -105,7 +107,10 @@ class WebSide:
             # limit_concurrency (which idle streams and half-sent requests exhausted).
             self.doorman = doorman = Doorman(raise_file_limit())
             names = own_names([self.host] if self.host not in ("0.0.0.0", "::") else [])
-            app = make_app(self.stage, self._inbox_put, artwork, self._buttons, None, names)
+            app = make_app(
+                self.stage, self._inbox_put, artwork, self._buttons, None, names,
+                streams=self._streams if self._streams is not None else MOST_WATCHERS,
+            )  # fmt: skip
             config = Config(
                 app,
                 host=self.host,

@@ -39,7 +39,7 @@
     return node;
   }
 
-  function render(data) {
+  function render(data, via) {
     said.data = data;
     const words = data.words;
     document.documentElement.lang = data.language;
@@ -62,6 +62,7 @@
     renderRanking(data);
     window.nsdeviceVoice.say(data.say);  // voice.js: says it once sound is on
     window.nsdeviceSeen.push({ number: data.number, at: Date.now(), screen: data.screen,
+                               via: via || "page",  // "stream", "state" (polled) or a re-render
                                cards: data.cards.map((item) => item.symbol),
                                deck: [...$("deck").children].map((node) => node.dataset.symbol),
                                pencil: $("pencil").hidden ? "" : $("pencil").dataset.colour,
@@ -392,10 +393,50 @@
       : body.error;
   }
 
+  // The live table (issue 32). A box with every stream taken answers 503, which ends an
+  // EventSource for good, and a dropped one may not come back by itself: so on any error
+  // the page closes it, reads /state at once and every POLL ms (the card still shows),
+  // and opens the stream again after a wait that doubles each time, with jitter, from
+  // RETRY_FIRST to RETRY_MOST ms. The stream's first table ends the polling.
+  const RETRY_FIRST = 1000, RETRY_MOST = 30000, POLL = 2000;
+  const again = { wait: RETRY_FIRST, timer: 0, poll: 0 };
+
+  function poll() {
+    fetch(`/state?lang=${encodeURIComponent(said.lang)}`)
+      .then((answer) => (answer.ok ? answer.json() : null))
+      .then((data) => {  // a poll answered after the stream came back is old news
+        if (data && again.poll && (!said.data || data.number !== said.data.number)) render(data, "state");
+      })
+      .catch(() => {});  // the box is away: the next poll or the stream will say
+  }
+
+  function polling(on) {
+    clearInterval(again.poll);
+    again.poll = 0;
+    if (!on) return;
+    again.poll = setInterval(poll, POLL);
+    poll();
+  }
+
   function listen() {
+    clearTimeout(again.timer);
     if (said.stream) said.stream.close();
-    said.stream = new EventSource(`/events?lang=${encodeURIComponent(said.lang)}`);
-    said.stream.onmessage = (message) => render(JSON.parse(message.data));
+    const stream = new EventSource(`/events?lang=${encodeURIComponent(said.lang)}`);
+    said.stream = stream;
+    stream.onmessage = (message) => {
+      if (said.stream !== stream) return;
+      again.wait = RETRY_FIRST;
+      polling(false);
+      render(JSON.parse(message.data), "stream");
+    };
+    stream.onerror = () => {
+      if (said.stream !== stream) return;
+      stream.close();  // refused (503) or dropped: this page decides when to try again
+      said.stream = null;
+      if (!again.poll) polling(true);
+      again.timer = setTimeout(listen, again.wait * (0.5 + Math.random()));
+      again.wait = Math.min(RETRY_MOST, again.wait * 2);
+    };
   }
 
   function languages() {
