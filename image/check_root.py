@@ -43,7 +43,9 @@ def enabled_units(tree: Path) -> list[str]:
     for folder in (tree / "etc/systemd/system").glob("*.wants"):
         for link in folder.iterdir():
             target = link.readlink() if link.is_symlink() else link
-            if str(target) != "/dev/null":
+            mask = tree / "etc/systemd/system" / link.name
+            masked = mask.is_symlink() and str(mask.readlink()) == "/dev/null"
+            if str(target) != "/dev/null" and not masked:
                 units.add(link.name)
     return sorted(units)
 

@@ -41,7 +41,8 @@ from typing import NoReturn
 SD_BYTES = 2 * 1024**3  # QEMU wants an SD card whose size is a power of two
 MiB = 1024 * 1024
 FRAMEBUFFER = {"base": 0x3C100000, "width": 640, "height": 480, "stride": 1280}
-READY_LINE = re.compile(rb"Started nsdevice\.service|Started .*Next Station table companion")
+# systemd colours the unit's name (an escape sequence between "Started" and the name)
+READY_LINE = re.compile(rb"Started (?:\x1b\[[0-9;]*m)?nsdevice\.service")
 FAILED_LINE = re.compile(rb"Failed to start .*(nsdevice|Next Station)")
 BUTTONS = {"next": 0, "back": 1, "menu": 2}
 DTB = "bcm2837-rpi-3-b.dtb"

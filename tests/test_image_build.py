@@ -256,3 +256,16 @@ def test_the_emulated_board_is_understood_by_the_boxs_own_serial_back_end(tmp_pa
         reader.close()
         board.stop()
         server.close()
+
+
+def test_ready_is_read_from_systemds_coloured_status_line():
+    emulator = module("emulator")
+    seen = (
+        b"\x1b[0;32m  OK  \x1b[0m] Started \x1b[0;1;39mnsdevice.service\x1b[0m"
+        b"\xe2\x80\xa6tation table companion (nsdevice)."
+    )
+    assert emulator.READY_LINE.search(seen)
+    assert emulator.READY_LINE.search(b"[  OK  ] Started nsdevice.service - Next Station")
+    starting = b"Job nsdevice.service/start running (7min 21s / 15min 44s)"
+    assert not emulator.READY_LINE.search(starting)
+    assert not emulator.READY_LINE.search(b"Started \x1b[0;1;39mnsdevice-firstboot.service")
