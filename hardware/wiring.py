@@ -428,6 +428,8 @@ def generated() -> dict[str, str]:
     block's name → its text (keys starting with 'README:')."""
     out: dict[str, str] = {}
     for name in list_profiles():
+        if name == "emulator":
+            continue  # no wires: QEMU's emulated Pi of image/boot.sh
         profile = load_profile(name)
         if profile.input.kind == "serial":
             out[f"{name}.svg"] = pico_diagram(profile)

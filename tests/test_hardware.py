@@ -63,14 +63,21 @@ def every_pin(profile: Profile) -> list[int]:
 # --- the shipped profiles ----------------------------------------------------------------
 
 
-def test_the_five_builds_are_shipped() -> None:
+def test_the_five_builds_and_the_emulator_are_shipped() -> None:
     assert {path.stem for path in SHIPPED} == {
         "display-hat-mini",
         "arcade-gpio",
         "arcade-serial",
         "desktop",
         "tv",  # issue 26: 1920x1080, about 40 inches, the room's big screen
+        "emulator",  # issue 31: image/boot.sh's emulated Pi (framebuffer, mini UART board)
     }
+
+
+def test_the_emulator_draws_on_the_framebuffer_with_the_board_on_the_mini_uart() -> None:
+    profile = load_profile("emulator", NO_ENVIRONMENT)
+    assert (profile.display.kind, profile.display.size()) == ("framebuffer", (640, 480))
+    assert (profile.input.kind, profile.input.device) == ("serial", "/dev/ttyS1")
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda path: path.stem)

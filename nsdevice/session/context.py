@@ -176,6 +176,14 @@ class Context:
         # every screen speaks the settings' language; those built from the settings read it there
         return self.state.settings.language
 
+    def resume(self) -> None:
+        """Back to the game screen beneath an overlay, on its first page: the cursor an
+        overlay leaves is a row of its own list, no page of the game screen's (a room's
+        results, nsdevice.session.valid)."""
+        state = self.state
+        state.screen = self.under()
+        state.cursor = 0
+
     def showing(self) -> ScreenName:
         """The game screen the players see: beneath an overlay, else the screen itself."""
         state = self.state

@@ -75,7 +75,7 @@ def on_summary(session: Context, press: Press) -> None:
     else:  # BACK or MENU: change the setup; no card was revealed yet, nothing is lost
         state.screen = ScreenName.SETUP
         state.cursor = 0
-        state.setup = None
+        state.leave_game()
 
 
 def show_recall(session: Context) -> views.SummaryView:
@@ -83,7 +83,7 @@ def show_recall(session: Context) -> views.SummaryView:
 
 
 def on_recall(session: Context, press: Press) -> None:
-    session.state.screen = session.under()
+    session.resume()
 
 
 # --- a round's start ------------------------------------------------------------------------
@@ -217,7 +217,7 @@ def show_round_so_far(session: Context) -> views.RoundSoFarView:
 
 
 def on_round_so_far(session: Context, press: Press) -> None:
-    session.state.screen = session.under()
+    session.resume()
 
 
 # --- what is left in the deck, from the menu ---------------------------------------------------
@@ -240,7 +240,7 @@ def show_deck(session: Context) -> views.DeckView:
 
 
 def on_deck(session: Context, press: Press) -> None:
-    session.state.screen = session.under()
+    session.resume()
 
 
 # --- every seat's pencil this round, from the menu ---------------------------------------------

@@ -157,7 +157,7 @@ def on_menu(session: Context, press: Press) -> None:
     keep_language_undo(session, key)
     s = state.settings
     if key == "resume":
-        state.screen = session.under()
+        session.resume()
     elif key in ("restart_round", "new_game", "shutdown"):
         ask(session, key)
     elif key == "language":
@@ -204,8 +204,10 @@ def ask(session: Context, question: str) -> None:
 def on_confirm(session: Context, press: Press) -> None:
     state = session.state
     if press.button is not Button.NEXT:  # BACK or MENU: no
-        state.screen = ScreenName.MENU if state.question != "back_to_round" else session.under()
-        if state.screen is ScreenName.MENU:
+        if state.question == "back_to_round":
+            session.resume()
+        else:
+            state.screen = ScreenName.MENU
             state.cursor = 0
         return
     question = state.question

@@ -16,7 +16,7 @@ from nsdevice.session.digits import NumberField, counting_field, digits_of, unto
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints
 from nsdevice.session.screens.examples import tables
-from nsdevice.session.screens.fields import entry_field, load_field, turn_digit
+from nsdevice.session.screens.fields import SCORE_LIMITS, entry_field, load_field, turn_digit
 
 
 def sheet_counts(setup: Setup) -> tuple[tuple[int, scoring.Count], ...]:
@@ -38,13 +38,16 @@ def sheet_values(
 
 def sheet_sum(setup: Setup, counts: Sequence[int]) -> int | None:
     """The sheet's total so far (scoring.sheet_total); None while the counts cannot all be
-    right (more overpasses than the map has)."""
+    right: more overpasses than the map has, or a total no game reaches, past what the
+    seat's total can hold (SCORE_LIMITS: the entry's digits, and what a restore takes)."""
     town = city(setup.city)
     items = scoring.sheet_items(town, Module.OBJECTIVES in setup.modules)
     try:
-        return scoring.sheet_total(town, items, sheet_values(items, counts))
+        total = scoring.sheet_total(town, items, sheet_values(items, counts))
     except ValueError:
         return None
+    low, high = SCORE_LIMITS
+    return total if low <= total <= high else None
 
 
 def sheet_view(

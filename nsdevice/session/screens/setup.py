@@ -1,7 +1,7 @@
 """Before a game: the setup list, the deal code typed in, a solo player's own pencil row.
 
 Each screen's press handler (`on_…`) and view (`show_…`, over a pure builder `…_view`
-that the gallery shares) side by side; `SLICE` is their rows of the one table.
+that the gallery shares) side by side; `RECORDS` are their screens, one record each.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def start_game(session: Context) -> None:
         last = state.setup.pencil_order if state.setup is not None else None
         colours = city(s.city).colours
         state.pencil_preference = last if last and set(last) == set(colours) else colours
-        state.setup = None
+        state.leave_game()
         state.pencil_choice = []
         state.cursor = colours.index(state.pencil_preference[0])
         state.screen = ScreenName.PENCIL_ORDER
@@ -171,6 +171,7 @@ def _begin(session: Context, pencil_order: tuple[str, ...] | None) -> None:
     players = SEATS if s.room else s.players
     state.setup = Setup(city_name, players, modules, seed, pencil_order, daily)
     state.room = Roster() if s.room else None
+    state.under = None  # the last game's screen beneath the menu: none of this one's
     state.seed_code = None
     state.today = False
     state.pencil_choice = []
