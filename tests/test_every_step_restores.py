@@ -280,7 +280,7 @@ def test_a_walk_through_every_screen_restores_after_every_press_D1():
     solo.keys("menu")  # the pencil row first, then the game
     solo.until(ScreenName.SUMMARY, "menu")
     solo.keys("next,next,menu")  # the round's start, a turn, the menu over the round
-    for row in ("show_setup", "round_so_far", "deck", "about"):
+    for row in ("show_setup", "round_so_far", "deck", "pencils", "about"):
         solo.to_row(row)
         solo.keys("menu,back")  # open it, and back (to the game or the menu)
         if solo.session.screen is not ScreenName.MENU:

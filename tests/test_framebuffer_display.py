@@ -9,10 +9,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from nsdevice import backends
 from nsdevice.displays import Display, DisplayUnavailable
 from nsdevice.displays.framebuffer_display import FramebufferDisplay
 from nsdevice.gallery import example_views
+from nsdevice.hardware import backends
 
 CITY = "london"
 
