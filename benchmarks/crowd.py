@@ -44,8 +44,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.measure import machine, press_to_frame  # noqa: E402
+from benchmarks.figures import machine  # noqa: E402
 from benchmarks.phones import free_port  # noqa: E402
+from benchmarks.presses import press_to_frame  # noqa: E402
 from benchmarks.verdict import load_average, sentence, verdict  # noqa: E402
 
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "crowd.json"
@@ -165,7 +166,7 @@ def interleaved(presses: int, streams: int, block: int,
     kernel), so the held-back blocks are the box with no stream to feed. A table fans out
     after its frame, so it weighs on the next tap: the first tap of each block (its
     predecessor was of the other kind) is left out of both sides."""
-    from benchmarks.measure import summary
+    from benchmarks.figures import summary
     from nsdevice.inputs.events import Busy, QueueInbox
     from nsdevice.runner.web import open_web as _open_web
 
@@ -275,7 +276,7 @@ def storm_frames(presses: int, addresses: int, seconds: float,
                  state_dir: Path | None) -> dict[str, Any]:  # fmt: skip
     """press → frame playing room games with the page wired to the loop; with a join
     storm from `addresses` loopback addresses (or none, `addresses` 0)."""
-    from benchmarks.measure import press_to_frame
+    from benchmarks.presses import press_to_frame
     from nsdevice.inputs.events import Busy
     from nsdevice.inputs.room_inbox import RoomInbox
     from nsdevice.runner.web import open_web as _open_web

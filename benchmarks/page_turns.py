@@ -19,10 +19,10 @@ import time
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from nsdevice.box.loop import Loop
 from nsdevice.displays.st7789_display import St7789Display
-from nsdevice.hardware import load_profile
+from nsdevice.hardware.profiles import load_profile
 from nsdevice.inputs.events import ButtonTracker, Press, QueueInbox, Stop
-from nsdevice.loop import Loop
 from nsdevice.session import Session, Settings
 
 

@@ -30,16 +30,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.measure import (  # noqa: E402  (the path above makes it importable)
-    BUTTON_BUILD,
-    _cpu_seconds,
-    _saved_game,
-    _Started,
-    _status_kb,
+from benchmarks.figures import (  # noqa: E402  (the path above makes it importable)
+    Started,
+    cpu_seconds,
     machine,
-    press_to_frame,
+    saved_game,
+    status_kb,
     summary,
 )
+from benchmarks.presses import BUTTON_BUILD, press_to_frame  # noqa: E402
 
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "phones.json"
 
@@ -108,7 +107,7 @@ def _web_build(port: int, keys: bool = False) -> tuple[tuple[str, ...], dict[str
     return (*options, "--web", f"127.0.0.1:{port}"), environment
 
 
-def _wait_for_page(port: int, seconds: float = 30) -> None:
+def wait_for_page(port: int, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -125,14 +124,14 @@ def cold_start(starts: int) -> dict:
     times: dict[str, list[float]] = {"with_page": [], "without_page": []}
     with tempfile.TemporaryDirectory(prefix="nsdevice-phones-") as name:
         folder = Path(name)
-        _saved_game(folder / "state")
+        saved_game(folder / "state")
         for run in range(starts):
             port = free_port()
-            box = _Started("text", folder / "state", folder / f"n{run}", _web_build(port))
+            box = Started("text", folder / "state", folder / f"n{run}", _web_build(port))
             times["with_page"].append(box.ready_after)
-            _wait_for_page(port)  # and the page does come up after the first frame
+            wait_for_page(port)  # and the page does come up after the first frame
             box.stop()
-            box = _Started("text", folder / "state", folder / f"o{run}", BUTTON_BUILD)
+            box = Started("text", folder / "state", folder / f"o{run}", BUTTON_BUILD)
             times["without_page"].append(box.ready_after)
             box.stop()
     return {
@@ -147,16 +146,16 @@ def cold_start(starts: int) -> dict:
 def idle_and_memory(seconds: float, phones: int, presses: int) -> dict:
     with tempfile.TemporaryDirectory(prefix="nsdevice-phones-") as name:
         folder = Path(name)
-        _saved_game(folder / "state")
+        saved_game(folder / "state")
         port = free_port()
-        box = _Started("text", folder / "state", folder / "notify", _web_build(port, keys=True))
+        box = Started("text", folder / "state", folder / "notify", _web_build(port, keys=True))
         try:
-            _wait_for_page(port)
+            wait_for_page(port)
             time.sleep(1.0)  # the page's start-up work is over
-            cpu, wall = _cpu_seconds(box.pid), time.perf_counter()
+            cpu, wall = cpu_seconds(box.pid), time.perf_counter()
             time.sleep(seconds)
-            cpu, wall = _cpu_seconds(box.pid) - cpu, time.perf_counter() - wall
-            rss_no_phone = _status_kb(box.pid, "VmHWM")
+            cpu, wall = cpu_seconds(box.pid) - cpu, time.perf_counter() - wall
+            rss_no_phone = status_kb(box.pid, "VmHWM")
             pages = [Page(port) for _ in range(phones)]
             time.sleep(0.5)
             stdin = box.process.stdin
@@ -166,7 +165,7 @@ def idle_and_memory(seconds: float, phones: int, presses: int) -> dict:
                 stdin.flush()
                 time.sleep(0.02)
             time.sleep(1.0)
-            rss = _status_kb(box.pid, "VmHWM")
+            rss = status_kb(box.pid, "VmHWM")
             events = [page.events for page in pages]
             for page in pages:
                 page.close()

@@ -567,7 +567,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _measure(root: Path, args: argparse.Namespace) -> int:
     install(root, args.reinstall)
     build_tools(root)
-    from nsdevice.hardware import load_profile
+    from nsdevice.hardware.profiles import load_profile
 
     spi_hz = load_profile("display-hat-mini").display.spi_speed_hz or 4_000_000
     figures: dict[str, Any] = {

@@ -39,11 +39,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks.* importable
 
 RATE = 22050
 SAMPLE_BYTES = 2  # signed 16 bit, mono: the speaker's mixer format
-BUFFER_BYTES = 512 * SAMPLE_BYTES  # nsdevice.speaker.BUFFER samples
+BUFFER_BYTES = 512 * SAMPLE_BYTES  # nsdevice.box.speaker.BUFFER samples
 PERIOD = (512 * 1000 // RATE) / 1000  # seconds: the disk driver sleeps whole milliseconds
 QUIET = 0.25  # seconds of silence before each press
 
@@ -105,11 +105,11 @@ def reveals_child(reveals: int, heard: Path) -> dict[str, Any]:
     """Runs in its own process: SDL reads SDL_AUDIODRIVER when the mixer opens."""
     import pygame
 
+    from nsdevice.box.loop import Loop
+    from nsdevice.box.speaker import Speaker
     from nsdevice.displays.pygame_display import PygameDisplay
     from nsdevice.inputs.events import Busy, Button, ButtonTracker, Press, QueueInbox
-    from nsdevice.loop import Loop
     from nsdevice.session import Session, Settings
-    from nsdevice.speaker import Speaker
 
     session = Session(
         Settings(city="tokyo", players=1, sound=False, voice=True), seed_source=lambda: "VOICE"
@@ -167,11 +167,11 @@ def reveals_child(reveals: int, heard: Path) -> dict[str, Any]:
 
 def press_to_frame_pairs(presses: int, pairs: int, state_dir: Path | None) -> dict[str, Any]:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from measure import percentile, press_to_frame
-    from verdict import load_average, sentence, verdict
-
+    from benchmarks.figures import percentile
+    from benchmarks.presses import press_to_frame
+    from benchmarks.verdict import load_average, sentence, verdict
+    from nsdevice.box.speaker import Speaker
     from nsdevice.inputs.events import Busy
-    from nsdevice.speaker import Speaker
 
     runs: dict[str, list[float]] = {"off": [], "on": []}
     medians: dict[str, list[float]] = {"off": [], "on": []}

@@ -4,7 +4,7 @@
                                        # hardware/README.md
     python hardware/wiring.py --check  # exit 1 if any of them is out of date
 
-Pins come only from the profiles, read through `nsdevice.hardware` (so a moved profile
+Pins come only from the profiles, read through `nsdevice.hardware.profiles` (so a moved profile
 folder or an edited pin shows up here), and for the Pico board from the constants at
 the top of `firmware/main.py`. `tests/test_wiring.py` regenerates everything and
 compares, so a diagram can never disagree with the code.
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from nsdevice.hardware import Profile, list_profiles, load_profile
+from nsdevice.hardware.profiles import Profile, list_profiles, load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "hardware" / "wiring"
@@ -428,6 +428,8 @@ def generated() -> dict[str, str]:
     block's name → its text (keys starting with 'README:')."""
     out: dict[str, str] = {}
     for name in list_profiles():
+        if name == "emulator":
+            continue  # no wires: QEMU's emulated Pi of image/boot.sh
         profile = load_profile(name)
         if profile.input.kind == "serial":
             out[f"{name}.svg"] = pico_diagram(profile)

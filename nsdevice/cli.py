@@ -314,7 +314,7 @@ def command_screenshot(args: ScreenshotOptions) -> int:
     panel = None
     size = (480, 320)
     if args.hardware:
-        from nsdevice.hardware import ProfileError, load_profile
+        from nsdevice.hardware.profiles import ProfileError, load_profile
 
         try:
             profile = load_profile(args.hardware)
@@ -421,7 +421,7 @@ def command_firstboot(args: FirstbootOptions) -> int:
     nsdevice-firstboot.service at every boot). Lines it leaves out are said, one each, and
     the box still starts: the box names them on its screen too."""
     from nsdevice.appliance.firstboot import first_boot
-    from nsdevice.hardware import list_profiles
+    from nsdevice.hardware.profiles import list_profiles
 
     root = Path(args.root)
     if not root.is_dir():

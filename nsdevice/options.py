@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any, NoReturn
 
-from nsdevice import __version__, backends
+from nsdevice import __version__
 from nsdevice.errors import UsageError
+from nsdevice.hardware import backends
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import CityName
 from nsdevice.rules.deal import normalize_seed

@@ -9,22 +9,53 @@ writes them into docs/reference/json-screens.md, with the comment beside each fi
 from __future__ import annotations
 
 import dataclasses
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
-from nsdevice.panel import DEFAULT_PANEL as DEFAULT_PANEL
-from nsdevice.panel import EDGES as EDGES
-from nsdevice.panel import Hint as Hint
-from nsdevice.panel import Panel as Panel
-from nsdevice.panel import Place as Place
+from nsdevice.places.panel import DEFAULT_PANEL as DEFAULT_PANEL
+from nsdevice.places.panel import EDGES as EDGES
+from nsdevice.places.panel import Hint as Hint
+from nsdevice.places.panel import Panel as Panel
+from nsdevice.places.panel import Place as Place
+from nsdevice.places.seating import RoomCall as RoomCall
+from nsdevice.places.seating import RoomListed as RoomListed
+from nsdevice.places.seating import RoomPlace as RoomPlace
+from nsdevice.places.seating import RoomSeat as RoomSeat
+from nsdevice.places.seating import RoomTable as RoomTable
+from nsdevice.places.seating import SeatPencil as SeatPencil
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.frozen import dataclass
-from nsdevice.seating import RoomCall as RoomCall
-from nsdevice.seating import RoomListed as RoomListed
-from nsdevice.seating import RoomPlace as RoomPlace
-from nsdevice.seating import RoomSeat as RoomSeat
-from nsdevice.seating import RoomTable as RoomTable
-from nsdevice.seating import SeatPencil as SeatPencil
+
+
+class ScreenName(StrEnum):
+    """The screens the session can be on. A member's value is the name a snapshot stores,
+    so saved games keep restoring: never rename one. What a screen is and does is its
+    record in its family's module of `nsdevice.session.screens`."""
+
+    SETUP = "setup"
+    SEED_ENTRY = "seed_entry"
+    PENCIL_ORDER = "pencil_order"  # solo: the player lays the pencils' row (C-8)
+    SUMMARY = "summary"
+    ROUND_START = "round_start"
+    TURN = "turn"
+    ROUND_END = "round_end"
+    PENCIL_PASS = "pencil_pass"
+    GAME_END = "game_end"
+    SCORE_ENTRY = "score_entry"
+    SCORE_SHEET = "score_sheet"  # one seat's score sheet, item by item, from the score entry
+    RESULT = "result"
+    MENU = "menu"
+    CONFIRM = "confirm"
+    ABOUT = "about"
+    RECALL = "recall"  # this game's cards again, from the menu
+    SHUTDOWN = "shutdown"
+    PHONES = "phones"  # the page's address and join code, from the menu
+    HISTORY = "history"  # the finished games and the bests, from the menu
+    ROUND_SO_FAR = "round_so_far"  # this round's cards so far, from the menu
+    DECK = "deck"  # the round's cards not revealed yet, from the menu
+    ROOM_RESULTS = "room_results"  # a room game's end: the room's ranking (issue 25)
+    PENCILS = "pencils"  # every seat's pencil this round, from the menu
+    ROOM_TABLES = "room_tables"  # a room's tables and who sits where; the caller frees seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +230,21 @@ class DeckView(View):
     remaining: tuple[StationCard, ...] = ()  # underground first, each kind in deck order
     underground_seen: int = 0  # underground cards revealed this round (C-4)
     underground_total: int = 5  # the round ends on this one
+
+
+@dataclass(frozen=True, slots=True)
+class PencilsView(View):
+    """Every seat's pencil this round on one page, from the menu: its colour, its start
+    station and its power (C-8, L-PP), who turns the cards (C-10), the spares on the
+    table; a room's: every table size's row, each table keeping its own controller."""
+
+    screen: ClassVar[str] = "pencils"
+    city: str = "tokyo"  # tokyo, paris or london
+    round: int = 1  # 1 to 4
+    players: int = 1  # 1 to 4; a room's game is dealt for 4
+    controller: int = 0  # the seat that turns the cards; 0 in a room
+    pencils: tuple[SeatPencil, ...] = ()  # seats first, then the spares on the table
+    rows: tuple[tuple[SeatPencil, ...], ...] = ()  # a room's: tables of 1, 2, 3 and 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,30 +523,3 @@ class TableView:
     seats_in: tuple[int, ...] = ()  # seats whose scores came from a phone
     room: RoomTable | None = None  # a room game (caller mode); None for one table
 
-
-ALL_VIEWS: tuple[type[View], ...] = (
-    SetupView,
-    SeedEntryView,
-    PencilOrderView,
-    SummaryView,
-    RoundStartView,
-    TurnView,
-    RoundSoFarView,
-    DeckView,
-    RoundEndView,
-    PencilPassView,
-    GameEndView,
-    ScoreEntryView,
-    SheetView,
-    ResultView,
-    RoomResultsView,
-    RoomTablesView,
-    MenuView,
-    ConfirmView,
-    AboutView,
-    NoticeView,
-    ShutdownView,
-    HardwareTestView,
-    PhonesView,
-    HistoryView,
-)

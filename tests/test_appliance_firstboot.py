@@ -21,7 +21,7 @@ from nsdevice.appliance.firstboot import (
     SSH_UNIT_LINK,
     first_boot,
 )
-from nsdevice.hardware import list_profiles
+from nsdevice.hardware.profiles import list_profiles
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 TEMPLATE = REPOSITORY / "image" / "nsdevice.toml"

@@ -104,9 +104,9 @@ def test_a_real_decoder_reads_the_network_back_from_the_code(tmp_path, name, pas
 def test_the_phones_screen_shows_the_wifi_code_first_readable_on_each_build(tmp_path, hardware):
     """Rendered as the build's panel draws it (the 2-inch HAT's pages, a TV's one page):
     every page of the Wi-Fi step carries the network's code; the page step the address."""
-    from nsdevice.gallery import HOTSPOT
-    from nsdevice.hardware import load_profile
+    from nsdevice.hardware.profiles import load_profile
     from nsdevice.screenshots import render_all
+    from nsdevice.session.screens.phones import HOTSPOT
 
     profile = load_profile(hardware)
     files = render_all(tmp_path, size=profile.display.size(), panel=profile.panel(),

@@ -20,7 +20,7 @@ from nsdevice.appliance.settings import (
     load_settings,
     read_settings,
 )
-from nsdevice.hardware import list_profiles
+from nsdevice.hardware.profiles import list_profiles
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 TEMPLATE = REPOSITORY / "image" / "nsdevice.toml"

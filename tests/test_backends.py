@@ -6,8 +6,9 @@ import inspect
 
 import pytest
 
-from nsdevice import backends, hardware
 from nsdevice.displays import Display
+from nsdevice.hardware import backends
+from nsdevice.hardware import profiles as hardware
 from nsdevice.inputs.device import InputDevice
 from nsdevice.inputs.events import QueueInbox
 from nsdevice.options import build_parser

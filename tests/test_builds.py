@@ -16,12 +16,12 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from nsdevice.box.loop import Loop
 from nsdevice.displays.pygame_display import PygameDisplay
 from nsdevice.displays.st7789_display import St7789Display
-from nsdevice.hardware import load_profile
+from nsdevice.hardware.profiles import load_profile
 from nsdevice.inputs.events import Button, ButtonTracker, QueueInbox, Stop
 from nsdevice.inputs.gpio import GpioButtons
-from nsdevice.loop import Loop
 from nsdevice.runner.opening import led_output as _led_output
 from nsdevice.runner.planning import Plan
 from nsdevice.session import Session, Settings

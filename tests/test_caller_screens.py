@@ -10,7 +10,7 @@ import pytest
 
 from nsdevice.displays.painter import Painter, dots_per_mm
 from nsdevice.gallery import example_views
-from nsdevice.hardware import load_profile
+from nsdevice.hardware.profiles import load_profile
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words
 from nsdevice.views import RoomResultsView, RoundStartView, TurnView

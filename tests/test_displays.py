@@ -24,6 +24,7 @@ from nsdevice.gallery import example_views
 from nsdevice.inputs.events import Button, Edge, Gesture, Press, Stop
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import city as city_data
+from nsdevice.session.screens import ALL_VIEWS
 from nsdevice.texts import Words
 from nsdevice.voice import say
 
@@ -254,7 +255,7 @@ def test_painter_draws_every_gallery_view(painter, city, size):
     examples = example_views(city, "en", size)
     # a city without line scoring (London) has no score sheet to walk through (S-T, S-P)
     sheetless = set() if city_data(city).line_scoring else {views.SheetView}
-    assert {type(v) for _, v in examples} == set(views.ALL_VIEWS) - sheetless
+    assert {type(v) for _, v in examples} == set(ALL_VIEWS) - sheetless
     for name, view in examples:
         drawing = painter.paint(view, surface, Words("en"))
         assert drawing.size == size

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from nsdevice.hardware import (
+from nsdevice.hardware.profiles import (
     PROFILES_ENVIRONMENT_VARIABLE,
     SHIPPED_PROFILES,
     Profile,
@@ -63,14 +63,21 @@ def every_pin(profile: Profile) -> list[int]:
 # --- the shipped profiles ----------------------------------------------------------------
 
 
-def test_the_five_builds_are_shipped() -> None:
+def test_the_five_builds_and_the_emulator_are_shipped() -> None:
     assert {path.stem for path in SHIPPED} == {
         "display-hat-mini",
         "arcade-gpio",
         "arcade-serial",
         "desktop",
         "tv",  # issue 26: 1920x1080, about 40 inches, the room's big screen
+        "emulator",  # issue 31: image/boot.sh's emulated Pi (framebuffer, mini UART board)
     }
+
+
+def test_the_emulator_draws_on_the_framebuffer_with_the_board_on_the_mini_uart() -> None:
+    profile = load_profile("emulator", NO_ENVIRONMENT)
+    assert (profile.display.kind, profile.display.size()) == ("framebuffer", (640, 480))
+    assert (profile.input.kind, profile.input.device) == ("serial", "/dev/ttyS1")
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda path: path.stem)
@@ -165,7 +172,7 @@ def test_a_profile_in_nsdevice_profiles_shadows_the_shipped_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # On a box where install.sh ran, /etc/nsdevice/profiles would shadow the package too.
-    monkeypatch.setattr("nsdevice.hardware.SYSTEM_PROFILES", tmp_path / "no-etc")
+    monkeypatch.setattr("nsdevice.hardware.profiles.SYSTEM_PROFILES", tmp_path / "no-etc")
     write(tmp_path, GOOD_GPIO.replace('"bench"', '"desktop"'), "desktop.toml")
     environment = {PROFILES_ENVIRONMENT_VARIABLE: str(tmp_path)}
     assert load_profile("desktop", environment).display.kind == "kmsdrm"
@@ -185,7 +192,7 @@ def test_profile_error_is_a_value_error() -> None:
 
 def test_loading_profiles_imports_no_hardware_library() -> None:
     code = (
-        "import sys, nsdevice.hardware as h; h.load_profile('display-hat-mini', {}); "
+        "import sys, nsdevice.hardware.profiles as h; h.load_profile('display-hat-mini', {}); "
         "print(sorted(m for m in ('pygame', 'gpiozero', 'serial', 'st7789') if m in sys.modules))"
     )
     result = subprocess.run(

@@ -7,7 +7,7 @@ import time
 
 from gpiozero.pins.mock import MockFactory
 
-from nsdevice.hwtest import check
+from nsdevice.hardware.check import check
 from nsdevice.inputs.events import Button, QueueInbox
 from nsdevice.inputs.gpio import GpioButtons
 

@@ -18,7 +18,7 @@ from nsdevice.displays.painter import Painter
 from nsdevice.displays.text_display import TextDisplay
 from nsdevice.displays.theme import DEFAULT_THEME
 from nsdevice.gallery import example_views
-from nsdevice.hardware import SHIPPED_PROFILES, load_profile
+from nsdevice.hardware.profiles import SHIPPED_PROFILES, load_profile
 from nsdevice.texts import Words
 from nsdevice.views import DEFAULT_PANEL
 

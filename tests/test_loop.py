@@ -6,10 +6,10 @@ import os
 import socket
 import threading
 
+from nsdevice.box.loop import Loop
+from nsdevice.box.notify import Notifier
 from nsdevice.displays import Display
 from nsdevice.inputs.events import Button, ButtonTracker, Edge, Press, QueueInbox, Stop
-from nsdevice.loop import Loop
-from nsdevice.notify import Notifier
 from nsdevice.session import Session, Settings
 
 
@@ -221,7 +221,7 @@ def test_shutdown_request_runs_the_hook_and_exits():
 def test_a_notice_raised_by_a_failed_save_reaches_the_screen():
     """Saving may come before or after the frame; either way a save that could not be made
     puts its notice on screen within the same press (the Saver appends to the notices)."""
-    from nsdevice.saving import Saver
+    from nsdevice.box.saving import Saver
     from nsdevice.store import CannotSave, Store
 
     class FullCard(Store):

@@ -18,7 +18,7 @@ from nsdevice.displays.drawing import Drawing
 from nsdevice.displays.painter import Painter, dots_per_mm
 from nsdevice.displays.text_fit import FontBook
 from nsdevice.gallery import example_views
-from nsdevice.hardware import list_profiles, load_profile
+from nsdevice.hardware.profiles import list_profiles, load_profile
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words
 

@@ -18,8 +18,8 @@ from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
 from nsdevice.errors import UsageError
+from nsdevice.hardware.missing import HardwareMissing, required_parts
 from nsdevice.inputs.events import QueueInbox
-from nsdevice.missing_hardware import HardwareMissing, required_parts
 from nsdevice.options import RunOptions
 from nsdevice.runner.opening import open_display, open_hardware, open_inputs
 from nsdevice.runner.planning import plan
@@ -191,8 +191,8 @@ def test_buttons_asked_for_on_the_command_line_still_fall_back(busy_pin):
 
 def test_gpiozeros_fallback_list_is_summarised_so_the_fix_stays_on_the_line():
     from nsdevice.cli import readable
-    from nsdevice.hardware import load_profile
-    from nsdevice.missing_hardware import missing_input
+    from nsdevice.hardware.missing import missing_input
+    from nsdevice.hardware.profiles import load_profile
 
     fallbacks = "; ".join(f"Falling back from {name}: No module named {name!r}"
                           for name in ("lgpio", "rpigpio", "pigpio", "native" * 30))  # fmt: skip
@@ -266,7 +266,7 @@ def test_the_status_barrier_waits_until_systemd_has_read_the_line(tmp_path):
     import threading
     import time
 
-    from nsdevice.notify import Notifier
+    from nsdevice.box.notify import Notifier
 
     server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     server.bind(str(tmp_path / "notify"))

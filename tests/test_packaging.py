@@ -20,7 +20,7 @@ SYSTEM_PROFILES = Path("/etc/nsdevice/profiles")
 
 RESOLVE = """
 import json, sys
-import nsdevice, nsdevice.hardware as hardware
+import nsdevice, nsdevice.hardware.profiles as hardware
 from nsdevice.voice import clips
 names = sys.argv[1:]
 spoken = [c for entries in clips.manifest().clips.values() for c in entries.values()]

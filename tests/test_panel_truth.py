@@ -21,7 +21,7 @@ from panel_model import Bus, Panel, PanelError, fake_hardware, quantised
 
 from nsdevice.displays.st7789_display import St7789Display
 from nsdevice.gallery import example_views
-from nsdevice.hardware import ROTATIONS, list_profiles, load_profile
+from nsdevice.hardware.profiles import ROTATIONS, list_profiles, load_profile
 from nsdevice.inputs.events import Press
 from nsdevice.session import Session, Settings
 

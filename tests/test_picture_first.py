@@ -16,9 +16,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from nsdevice.box.loop import Loop
 from nsdevice.displays import Display
 from nsdevice.inputs.events import ButtonTracker, Press, QueueInbox
-from nsdevice.loop import Loop
 from nsdevice.session import FinishedGame, Session, Settings
 from nsdevice.store import FILE_NAME, Store
 

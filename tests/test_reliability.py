@@ -58,6 +58,32 @@ def test_the_storm_notices_a_tracker_that_sends_two_presses_for_one(monkeypatch)
     assert any("two presses from one press" in failure for failure in report.failures)
 
 
+def test_random_presses_on_every_screen_each_restore_to_the_same_view_and_next_press_D1():
+    report = run_check("every_step", presses=1_500)
+    _held(report)
+    assert report.counts["presses"] == report.counts["restores"] == 1_500
+    assert report.counts["refusals"] == report.counts["differences"] == 0
+    assert report.counts["screens"] >= 12 and report.counts["boxes"] >= 2
+
+
+def test_every_step_notices_a_refused_restore(monkeypatch):
+    """A restore that refuses the menu (as the old check refused a room's setup) is
+    counted and fails the check."""
+    from nsdevice.session import valid
+
+    check = valid.check
+
+    def refusing(session):
+        if session.state.screen == "menu":
+            raise ValueError("saved session does not fit: a menu")
+        check(session)
+
+    monkeypatch.setattr(valid, "check", refusing)
+    report = run_check("every_step", presses=600)
+    assert not report.ok and report.counts["refusals"] > 0
+    assert any("refused on menu" in failure for failure in report.failures)
+
+
 def test_garbage_and_unplugging_on_the_serial_line_leave_no_stuck_button():
     report = run_check("serial_line")
     _held(report)

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from nsdevice import views
+from nsdevice.box.loop import ROOM_PERIOD, Loop
 from nsdevice.displays import Display
 from nsdevice.inputs.events import (
     ButtonTracker,
@@ -23,7 +24,6 @@ from nsdevice.inputs.events import (
     Stop,
 )
 from nsdevice.inputs.room_inbox import ROOM_BOUND, RoomInbox
-from nsdevice.loop import ROOM_PERIOD, Loop
 from nsdevice.session import ScreenName, Session, Settings
 
 

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from benchmarks.room import (
+from benchmarks.room_phones import (
     COLUMNS,
     EventReader,
     card_key,

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from nsdevice import views
+from nsdevice.box.loop import Loop
 from nsdevice.inputs.events import ButtonTracker, Joined, QueueInbox, RoomScored, Stop
-from nsdevice.loop import Loop
 from nsdevice.rules.deal import ROUNDS, Setup
 from nsdevice.rules.room import table_rounds
 from nsdevice.session import ScreenName, Session, Settings

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from nsdevice.saving import Saver, open_game
+from nsdevice.box.saving import Saver, open_game
 from nsdevice.session import FinishedGame, Session, Settings
 from nsdevice.session.settings import History
 from nsdevice.store import CannotSave, DamagedStore, Store

@@ -18,7 +18,7 @@ from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules import scoring
 from nsdevice.rules.cities import city
 from nsdevice.session import Session, Settings
-from nsdevice.session.digits import counting_field, presses_for
+from nsdevice.session.digits import SCORE_LIMITS, counting_field, presses_for
 from nsdevice.session.screens.score_sheet import sheet_counts
 from nsdevice.texts import words
 from tests.test_run import ENV
@@ -58,14 +58,19 @@ def sheets(draw, city_name: str) -> tuple[bool, list[int]]:
     return objectives, counts
 
 
-def walk(session: Session, counts: list[int]) -> int:
-    """Every count of the sheet entered with the digit presses, then the total taken."""
+def enter_counts(session: Session, counts: list[int]) -> None:
+    """Every count of the sheet entered with the digit presses."""
     session.press(HOLD_MENU)
     assert session.screen == "score_sheet"
     layout = sheet_counts(session.current_setup())
     for (_, count), value in zip(layout, counts, strict=True):
         for press in presses_for(value, counting_field(count.most)):
             session.press(press)
+
+
+def walk(session: Session, counts: list[int]) -> int:
+    """Every count of the sheet entered with the digit presses, then the total taken."""
+    enter_counts(session, counts)
     assert session.screen == "score_entry"  # the total filled in, one MENU to take it
     session.press(Press(Button.MENU))
     assert session.screen == "result"
@@ -107,16 +112,36 @@ def cli_total(argv: list[str]) -> int:
 @given(sheets("tokyo"))
 def test_the_tokyo_walk_through_equals_nsdevice_score_S_T_S_T_END_C11(sheet):
     objectives, counts = sheet
-    total = walk(at_score_entry("tokyo", objectives), counts)
-    assert total == cli_total(cli_arguments("tokyo", counts, objectives))
+    walks_to(cli_total(cli_arguments("tokyo", counts, objectives)), "tokyo", objectives, counts)
 
 
 @settings(max_examples=200, deadline=None)
 @given(sheets("paris"))
 def test_the_paris_walk_through_equals_nsdevice_score_S_P_S_P_END_C11(sheet):
     objectives, counts = sheet
-    total = walk(at_score_entry("paris", objectives), counts)
-    assert total == cli_total(cli_arguments("paris", counts, objectives))
+    walks_to(cli_total(cli_arguments("paris", counts, objectives)), "paris", objectives, counts)
+
+
+def walks_to(expected: int, city_name: str, objectives: bool, counts: list[int]) -> None:
+    """The walk-through takes the total the command prints; a total past the seat's
+    three digits (far past any real sheet) is refused as counts that cannot all be right,
+    where taking it saved a step the next start refused (issue 32)."""
+    session = at_score_entry(city_name, objectives)
+    if expected <= SCORE_LIMITS[1]:
+        assert walk(session, counts) == expected
+        return
+    enter_counts(session, counts)
+    assert session.screen == "score_sheet" and session.view().running is None
+    Session.restore(session.snapshot())  # still a step the box restores
+
+
+def test_a_sheet_past_the_seats_total_is_refused_and_the_step_restores():
+    """Four Tokyo lines of 13 districts and 20 stations each, 60 stamps: more than the
+    total's three digits hold (`nsdevice score` says how much): the sheet warns and stays."""
+    counts = [13, 20] * 4 + [60, 0, 0, 0, 0]
+    layout = sheet_counts(at_score_entry("tokyo", False).current_setup())
+    assert len(counts) == len(layout)
+    walks_to(cli_total(cli_arguments("tokyo", counts, False)), "tokyo", False, counts)
 
 
 def test_the_printed_total_of_the_real_command_matches_for_a_sample_S_T_END_S_P_END():

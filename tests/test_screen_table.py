@@ -1,14 +1,16 @@
-"""The table of screens is complete, and every screen has every piece of the recipe
-(docs/ARCHITECTURE.md, "Adding a screen"): its slice entry (`session.screens.SCREENS`)
-with a handler, a view of its own type and a kind, its page and title, its words in
-every catalog and a gallery example. Its `--display json` keys need nothing by hand: the
-reference is generated from the view (tools/json_reference.py, tests/test_json_reference.py).
-Every set of screens here is read from the table, never written out."""
+"""Every screen is one record (`session.context.Screen`) and has every piece of the recipe
+(docs/ARCHITECTURE.md, "Adding a screen"): its record (name, kind, view type, handler,
+view, menu row, gallery examples), its page and title, and its words in every catalog.
+What the records give by construction (the dispatch, ALL_VIEWS, the menu's rows, the
+gallery) is not checked piece by piece: only that it is read from them. Its `--display
+json` keys need nothing by hand: the reference is generated from the view
+(tools/json_reference.py, tests/test_json_reference.py). Every set of screens here is
+read from the records."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, get_type_hints
@@ -21,12 +23,12 @@ from nsdevice.gallery import example_views
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.locale import LANGUAGES
 from nsdevice.session import Capabilities, ScreenName, Session, Settings
-from nsdevice.session.context import ScreenEntry
+from nsdevice.session.context import Album, Screen
 from nsdevice.session.names import Kind
-from nsdevice.session.screens import SCREENS
-from nsdevice.session.screens.menu import OPENS, menu_rows
+from nsdevice.session.screens import ALL_VIEWS, OTHER_VIEWS, RECORDS, SCREENS
+from nsdevice.session.screens.menu import menu_rows, opened_by
 from nsdevice.texts import Line, Page, Words, words
-from nsdevice.texts.pages.base import ROWS, Pages
+from nsdevice.texts.pages.base import Pages
 from nsdevice.texts.vocabulary import ACTIONS
 
 NEXT, BACK, MENU = Press(Button.NEXT), Press(Button.BACK), Press(Button.MENU)
@@ -47,8 +49,9 @@ def _choose(session: Session, key: str) -> None:
 
 def every_screen() -> dict[ScreenName, tuple[views.View, ScreenName | None]]:
     """One walk through a whole game that stops on every screen: each screen's first view,
-    and the screen beneath it. The menu's rows that open a screen (`OPENS`) are each
-    chosen over a turn, so a new one is walked without changing this test."""
+    and the screen beneath it. The menu's rows that open a screen (`MenuEntry`) are each
+    chosen over a turn (read from the records), so a new one is walked without changing
+    this test."""
     session = Session(
         Settings(city="paris", players=2, modules=("objectives",)),
         capabilities=EVERY_ROW,
@@ -72,7 +75,11 @@ def every_screen() -> dict[ScreenName, tuple[views.View, ScreenName | None]]:
     look()
     press(NEXT)
     press(NEXT)  # the first card
-    for key in OPENS:  # each screen the menu opens, over the turn, and back to the menu
+    press(MENU)
+    over_a_turn = [row.key for row in session.view().rows]  # type: ignore[attr-defined]
+    press(MENU)  # its first row, "resume": back to the turn
+    opened = [key for key in opened_by(SCREENS) if key in over_a_turn]  # a room's: below
+    for key in opened:  # each screen the menu opens, over the turn, and back
         press(MENU)
         _choose(session, key)
         look()
@@ -124,14 +131,9 @@ def shown() -> dict[ScreenName, tuple[views.View, ScreenName | None]]:
 
 # --- the recipe as a checklist ---------------------------------------------------------------
 def _dispatches(method: str, kind: type) -> bool:
-    """Whether `Words.title` or `Words.page` has a method of its own for the view type."""
+    """Whether `Words.title` or `Words.page` has a function of its own for the view type."""
     dispatcher = Pages.__dict__[method].dispatcher
     return dispatcher.dispatch(kind) is not dispatcher.dispatch(views.View)
-
-
-def view_type(entry: ScreenEntry) -> Any:
-    """The view a screen shows, from its `show_…` function's return type."""
-    return get_type_hints(entry.view).get("return")
 
 
 @cache
@@ -160,61 +162,36 @@ def words_used(view: views.View) -> set[str]:
 
 
 def missing_pieces(
-    name: ScreenName,
-    table: Mapping[ScreenName, ScreenEntry],
+    screen: Screen[Any],
     gallery: Sequence[tuple[str, views.View]],
     translated: Callable[[str], frozenset[str]] = catalog_words,
 ) -> list[str]:
-    """What the screen `name` still lacks of the recipe, each piece named with its place."""
+    """What the screen still lacks of the recipe besides its record, each piece named with
+    the file it belongs in."""
     missing: list[str] = []
-    entry = table.get(name)
-    if entry is None:
-        missing.append(
-            f"slice entry: no row for ScreenName.{name.name} in a SLICE of "
-            "nsdevice/session/screens/ (docs/ARCHITECTURE.md, Adding a screen)"
-        )
-        guesses = [v for v in views.ALL_VIEWS if v.screen == name.value]
-        kind = guesses[0] if guesses else None
-    else:
-        kind = view_type(entry)
-        if not (isinstance(entry.kind, Kind) and callable(entry.press)):
-            missing.append(f"slice entry: ScreenName.{name.name} needs a kind and a handler")
-    if not (isinstance(kind, type) and issubclass(kind, views.View) and kind is not views.View):
-        missing.append(
-            f"view: a frozen view of its own in nsdevice/views.py, returned by its show_… "
-            f"function (found {kind!r})"
-        )
-        kind = None
-    elif kind not in views.ALL_VIEWS:
-        missing.append(f"view: {kind.__name__} is not in views.ALL_VIEWS")
-    for key in [key for key, opened in OPENS.items() if opened is name]:
-        if key not in ROWS:
-            missing.append(f"menu row label: {key!r} in ROWS (nsdevice/texts/pages/base.py)")
-        if key not in [row.key for row in menu_rows(Settings(), EVERY_ROW, True)]:
-            missing.append(f"menu row: {key!r} in menu_rows (nsdevice/session/screens/menu.py)")
-    if kind is None:  # the rest hangs on the view's type: named, to be checked once it exists
-        missing += [
-            "page: a @register_page method for its view (texts/pages/)",
-            "title: its view in a TITLES of nsdevice/texts/pages/",
-            "gallery example: its view in nsdevice/gallery.py example_views",
-            "words in each catalog: python tools/catalogs.py, then each .po's msgstr",
-        ]
-        return missing
+    kind = screen.view_type
+    shown = get_type_hints(screen.view).get("return")
+    if shown is not kind:
+        missing.append(f"record: its view function returns {shown!r}, not {kind.__name__}")
     has_page = _dispatches("page", kind)
     if not has_page:
-        missing.append(f"page: a @register_page method for {kind.__name__} (texts/pages/)")
+        missing.append(f"page: a @page_for({kind.__name__}) function (nsdevice/texts/pages/)")
         missing.append("words in each catalog: its page's, by python tools/catalogs.py")
     if not _dispatches("title", kind) and kind not in Words.titles:
-        missing.append(f"title: {kind.__name__} in a TITLES of nsdevice/texts/pages/")
+        missing.append(f"title: page_for({kind.__name__}, title=...) or a @title_for function")
+    if screen.menu is not None and screen.menu.key not in Words.labels:
+        missing.append(f"menu row label: page_for(..., row=({screen.menu.key!r}, ...))")
     examples = [view for _, view in gallery if type(view) is kind]
     if not examples:
-        missing.append(f"gallery example: a {kind.__name__} in nsdevice/gallery.py example_views")
+        missing.append(f"gallery example: a {kind.__name__} in its record's examples")
     if has_page:
         try:
             used = set().union(*(words_used(view) for view in examples))
         except KeyError as error:  # a key with no words: a row's label, a question…
             missing.append(f"words: the {kind.__name__} page has none for {error}")
             used = set()
+        if screen.menu is not None and screen.menu.key in Words.labels:
+            used.add(Words.labels[screen.menu.key])
         for language in TRANSLATED:
             untranslated = sorted(used - translated(language))
             if untranslated:
@@ -232,9 +209,9 @@ def gallery() -> list[tuple[str, views.View]]:
 
 def test_every_screen_has_every_piece_of_the_recipe(gallery):
     report = {
-        name.value: pieces
-        for name in ScreenName
-        if (pieces := missing_pieces(name, SCREENS, gallery))
+        screen.name.value: pieces
+        for screen in RECORDS
+        if (pieces := missing_pieces(screen, gallery))
     }
     assert not report, "screens missing pieces of the recipe:\n" + "\n".join(
         f"  {screen}:\n" + "\n".join(f"    - {piece}" for piece in pieces)
@@ -243,41 +220,54 @@ def test_every_screen_has_every_piece_of_the_recipe(gallery):
 
 
 def test_the_checklist_names_every_missing_piece_at_once(gallery):
-    """A screen with its view only: the one message names the entry, the page, the title,
-    and the gallery example."""
-    table = {name: entry for name, entry in SCREENS.items() if name is not ScreenName.ABOUT}
+    """The about screen without its examples and its words: one message names the example,
+    and each catalog that lacks a word."""
     without = [(n, v) for n, v in gallery if not isinstance(v, views.AboutView)]
-    pieces = missing_pieces(ScreenName.ABOUT, table, without)
-    named = [piece.split(":")[0] for piece in pieces]
-    assert named == ["slice entry", "gallery example"], pieces
-    # its words: an untranslated one is named with its catalog
+    pieces = missing_pieces(SCREENS[ScreenName.ABOUT], without)
+    assert [piece.split(":")[0] for piece in pieces] == ["gallery example"], pieces
     nothing: Callable[[str], frozenset[str]] = lambda language: frozenset()  # noqa: E731
-    pieces = missing_pieces(ScreenName.ABOUT, SCREENS, gallery, nothing)
+    pieces = missing_pieces(SCREENS[ScreenName.ABOUT], gallery, nothing)
     assert [p.split(":")[0] for p in pieces] == [f"words in {lang}" for lang in TRANSLATED]
     assert "'About'" in pieces[0] and "nsdevice/locale/es/" in pieces[0]
 
 
-# --- the table and the walk ------------------------------------------------------------------
-def test_every_screen_has_one_entry_with_handler_view_and_kind():
+# --- the records and what is read from them ----------------------------------------------------
+def test_every_screen_name_has_one_record():
+    assert [screen.name for screen in RECORDS] == list(SCREENS)  # no name twice
     assert set(SCREENS) == set(ScreenName)
-    for screen, entry in SCREENS.items():
-        assert isinstance(entry, ScreenEntry), screen
-        assert isinstance(entry.kind, Kind), screen
-        assert callable(entry.press) and callable(entry.view), screen
+
+
+def test_every_view_type_is_read_from_the_records():
+    assert set(ALL_VIEWS) == {screen.view_type for screen in RECORDS} | set(OTHER_VIEWS)
+
+
+def test_the_menu_rows_are_read_from_the_records():
+    rows = [row.key for row in menu_rows(Settings(), EVERY_ROW, True, RECORDS, room=True)]
+    opened = [screen.menu.key for screen in RECORDS if screen.menu is not None]
+    assert set(opened) <= set(rows)
+    assert rows.index("resume") == 0 and rows.index("show_setup") == 1  # placed by `after`
+
+
+def test_the_gallery_is_read_from_the_records(gallery):
+    album = Album("tokyo", "en", SCREENS)
+    for screen in RECORDS:
+        for name, view in screen.examples(album):
+            assert type(view) is screen.view_type, (screen.name, name)
+    assert {type(view) for _, view in gallery} == set(ALL_VIEWS)
 
 
 def test_every_screen_is_reached_by_presses(shown):
     assert set(shown) == set(ScreenName), set(ScreenName) - set(shown)
 
 
-def test_the_table_builds_each_screens_view(shown):
+def test_each_record_builds_its_screens_view(shown):
     for screen, (view, _) in shown.items():
-        assert isinstance(view, view_type(SCREENS[screen])), screen
+        assert type(view) is SCREENS[screen].view_type, screen
         assert json.loads(json.dumps(view.as_dict()))["screen"] == view.screen
 
 
 def test_the_kinds_say_where_a_screen_stands(shown):
-    """Each kind read from the table: an overlay stands over a game screen; a game
+    """Each kind read from the records: an overlay stands over a game screen; a game
     screen has a deal, a setup screen none."""
     for screen, (view, under) in shown.items():
         kind = SCREENS[screen].kind
@@ -300,7 +290,7 @@ def test_every_screen_has_a_title_and_a_page_in_every_language(shown, language):
 
 
 def test_every_view_type_has_its_own_page():
-    missing = [kind.__name__ for kind in views.ALL_VIEWS if not _dispatches("page", kind)]
+    missing = [kind.__name__ for kind in ALL_VIEWS if not _dispatches("page", kind)]
     assert missing == []
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from nsdevice.displays.painter import ELLIPSIS, Drawing, Painter
 from nsdevice.gallery import example_views
-from nsdevice.hardware import SHIPPED_PROFILES, load_profile
+from nsdevice.hardware.profiles import SHIPPED_PROFILES, load_profile
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words
 

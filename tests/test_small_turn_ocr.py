@@ -25,7 +25,7 @@ import pytest
 
 from nsdevice.displays.painter import Painter
 from nsdevice.gallery import example_views
-from nsdevice.hardware import load_profile
+from nsdevice.hardware.profiles import load_profile
 from nsdevice.screenshots import render_all
 from nsdevice.texts import Words
 

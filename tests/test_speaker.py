@@ -12,11 +12,11 @@ import time
 import pygame
 import pytest
 
-from nsdevice import speaker as speaker_module
 from nsdevice import views
+from nsdevice.box import speaker as speaker_module
+from nsdevice.box.speaker import PAUSE, Speaker
 from nsdevice.inputs.events import Busy
 from nsdevice.rules.cards import Kind, StationCard, Symbol
-from nsdevice.speaker import PAUSE, Speaker
 from nsdevice.voice import clips as clips_module
 from nsdevice.voice import phrase_ids
 from nsdevice.voice.clips import clip_bytes

@@ -14,7 +14,7 @@ from panel_library import st7789  # skips this module where the library is absen
 
 from nsdevice.displays.st7789_display import St7789Display
 from nsdevice.gallery import example_views
-from nsdevice.hardware import load_profile
+from nsdevice.hardware.profiles import load_profile
 
 RAMWR = 0x2C  # the panel's "write what follows into the picture" command
 

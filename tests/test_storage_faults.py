@@ -360,7 +360,7 @@ def test_an_empty_database_beside_a_full_log_keeps_the_log(tmp_path):
 
 def test_an_unexpected_failure_at_start_plays_without_saving(tmp_path, monkeypatch):
     """The start-up guard: whatever the store raises, the box plays, says so, logs it."""
-    from nsdevice import saving
+    from nsdevice.box import saving
     from nsdevice.session import Session, Settings
 
     def broken(*args, **kwargs):

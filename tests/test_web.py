@@ -277,8 +277,8 @@ def test_phone_scores_make_the_boxs_ending_card_S_T_END():
 
 
 def test_the_loop_publishes_each_new_table_and_drops_scores_of_an_earlier_game():
+    from nsdevice.box.loop import Loop
     from nsdevice.inputs.events import ButtonTracker, Stop
-    from nsdevice.loop import Loop
     from tests.test_loop import RecordingDisplay
 
     session = tokyo(players=2)

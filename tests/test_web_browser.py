@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from nsdevice import views
+from nsdevice.box.loop import Loop
 from nsdevice.displays import Display
 from nsdevice.inputs.events import Button, ButtonTracker, Press, QueueInbox, Stop
 from nsdevice.inputs.script import ScriptInput
-from nsdevice.loop import Loop
 from nsdevice.session import Capabilities, ScreenName, Session, Settings
 from tests.browser import CHROMIUM, DRIVER, MISSING, chromium
 

@@ -130,9 +130,9 @@ class RoomBox:
     def __init__(self, port: int, seed: str) -> None:
         import threading
 
+        from nsdevice.box.loop import Loop
         from nsdevice.displays import Display
         from nsdevice.inputs.events import ButtonTracker
-        from nsdevice.loop import Loop
         from nsdevice.runner.web import open_web
         from nsdevice.session import Capabilities, Session, Settings
         from tests.test_web_browser import _Holding

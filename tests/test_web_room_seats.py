@@ -25,9 +25,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from nsdevice import views
+from nsdevice.box.loop import Loop
 from nsdevice.displays import Display
 from nsdevice.inputs.events import Abandoned, ButtonTracker, QueueInbox, Stop
-from nsdevice.loop import Loop
 from nsdevice.session import ScreenName, Session, Settings
 from nsdevice.session.roster import Roster
 from nsdevice.store.database import Store

@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 
 from nsdevice.session import Capabilities, Settings
+from nsdevice.session.screens import SCREENS
 from nsdevice.session.screens.menu import menu_rows
 from nsdevice.web.server import parse_address
 
@@ -108,7 +109,7 @@ def test_a_run_serves_the_table_live_and_the_menu_offers_phones(tmp_path):
         assert tables[-1]["city"] and tables[-1]["players"] >= 1
         # the menu over the turn, down to the phones row (found by its key), opened; then
         # the end of input ends the run
-        rows = menu_rows(Settings(), Capabilities(phones=("http://x/",)), in_round=True)
+        rows = menu_rows(Settings(), Capabilities(phones=("http://x/",)), True, SCREENS.values())
         down = [row.key for row in rows].index("phones")
         out, err = box.communicate(b"m" + b"n" * down + b"m", timeout=60)
     finally:

@@ -21,7 +21,7 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from nsdevice.hardware import ProfileError, load_profile
+from nsdevice.hardware.profiles import ProfileError, load_profile
 from nsdevice.locale import LANGUAGES
 from nsdevice.screenshots import SOURCE_LANGUAGE, TRANSLATED_CITY, render_all
 

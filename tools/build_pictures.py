@@ -21,7 +21,7 @@ import pygame
 
 from nsdevice.displays.painter import Painter
 from nsdevice.gallery import example_views
-from nsdevice.hardware import SHIPPED_PROFILES, load_profile
+from nsdevice.hardware.profiles import SHIPPED_PROFILES, load_profile
 from nsdevice.texts import Words
 
 BEZEL = (40, 42, 48)

@@ -15,7 +15,7 @@ import time
 from gpiozero import Device
 
 from nsdevice.cli import main
-from nsdevice.hardware import load_profile
+from nsdevice.hardware.profiles import load_profile
 
 PRESSES = ("next", "next", "back", "menu")  # the first answers the test pattern
 

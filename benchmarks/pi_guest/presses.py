@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 from nsdevice import runner
+from nsdevice.box.loop import Loop
 from nsdevice.inputs.events import Button, ButtonTracker, Edge
-from nsdevice.loop import Loop
 from nsdevice.options import RunOptions
 from nsdevice.session import Session, Settings
 from nsdevice.store import Store

@@ -16,6 +16,7 @@ from benchmarks.reliability.bad_voice import bad_voice
 from benchmarks.reliability.button_storm import button_storm
 from benchmarks.reliability.damage_notice import damage_notice
 from benchmarks.reliability.damaged_database import damaged_database
+from benchmarks.reliability.every_step import every_step
 from benchmarks.reliability.harness import (
     Report,
 )
@@ -39,6 +40,11 @@ CHECKS: dict[str, tuple[Callable[..., Report], dict[str, Any], dict[str, Any]]] 
     "kill_storm": (kill_storm, {"kills": 15}, {"kills": 200}),
     "damaged_database": (damaged_database, {}, {}),
     "button_storm": (button_storm, {"edges": 10_000}, {"edges": 200_000}),
+    "every_step": (
+        every_step,
+        {"presses": 5_000, "seconds": 300.0},
+        {"presses": 200_000, "seconds": 3_600.0},
+    ),
     "serial_line": (
         serial_line,
         {"actions": 30, "unplug_every": 15},

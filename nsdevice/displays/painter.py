@@ -7,41 +7,30 @@ ellipsis as a last resort. `Painter.paint` returns a `Drawing` listing every tex
 figure it placed, with rectangles, so tests can check that nothing spills over.
 
 The work is spread over small modules (`text_fit`, `shapes`, `figures`, `canvas` and
-the `layouts` package); this one chooses the layout for a view, and keeps the names
+the `layouts` package; `layouts.choice` says which layout draws each kind of view);
+this one frames the screen (title, legend, pages on small glass), and keeps the names
 the displays and tests import.
 """
 
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import pygame
 
 from nsdevice import texts, views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
-from nsdevice.displays.layouts.caller import (
-    caller_turn,
-    is_caller,
-    room_pencils,
-    room_rows,
-    summary_to_join,
-)
+from nsdevice.displays.layouts.choice import layout_of
 from nsdevice.displays.layouts.frame import clear_of, header, legend
-from nsdevice.displays.layouts.page import item, page, pencil_pass_items
-from nsdevice.displays.layouts.phones import phones
-from nsdevice.displays.layouts.room_results import room_results
-from nsdevice.displays.layouts.round_start import module_items, round_start, round_start_items
 from nsdevice.displays.layouts.small_page import PAGE_SECONDS, paged, small_page
 from nsdevice.displays.layouts.small_turn import NOTE_SECONDS, corner_hints, is_small, small_turn
-from nsdevice.displays.layouts.stack import Item
-from nsdevice.displays.layouts.turn import turn
-from nsdevice.displays.layouts.wide_turn import is_wide, wide_turn
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import DRAWN_GLYPHS, ELLIPSIS, Fitted, FontBook, fit_text
 from nsdevice.displays.theme import DEFAULT_THEME, Theme
 from nsdevice.rules.frozen import dataclass
-from nsdevice.texts import Role, Words
+from nsdevice.texts import Words
 
 __all__ = [
     "DRAWN_GLYPHS",
@@ -100,13 +89,14 @@ class Painter:
         (on a small panel: the turn's notes, the summary, a round's start, the phones'
         page); () when the view is one picture."""
         canvas = self._canvas(surface)
-        if not is_small(canvas) or not (isinstance(view, views.TurnView) or paged(view)):
+        small_turn = layout_of(view).small_turn
+        if not is_small(canvas) or not (small_turn or paged(view)):
             return ()
         key = self._page_key(view, canvas)
         if key not in self._page_counts:  # painted aside: the count is what a paint finds
             self.paint(view, surface.copy(), texts.words(view.language))
         count = self._page_counts.get(key, 1)
-        seconds = NOTE_SECONDS if isinstance(view, views.TurnView) else PAGE_SECONDS
+        seconds = NOTE_SECONDS if small_turn else PAGE_SECONDS
         return (seconds,) * count if count > 1 else ()
 
     def paint(
@@ -114,34 +104,16 @@ class Painter:
     ) -> Drawing:
         canvas = self._canvas(surface)
         surface.fill(self.theme.palette.background)
-        if is_small(canvas) and (isinstance(view, views.TurnView) or paged(view)):
+        chosen = layout_of(view)
+        if is_small(canvas) and (chosen.small_turn or paged(view)):
             return self._paint_small(canvas, view, words, page_index)
-        drawn_here = isinstance(view, views.TurnView | views.RoundStartView)
-        text = None if drawn_here else words.page(view)
+        text = words.page(view) if chosen.from_page else None
         margin = canvas.margin()
         title = words.title(view) if text is None else text.title  # not on the small turn
         body = header(canvas, title, view)
         bands = self._legend(canvas, view, words, body[1] - margin)
         body = clear_of(body, bands, margin)
-        if isinstance(view, views.TurnView) and view.room and is_caller(canvas):
-            caller_turn(canvas, view, words, body)
-        elif room_rows(view) and is_wide(canvas):  # a room's round: every table size's row
-            room_pencils(canvas, view, words, body)
-        elif isinstance(view, views.SummaryView) and view.room and is_wide(canvas) \
-                and text is not None:  # fmt: skip
-            summary_to_join(canvas, view, words, text, body)
-        elif isinstance(view, views.TurnView) and is_wide(canvas):
-            wide_turn(canvas, view, words, body)
-        elif isinstance(view, views.RoomResultsView) and is_wide(canvas):
-            room_results(canvas, view, words, body)
-        elif isinstance(view, views.TurnView):
-            turn(canvas, view, words, body)
-        elif isinstance(view, views.RoundStartView):
-            round_start(canvas, view, words, body)
-        elif isinstance(view, views.PhonesView) and text is not None:
-            phones(canvas, view, text, body)
-        elif text is not None:
-            page(canvas, view, text, body)
+        chosen.body(canvas, view, words, text, body)
         return canvas.drawing(bands)
 
     def _paint_small(
@@ -149,33 +121,18 @@ class Painter:
     ) -> Drawing:
         """A small panel's turn (the card and count always, the notes in pages) or a
         screen of words in pages at a size read across the table."""
-        if isinstance(view, views.TurnView):
+        chosen = layout_of(view)
+        if chosen.small_turn:
             placed = corner_hints(view)
             bands = self._legend(canvas, placed, words, 0, snug=True)
-            count = small_turn(canvas, placed, words, bands, page_index)
+            count = small_turn(canvas, cast(views.TurnView, placed), words, bands, page_index)
         else:
-            bands, count = small_page(canvas, view, words, self._items(canvas, view, words),
-                                      page_index)  # fmt: skip
+            items = chosen.items(canvas, view, words)
+            bands, count = small_page(canvas, view, words, items, page_index)
         if len(self._page_counts) >= PAGE_COUNTS_KEPT:
             self._page_counts.clear()
         self._page_counts[self._page_key(view, canvas)] = count
         return canvas.drawing(bands)
-
-    @staticmethod
-    def _items(canvas: Canvas, view: views.View, words: Words) -> list[Item]:
-        """A paged screen's words as items: the round start's own (with the module cards),
-        else its page's lines; the phones' join code first, its addresses left to the QR
-        code (at a readable size they are wider than the glass)."""
-        if isinstance(view, views.RoundStartView):
-            return round_start_items(canvas, view, words) + module_items(canvas, view, words)
-        lines = words.page(view).lines
-        if isinstance(view, views.PhonesView):
-            lines = tuple(sorted((ln for ln in lines if ln.role is not Role.DETAIL),
-                                 key=lambda ln: ln.role is not Role.HEADLINE))  # fmt: skip
-        items = [item(canvas, line) for line in lines]
-        if isinstance(view, views.PencilPassView):  # a room's: each pencil's swatch
-            items = pencil_pass_items(view, items)
-        return items
 
     @staticmethod
     def _page_key(view: views.View, canvas: Canvas) -> tuple[object, ...]:

@@ -1,7 +1,7 @@
 """`nsdevice run` and `hwtest`: plan the back ends, open them, and run the loop or the check.
 
 `cli` is the one dispatcher; this package only plans (`plan`), opens (`opening`, and the
-phones' page in `web`) and runs. The back ends come from one table (`nsdevice.backends`),
+phones' page in `web`) and runs. The back ends come from one table (`nsdevice.hardware.backends`),
 imported only when chosen.
 
 A back end chosen on the command line that cannot start falls back to one that can, with
@@ -17,7 +17,7 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,22 +36,21 @@ from nsdevice.views import Hotspot
 
 if TYPE_CHECKING:
     from nsdevice.appliance.settings import Problem
+    from nsdevice.box.loop import Loop
+    from nsdevice.box.saving import Saver
+    from nsdevice.box.speaker import Speaker
     from nsdevice.displays import Display
     from nsdevice.inputs.device import InputDevice
     from nsdevice.inputs.events import Inbox
+    from nsdevice.session import Capabilities, Session
+    from nsdevice.web.server import WebSide
 from nsdevice.runner.web import open_web, phone_addresses, web_address
+
+POWER_OFF_STATUS = "NSDEVICE_POWER_OFF_EXIT_STATUS"
 
 
 def run(options: RunOptions) -> int:
-    from nsdevice.inputs.events import Busy, ButtonTracker
-    from nsdevice.inputs.room_inbox import RoomInbox
-    from nsdevice.locale import system_language
-    from nsdevice.loop import Loop
-    from nsdevice.notify import Notifier
-    from nsdevice.saving import Saver, open_game
-    from nsdevice.session import Capabilities, Session, Settings
-    from nsdevice.session.settings import VOLUME_LEVELS
-    from nsdevice.speaker import BROKEN_NOTICE, Speaker
+    """Plan and open the back ends, start or resume the game, run the loop, close."""
     from nsdevice.store import hold_folder, state_directory
 
     options, settings_problems = with_settings_file(options)
@@ -61,22 +60,81 @@ def run(options: RunOptions) -> int:
     directory = Path(options.state_dir) if options.state_dir else state_directory()
     folder = hold_folder(directory)  # one box per state folder, else exit 2 naming the other
     display, inbox, inputs = open_hardware_saying_why(chosen)
+    shutdown = Shutdown(options.shutdown_command or "", os.environ.get(POWER_OFF_STATUS, ""))
+    capabilities = _capabilities(options, chosen, display, inputs, address, shutdown)
+    session, saver = _start_game(options, directory, capabilities, today)
+    for problem in settings_problems:  # the box starts; the line is named on its screen
+        notice(f"{problem} (left out)")
+        session.notices.append(("settings_line", str(problem)))
+    box = _open_box(options, chosen, session, saver, display, inbox, inputs, address, shutdown)
+    try:
+        status = box.loop.run()
+        return shutdown.status or status
+    finally:
+        box.close(inputs, display)
+        saver.close(session.snapshot())
+        folder.release()
 
-    # Under the service the box may not power off itself: it exits with an agreed status
-    # and the unit's root-side ExecStopPost powers off (systemd/nsdevice.service).
-    power_off_status = os.environ.get("NSDEVICE_POWER_OFF_EXIT_STATUS", "")
-    capabilities = Capabilities(
+
+class Shutdown:
+    """What the box does when the session asks to shut down: the command given, or under
+    the service an agreed exit status, after which the unit's root-side ExecStopPost
+    powers off (systemd/nsdevice.service): the box may not power off itself."""
+
+    def __init__(self, command: str, power_off_status: str) -> None:
+        self.command, self.power_off_status = command, power_off_status
+        self.status = 0  # the exit status the box ends with
+
+    @property
+    def possible(self) -> bool:
+        return bool(self.command) or self.power_off_status.isdigit()
+
+    def __call__(self, request: str) -> None:
+        if request != "shutdown":
+            return
+        if self.command:
+            subprocess.run(shlex.split(self.command), check=False)
+        elif self.power_off_status.isdigit():
+            self.status = int(self.power_off_status)
+
+
+def _capabilities(
+    options: RunOptions,
+    chosen: Plan,
+    display: Display,
+    inputs: list[InputDevice],
+    address: tuple[str, int] | None,
+    shutdown: Shutdown,
+) -> Capabilities:
+    from nsdevice.session import Capabilities
+
+    return Capabilities(
         brightness=display.supports_brightness,
-        shutdown=bool(options.shutdown_command) or power_off_status.isdigit(),
+        shutdown=shutdown.possible,
         panel=panel(chosen, inputs),
         phones=phone_addresses(*address) if address else (),
         hotspot=hotspot_reader(options.hotspot, address[1] if address else None),
     )
+
+
+def _start_game(
+    options: RunOptions,
+    directory: Path,
+    capabilities: Capabilities,
+    today: Callable[[], datetime.date],
+) -> tuple[Session, Saver]:
+    """The saved game resumed (with the command line's settings), else a fresh deal of
+    the remembered setup, saved at once so that a restart keeps the same deal; a room
+    game as chosen when `--room` asks for one that is not under way."""
+    from nsdevice.box.saving import open_game
+    from nsdevice.locale import system_language
+    from nsdevice.session import Session, Settings
+
     chosen_settings = _chosen_settings(options)
 
     def fresh(records: Saver) -> Session:
         # No game under way: deal one of the remembered setup, so that NEXT goes forward
-        # from the first screen; saved at once, so a restart keeps the same deal.
+        # from the first screen.
         session = Session(
             Settings.from_dict({"language": system_language(), **chosen_settings}),
             capabilities=capabilities,
@@ -87,42 +145,62 @@ def run(options: RunOptions) -> int:
         records(session.snapshot())
         return session
 
-    started = open_game(
-        directory,
-        fresh=fresh,
-        restore=lambda data, records: Session.restore(
-            _with_settings(data, chosen_settings),
-            capabilities=capabilities,
-            records=records,
-            today=today,
-        ),
-        log=notice,
-    )
+    def restore(data: dict[str, Any], records: Saver) -> Session:
+        saved = _with_settings(data, chosen_settings)
+        return Session.restore(saved, capabilities=capabilities, records=records, today=today)
+
+    started = open_game(directory, fresh=fresh, restore=restore, log=notice)
     session, saver = started.session, started.saver
     if options.room and not session.plays_room(options.seed):
         session.deal_new_game(seed=options.seed)  # the room's game, as chosen
         saver(session.snapshot())
     for key, detail in started.notices:
         notice(f"{key.replace('_', ' ')}: {detail}")
-    for problem in settings_problems:  # the box starts; the line is named on its screen
-        notice(f"{problem} (left out)")
-        session.notices.append(("settings_line", str(problem)))
+    return session, saver
 
-    exit_status = 0
 
-    def on_request(request: str) -> None:
-        nonlocal exit_status
-        if request != "shutdown":
-            return
-        if options.shutdown_command:
-            subprocess.run(shlex.split(options.shutdown_command), check=False)
-        elif power_off_status.isdigit():
-            exit_status = int(power_off_status)
+@dataclass(frozen=True)
+class Box:
+    """The running box around the loop: the phones' page and the voice, closed with it."""
+
+    loop: Loop
+    web: WebSide | None
+    speaker: Speaker
+
+    def close(self, inputs: list[InputDevice], display: Display) -> None:
+        if self.web is not None:
+            self.web.close()
+        for device in inputs:
+            with contextlib.suppress(Exception):
+                device.close()
+        self.speaker.close()
+        display.close()
+
+
+def _open_box(
+    options: RunOptions,
+    chosen: Plan,
+    session: Session,
+    saver: Saver,
+    display: Display,
+    inbox: Inbox,
+    inputs: list[InputDevice],
+    address: tuple[str, int] | None,
+    shutdown: Shutdown,
+) -> Box:
+    """The loop, with the phones' page (started: it serves once the loop has drawn its
+    first frame) and the voice, which follows the menu's setting."""
+    from nsdevice.box.loop import Loop
+    from nsdevice.box.notify import Notifier
+    from nsdevice.box.speaker import BROKEN_NOTICE, Speaker
+    from nsdevice.inputs.events import Busy, ButtonTracker
+    from nsdevice.inputs.room_inbox import RoomInbox
+    from nsdevice.session.settings import VOLUME_LEVELS
 
     busy = Busy()  # the loop's frame in the making: the page and the voice let it go first
     room = RoomInbox(inbox)  # the phones' joins and sheets, taken by the loop in batches
     web = open_web(address, inbox, options.phone_buttons, busy, room) if address else None
-    # the voice follows the menu's setting; pygame's mixer opens after the first frame
+    # pygame's mixer opens after the first frame
     speaker = Speaker(
         lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS),
         busy,
@@ -141,27 +219,15 @@ def run(options: RunOptions) -> int:
         save=saver,
         notifier=Notifier(),
         outputs=[*led_output(chosen, inputs), speaker],
-        on_request=on_request,
+        on_request=shutdown,
         publish=web.publish if web is not None else None,
         retry=saver.retry,
         busy=busy,
         room_inbox=room,
     )
     if web is not None:
-        web.start()  # it serves once the loop has drawn its first frame
-    try:
-        status = loop.run()
-        return exit_status or status
-    finally:
-        if web is not None:
-            web.close()
-        for device in inputs:
-            with contextlib.suppress(Exception):
-                device.close()
-        speaker.close()
-        display.close()
-        saver.close(session.snapshot())
-        folder.release()
+        web.start()
+    return Box(loop, web, speaker)
 
 
 def with_settings_file(options: RunOptions) -> tuple[RunOptions, tuple[Problem, ...]]:
@@ -171,7 +237,7 @@ def with_settings_file(options: RunOptions) -> tuple[RunOptions, tuple[Problem, 
     if options.settings is None:
         return options, ()
     from nsdevice.appliance.settings import load_settings
-    from nsdevice.hardware import list_profiles
+    from nsdevice.hardware.profiles import list_profiles
 
     settings = load_settings(Path(options.settings), tuple(list_profiles()))
     changes: dict[str, Any] = {}
@@ -226,8 +292,8 @@ def open_hardware_saying_why(chosen: Plan) -> tuple[Display, Inbox, list[InputDe
     """`open_hardware`; when the profile's hardware is missing, its one line (cause; fix)
     also goes to systemd as the service's status, so `systemctl status nsdevice` shows it
     even after the restart limit has pushed it out of the journal lines it shows."""
-    from nsdevice.missing_hardware import HardwareMissing
-    from nsdevice.notify import Notifier
+    from nsdevice.box.notify import Notifier
+    from nsdevice.hardware.missing import HardwareMissing
 
     try:
         return open_hardware(chosen)
@@ -254,7 +320,7 @@ def local_date(environ: Mapping[str, str]) -> Callable[[], datetime.date]:
 
 def check_hardware(options: HwtestOptions) -> int:
     """`nsdevice hwtest`: open the profile's hardware as `run` would, and guide the check."""
-    from nsdevice.hwtest import check
+    from nsdevice.hardware.check import check
 
     try:
         chosen = plan(RunOptions(hardware=options.hardware))

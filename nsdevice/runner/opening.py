@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from nsdevice import backends
+from nsdevice.hardware import backends
 from nsdevice.runner.planning import Plan, notice
 
 if TYPE_CHECKING:  # the classes themselves are imported late, when opened
@@ -33,7 +33,7 @@ def open_display(chosen: Plan) -> tuple[Display, str | None]:
         return backend.load(Display).open(chosen.size, **options), None
     except DisplayUnavailable as error:
         if "display" in chosen.required:
-            from nsdevice.missing_hardware import missing_display
+            from nsdevice.hardware.missing import missing_display
 
             raise missing_display(chosen.profile, str(error)) from None
         terminal = backends.DISPLAYS[backends.FALLBACK_DISPLAY].load(Display).open(chosen.size)
@@ -61,7 +61,7 @@ def open_inputs(
                 device = backend.load(InputDevice).open(inbox, **options)
             except InputUnavailable as error:
                 if "input" in chosen.required:
-                    from nsdevice.missing_hardware import missing_input
+                    from nsdevice.hardware.missing import missing_input
 
                     raise missing_input(chosen.profile, str(error)) from None
                 fallback = str(error)

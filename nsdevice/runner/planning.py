@@ -12,13 +12,13 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from nsdevice import backends
 from nsdevice.errors import UsageError
+from nsdevice.hardware import backends
 from nsdevice.options import AUTO, RunOptions, parse_size
 from nsdevice.rules.frozen import dataclass
 
 if TYPE_CHECKING:
-    from nsdevice.hardware import Profile
+    from nsdevice.hardware.profiles import Profile
 
 
 def _fits_file_system(path: str) -> bool:
@@ -91,7 +91,7 @@ def plan(options: RunOptions, environ: Mapping[str, str] | None = None) -> Plan:
     env = dict(os.environ if environ is None else environ)
     profile = None
     if options.hardware:
-        from nsdevice.hardware import ProfileError, load_profile
+        from nsdevice.hardware.profiles import ProfileError, load_profile
 
         try:
             profile = load_profile(options.hardware)
@@ -152,7 +152,7 @@ def plan(options: RunOptions, environ: Mapping[str, str] | None = None) -> Plan:
             shlex.split(shutdown_command)
         except ValueError as error:
             raise usage(f"bad --shutdown-command {shutdown_command!r}: {error}") from None
-    from nsdevice.missing_hardware import required_parts
+    from nsdevice.hardware.missing import required_parts
 
     required = required_parts(profile, options.display, options.input)
     port = options.port

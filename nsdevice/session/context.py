@@ -2,18 +2,20 @@
 
 A slice (`nsdevice.session.screens`) is a screen's press handler and view builder side by
 side; both take the `Context`, read its `state` and the deal, and the handler changes the
-state. `Session` is a `Context` that adds the dispatch through the one table, the view,
-the snapshot and the calls the loop and the phones make. The table is handed in rather
-than imported, so the slices can ask it where a screen stands without a circle.
+state. `Session` is a `Context` that adds the dispatch through the records (its `screens`), the
+view, the snapshot and the calls the loop and the phones make. The records are the
+session's class attribute rather than imported here, so the slices can ask where a
+screen stands without a circle.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
 
 from nsdevice import views
-from nsdevice.inputs.events import Press
+from nsdevice.inputs.events import Button, Press
 from nsdevice.rules.deal import Deal, Round, Setup, deal_game
 from nsdevice.rules.frozen import dataclass
 from nsdevice.rules.room import table_rounds
@@ -29,15 +31,68 @@ from nsdevice.session.settings import (
 )
 from nsdevice.session.state import State
 
+V = TypeVar("V", bound=views.View)
+EVERY_BUTTON = frozenset(Button)
+
 
 @dataclass(frozen=True, slots=True)
-class ScreenEntry:
-    """One screen's row of the table: where it stands, what a press does there, and the
-    view it shows."""
+class Album:
+    """What a screen's gallery examples are made for: a city, a language, and every
+    screen's record (the menu's example lists the rows the records give it)."""
 
+    city: str
+    language: str
+    screens: Mapping[ScreenName, Screen[Any]]
+
+
+Examples = Callable[[Album], Iterable[tuple[str, views.View]]]
+"""A screen's gallery examples: (name, view) pairs, made by the screen's own pure builder
+over real deals (`screens.examples`), so a screenshot cannot show what the box never does."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """What the menu is opened over: the settings, the box's capabilities, whether a
+    round is under way (its cards so far, its restart), whether the game is a room's."""
+
+    settings: Settings
+    capabilities: Capabilities
+    in_round: bool = False
+    room: bool = False
+
+
+def always(opened: Opened) -> bool:
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class MenuEntry:
+    """A screen's row in the menu: its key (the row's label is the page's, in `texts`),
+    its place among the menu's rows (`screens.menu.PLACES`), when the menu shows it, and
+    anything to do on the way in besides putting the screen up."""
+
+    key: str
+    after: str  # the row it follows
+    shown: Callable[[Opened], bool] = always
+    opening: Callable[[Context], None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Screen(Generic[V]):
+    """One screen, declared once: its saved name, where it stands, the type of view it
+    shows, what a press does there, the view, its menu row if the menu opens it, its
+    gallery examples, and the buttons it gives a hold of their own. Every table that
+    names screens (the dispatch, the names a snapshot may hold, every view type, the
+    menu's rows, the gallery, the holds) is read from these records."""
+
+    name: ScreenName
     kind: Kind
+    view_type: type[V]
     press: Callable[[Context, Press], None]
-    view: Callable[[Context], views.View]
+    view: Callable[[Context], V]
+    examples: Examples
+    menu: MenuEntry | None = None
+    holds: frozenset[Button] = frozenset()
     in_round: bool = False  # a round is under way: the menu offers to restart it
     over: bool = False  # the game is over: its deal code may be shown (D-2)
 
@@ -45,9 +100,12 @@ class ScreenEntry:
 class Context:
     """One box's state and surroundings, as every slice sees them."""
 
+    # every screen's record, by name: the session's (`Session.screens`, the one table);
+    # read through the instance, so that a slice asks where a screen stands without a circle
+    screens: ClassVar[Mapping[ScreenName, Screen[Any]]] = {}
+
     def __init__(
         self,
-        screens: Mapping[ScreenName, ScreenEntry],
         settings: Settings | None = None,
         *,
         capabilities: Capabilities | None = None,
@@ -59,7 +117,6 @@ class Context:
     ) -> None:
         """`today`: the local date, for the day's deal and the history's daily streak (the
         runner's clock; tests fix it)."""
-        self.screens = screens
         self.capabilities = capabilities or Capabilities()
         self.records: Records = records or NoRecords()
         self.today = today
@@ -118,6 +175,14 @@ class Context:
     def language(self) -> str:
         # every screen speaks the settings' language; those built from the settings read it there
         return self.state.settings.language
+
+    def resume(self) -> None:
+        """Back to the game screen beneath an overlay, on its first page: the cursor an
+        overlay leaves is a row of its own list, no page of the game screen's (a room's
+        results, nsdevice.session.valid)."""
+        state = self.state
+        state.screen = self.under()
+        state.cursor = 0
 
     def showing(self) -> ScreenName:
         """The game screen the players see: beneath an overlay, else the screen itself."""

@@ -1,24 +1,19 @@
-"""Which buttons mean something else when held, screen by screen.
+"""Which buttons mean something else when held, screen by screen (each record's `holds`).
 
 Everywhere else a held button is a tap (Session.press), so the inputs may act on the
 press edge instead of waiting for the release: the picture follows the finger down.
-Only the screens below wait for the release of these buttons, to tell a tap from a hold.
-tests/test_holds.py checks this table against what the session does with a hold.
+Only the screens whose records name buttons here wait for their release, to tell a tap
+from a hold. tests/test_holds.py checks this against what the session does with a hold.
 """
 
 from __future__ import annotations
 
 from nsdevice.inputs.events import Button
-from nsdevice.session.names import ScreenName
+from nsdevice.session.context import EVERY_BUTTON as EVERY_BUTTON
+from nsdevice.session.screens import SCREENS
 
-EVERY_BUTTON = frozenset(Button)
 HELD: dict[str, frozenset[Button]] = {
-    ScreenName.SEED_ENTRY: frozenset({Button.MENU}),  # a held MENU finishes the code
-    ScreenName.PENCIL_ORDER: frozenset({Button.BACK}),  # a held BACK takes a pencil back
-    ScreenName.GAME_END: frozenset({Button.NEXT}),  # a held NEXT opens the score sheet
-    ScreenName.TURN: frozenset({Button.MENU}),  # a held MENU shows this game's module cards
-    ScreenName.SCORE_ENTRY: EVERY_BUTTON,  # five at a time, a digit back, the sheet
-    ScreenName.SCORE_SHEET: EVERY_BUTTON,
+    name.value: screen.holds for name, screen in SCREENS.items() if screen.holds
 }
 
 

@@ -9,16 +9,14 @@ press to the screen's entry in the one table.
 
 from __future__ import annotations
 
-import datetime
 import json
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.progress import Progress
-from nsdevice.session import snapshot
+from nsdevice.session import snapshot, valid
 from nsdevice.session.context import Context
 from nsdevice.session.names import ScreenName
 from nsdevice.session.screens import SCREENS
@@ -27,13 +25,7 @@ from nsdevice.session.screens.phones import table_view
 from nsdevice.session.screens.room import first_card_out, room_scoring
 from nsdevice.session.screens.scores import enter_score, set_typed_digit
 from nsdevice.session.screens.setup import start_game
-from nsdevice.session.settings import (
-    Capabilities,
-    Records,
-    Settings,
-    join_code,
-    random_seed,
-)
+from nsdevice.session.settings import Settings
 
 SNAPSHOT_VERSION = snapshot.VERSION
 
@@ -41,29 +33,7 @@ SNAPSHOT_VERSION = snapshot.VERSION
 class Session(Context):
     """One box: feed it presses, ask it for the view."""
 
-    def __init__(
-        self,
-        settings: Settings | None = None,
-        *,
-        capabilities: Capabilities | None = None,
-        records: Records | None = None,
-        seed_source: Callable[[], str] = random_seed,
-        notices: tuple[tuple[str, str], ...] = (),
-        code_source: Callable[[], str] = join_code,
-        today: Callable[[], datetime.date] = datetime.date.today,
-    ) -> None:
-        """`today`: the local date, for the day's deal and the history's daily streak (the
-        runner's clock; tests fix it)."""
-        super().__init__(
-            SCREENS,
-            settings,
-            capabilities=capabilities,
-            records=records,
-            seed_source=seed_source,
-            notices=notices,
-            code_source=code_source,
-            today=today,
-        )
+    screens = SCREENS
 
     # --- reading ---------------------------------------------------------------------------
     @property
@@ -88,7 +58,7 @@ class Session(Context):
         if self.notices:
             notice, detail = self.notices[0]
             return self.capabilities.panel.placed(notice_view(notice, detail, self.language))
-        view = self.screens[state.screen].view(self)
+        view: views.View = self.screens[state.screen].view(self)
         if state.chime:
             view = replace(view, chime=state.chime)
         return self.capabilities.panel.placed(view)
@@ -110,6 +80,7 @@ class Session(Context):
         if press.gesture is Gesture.REPEAT:
             return
         self.screens[state.screen].press(self, press)
+        valid.check_move(self, press)  # the same description a restore holds to
 
     def next(self) -> None:
         self.press(Press(Button.NEXT))
@@ -154,7 +125,10 @@ class Session(Context):
     def enter_score(self, seat: int, total: int, best_line: int) -> bool:
         """A seat's score from its phone, at the game's end; the result shows once every
         seat is in. False (nothing changes) when no game is being scored or out of range."""
-        return enter_score(self, seat, total, best_line)
+        if enter_score(self, seat, total, best_line):
+            valid.check_move(self, "a phone's score")
+            return True
+        return False
 
     def join(
         self,
@@ -173,6 +147,8 @@ class Session(Context):
         if room is None:
             return False
         room.taken = max(room.taken, ticket)
+        # no check_move: a join only adds to the roster, whose own join refuses what does
+        # not fit, and never moves the box; a storm's joins come in batches between presses
         return room.join(table, size, seat, name, claim, leaving)
 
     def free_idle_table(self, table: int) -> bool:
@@ -184,7 +160,11 @@ class Session(Context):
     def room_score(self, table: int, seat: int, total: int, best_line: int) -> bool:
         """A room player's sheet, taken only while the room's results are up."""
         room = self.state.room
-        return room_scoring(self) and room is not None and room.score(table, seat, total, best_line)
+        scored = room_scoring(self) and room is not None
+        if scored and room is not None and room.score(table, seat, total, best_line):
+            valid.check_move(self, "a phone's sheet")
+            return True
+        return False
 
     # --- saving ----------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -198,7 +178,7 @@ class Session(Context):
             snapshot.version(data)
             session = cls(Settings.from_dict(data["settings"]), **kwargs)
             snapshot.load(session, data)
-            snapshot.check(session)
+            valid.check(session)
         except (KeyError, TypeError, AttributeError, IndexError, AssertionError,
                 RecursionError) as error:  # fmt: skip
             raise ValueError(f"saved session does not fit: {error!r}") from error

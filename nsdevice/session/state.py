@@ -26,7 +26,7 @@ class State:
     today: bool = False  # the next start deals the day's deal (D-2); used by it only
     pencil_choice: list[str] = field(default_factory=list)  # solo: pencils laid so far (C-8)
     # solo: the last game's own order, offered first so that MENU, MENU, MENU lays it again
-    # (not saved: after a restart the picker offers the city's order)
+    # (saved while the row is being laid, so a restart offers the same colour next)
     pencil_preference: tuple[str, ...] = ()
     # the language before a run of changes on a list, for one BACK to put back (not saved:
     # after a restart the language chosen stays)
@@ -46,3 +46,10 @@ class State:
     room: Roster | None = None  # a room game's tables, seats and sheets; None: one table
     chime: str | None = None
     request: str | None = None  # for the loop: "shutdown"
+
+    def leave_game(self) -> None:
+        """No game any more: its setup, its room (a room is its game's) and the game
+        screen beneath the last overlay go together (nsdevice.session.valid)."""
+        self.setup = None
+        self.room = None
+        self.under = None

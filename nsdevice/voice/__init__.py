@@ -2,7 +2,7 @@
 
 `phrases` derives what is said from a view (a pure function: the session needs nothing new);
 `clips` finds each phrase's pre-rendered clip through the manifest that `tools/voice.py`
-writes. Nothing here plays sound: the box's speaker (`nsdevice.speaker`) and the phones'
+writes. Nothing here plays sound: the box's speaker (`nsdevice.box.speaker`) and the phones'
 page (`nsdevice.web`) do, each from the same clips.
 """
 

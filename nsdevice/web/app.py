@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -38,11 +37,12 @@ from nsdevice.web.guard import (
     same_origin,
 )
 from nsdevice.web.payload import Artwork, language_of, payload
-from nsdevice.web.replies import HEADERS, MOST_BODY
+from nsdevice.web.replies import HEADERS, Refusal, answering, code_checked
+from nsdevice.web.replies import MOST_BODY as MOST_BODY
 from nsdevice.web.replies import body as _body
 from nsdevice.web.replies import client as _client
 from nsdevice.web.replies import refuse as _refuse
-from nsdevice.web.room import room_routes
+from nsdevice.web.room import RoomRoutes
 from nsdevice.web.seating import SWEEP, Seating
 from nsdevice.web.sheet import SheetError, score_sheet
 from nsdevice.web.stage import Stage
@@ -52,6 +52,8 @@ PRESSABLE = ("round_start", "turn")  # where the controller's phone may press NE
 MOST_WATCHERS = 1000  # event streams open at once: a room of phones
 WATCHERS_PER_ADDRESS = 8  # a phone has one; a few tabs at most
 TOKEN_HEADER = "x-seat-token"
+CACHED = {**HEADERS, "Cache-Control": "max-age=86400"}  # a symbol's picture, a phrase's clip
+WRONG_CODE = "join with the code shown on the box (Menu, Phones)"
 SLICE = 50  # streams written between two looks at the box's loop (a frame goes first)
 ASSETS = {  # the page's own files, by the only paths that serve them
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -260,6 +262,178 @@ class Events:
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
+def _assets() -> dict[str, tuple[bytes, str]]:
+    """The page's own files by path, read once (installed as files, never zipped)."""
+    files = Path(__file__).resolve().parent / "assets"
+    return {
+        path: (files.joinpath(name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()
+    }
+
+
+def _seat_sent(data: Any, fields: set[str], players: int) -> int:
+    """The seat a body names, when it has exactly `fields`: SheetError otherwise."""
+    if not isinstance(data, dict) or set(data) != fields:
+        raise SheetError("send exactly {" + ", ".join(sorted(fields)) + "}")
+    seat = data["seat"]
+    if type(seat) is not int or not 1 <= seat <= players:
+        raise SheetError(f"seat must be 1 to {players}")
+    return seat
+
+
+class TableRoutes:
+    """The one-table page's routes, each a method over what they share: the box's stage
+    and inbox, the artwork, the code budget, the seat tokens, each seat's acts, the event
+    streams and who holds which room seat (`seating`, which the room's routes share)."""
+
+    def __init__(
+        self,
+        stage: Stage,
+        inbox_put: Callable[[Item], bool],
+        art: Artwork,
+        buttons: bool,
+        budget: Budget,
+        clock: Callable[[], float] | None = None,
+        streams: int = MOST_WATCHERS,
+    ) -> None:
+        self.stage, self.inbox_put, self.art, self.buttons = stage, inbox_put, art, buttons
+        self.budget, self.seats, self.acts = budget, Seats(), Window(ACTIONS)
+        self.assets = _assets()
+        self.encoded: dict[tuple[int, str], bytes] = {}  # the latest table's event, by language
+        self.events = Events(stage, self.event, streams)
+        # `clock`: for the room's tables nobody follows (web.seating; tests give a fake one)
+        following = self.following
+        self.seating = Seating(following, clock) if clock is not None else Seating(following)
+
+    def following(self) -> set[str]:
+        return {address_key(address) for address in self.events.watchers.by_address}
+
+    def sweep(self, every: float = 1.0) -> None:
+        """Hands the box the room's tables nobody has followed for long (web.seating):
+        looked at on the page's own requests and every SWEEP seconds besides."""
+        _, table = self.stage.latest()
+        if table is None or table.room is None or not self.seating.due(every):
+            return
+        for number in self.seating.abandoned(table):
+            if self.inbox_put(Abandoned(number, table.game)):  # a full inbox: asked again later
+                self.seating.freeing(number)
+
+    async def asset(self, request: Request) -> Response:
+        content, kind = self.assets[request.url.path]
+        return Response(content, media_type=kind, headers=HEADERS)
+
+    async def symbol(self, request: Request) -> Response:
+        image = self.art.symbols.get(request.path_params["name"])
+        if image is None:
+            return _refuse(404, "no such symbol")
+        return Response(image, media_type="image/png", headers=CACHED)
+
+    async def clip(self, request: Request) -> Response:
+        """A phrase's clip (issue 24): only what the manifest names, never a path."""
+        try:
+            data = clip_bytes(request.path_params["language"], request.path_params["phrase"])
+        except (OSError, BrokenManifest):  # lost or damaged on the card: the phone says nothing
+            return _refuse(503, "clip unreadable")
+        if data is None:
+            return _refuse(404, "no such clip")
+        return Response(data, media_type="audio/ogg", headers=CACHED)
+
+    async def state(self, request: Request) -> Response:
+        self.sweep()
+        number, table = self.stage.latest()
+        if table is None:
+            return _refuse(503, "the box has not drawn yet")
+        language = language_of(request.query_params.get("lang"))
+        data = payload(number, table, language, self.art, self.buttons)
+        return JSONResponse(data, headers=HEADERS)
+
+    def event(self, number: int, table: TableView, language: str) -> bytes:
+        """One encoding per table and language, however many phones read it."""
+        key = (number, language)
+        if key not in self.encoded:
+            if self.encoded and next(iter(self.encoded))[0] != number:
+                self.encoded.clear()
+            data = payload(number, table, language, self.art, self.buttons)
+            self.encoded[key] = f"data: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+        return self.encoded[key]
+
+    def seat_of(self, request: Request, table: TableView | None) -> tuple[TableView, int]:
+        """The table and the seat this phone joined for in this game, or the refusal."""
+        token = request.headers.get(TOKEN_HEADER, "")[:64]
+        seat = self.seats.seat_of(token, table.game, table.code) if table is not None else None
+        if table is None or seat is None:
+            raise Refusal(403, WRONG_CODE)
+        return table, seat
+
+    def act(self, table: TableView, seat: int, item: Item) -> None:
+        """Each act is a save on the box: not a flood of them from one seat; a full inbox
+        is answered 503, and the phone tries again."""
+        key = f"{table.game}/{seat}"
+        if self.acts.full(key):
+            raise Refusal(429, "too many at once from this seat; wait a minute")
+        self.acts.add(key)
+        if not self.inbox_put(item):
+            raise Refusal(503, "the box is busy; try again", retry_after=1)
+
+    @answering
+    async def join(self, request: Request) -> Response:
+        table = code_checked(request, self.stage.latest()[1], self.budget, WRONG_CODE)
+        if table.room is not None:
+            raise Refusal(409, "a room game: join with a name and a table (/room/join)")
+        seat = _seat_sent(await _body(request), {"seat"}, table.players)
+        token = self.seats.issue(table.game, seat, table.code)
+        answer = {"game": table.game, "seat": seat, "token": token}
+        return JSONResponse(answer, headers=HEADERS)
+
+    @answering
+    async def score(self, request: Request) -> Response:
+        table, mine = self.seat_of(request, self.stage.latest()[1])
+        data = await _body(request)
+        if not isinstance(data, dict) or set(data) != {"seat", "sheet"}:
+            raise SheetError("send exactly {seat, sheet}")
+        if not table.scoring:
+            raise Refusal(409, "scores are taken at the game's end")
+        seat = _seat_sent(data, {"seat", "sheet"}, table.players)
+        if seat != mine:  # the box's own buttons correct any seat; a phone only its own
+            raise Refusal(403, f"this phone joined for seat {mine}")
+        sheet = score_sheet(table.line_scoring, data["sheet"])
+        self.act(table, seat, Scored(seat, sheet.total, sheet.best_line, table.game))
+        return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
+
+    @answering
+    async def press(self, request: Request) -> Response:
+        if not self.buttons:
+            raise Refusal(403, "this table keeps NEXT and BACK on the box")
+        table, mine = self.seat_of(request, self.stage.latest()[1])
+        data = await _body(request)
+        if not isinstance(data, dict) or set(data) != {"seat", "button"}:
+            raise SheetError("send exactly {seat, button}")
+        if data["button"] not in ("next", "back"):
+            raise SheetError("button must be next or back")
+        if type(data["seat"]) is not int:
+            raise SheetError("seat must be a whole number")
+        if data["seat"] != mine:
+            raise Refusal(403, f"this phone joined for seat {mine}")
+        controller = getattr(table.view, "controller", None)
+        if table.view is None or table.view.screen not in PRESSABLE or controller is None:
+            raise Refusal(409, "NEXT and BACK from a phone work during a round only")
+        if mine != controller:
+            raise Refusal(409, f"seat {controller} turns the cards this round")
+        self.act(table, mine, Press(Button(data["button"])))
+        return JSONResponse({"pressed": data["button"]}, headers=HEADERS)
+
+    def routes(self) -> list[Route]:
+        return [
+            *(Route(path, self.asset, methods=["GET"]) for path in ASSETS),
+            Route("/symbol/{name:str}.png", self.symbol, methods=["GET"]),
+            Route("/voice/{language:str}/{phrase:str}.ogg", self.clip, methods=["GET"]),
+            Route("/state", self.state, methods=["GET"]),
+            Route("/events", self.events, methods=["GET"]),
+            Route("/join", self.join, methods=["POST"]),
+            Route("/score", self.score, methods=["POST"]),
+            Route("/press", self.press, methods=["POST"]),
+        ]
+
+
 def make_app(
     stage: Stage,
     inbox_put: Callable[[Item], bool],
@@ -276,191 +450,10 @@ def make_app(
     `clock`: for the room's tables nobody follows (web.seating; tests give a fake one).
     `streams`: event streams open at once; one more is answered 503."""
     budget = budget if budget is not None else Budget()
-    seats, acts = Seats(), Window(ACTIONS)
-    events = Events(
-        stage, lambda number, table, language: event(number, table, language), streams
+    table = TableRoutes(stage, inbox_put, art, buttons, budget, clock, streams)
+    room = RoomRoutes(
+        stage.latest, inbox_put, budget, table.seats, table.acts, table.seating, table.sweep
     )
-
-    def following() -> set[str]:
-        return {address_key(address) for address in events.watchers.by_address}
-
-    seating = Seating(following, clock) if clock is not None else Seating(following)
-
-    def sweep(every: float = 1.0) -> None:
-        """Hands the box the room's tables nobody has followed for long (web.seating):
-        looked at on the page's own requests and every SWEEP seconds besides."""
-        _, table = stage.latest()
-        if table is None or table.room is None or not seating.due(every):
-            return
-        for number in seating.abandoned(table):
-            if inbox_put(Abandoned(number, table.game)):  # a full inbox: asked again later
-                seating.freeing(number)
-    files = Path(__file__).resolve().parent / "assets"  # installed as files, never zipped
-    assets = {
-        path: (files.joinpath(name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()
-    }
-
-    async def asset(request: Request) -> Response:
-        content, kind = assets[request.url.path]
-        return Response(content, media_type=kind, headers=HEADERS)
-
-    async def symbol(request: Request) -> Response:
-        image = art.symbols.get(request.path_params["name"])
-        if image is None:
-            return _refuse(404, "no such symbol")
-        headers = {**HEADERS, "Cache-Control": "max-age=86400"}
-        return Response(image, media_type="image/png", headers=headers)
-
-    async def clip(request: Request) -> Response:
-        """A phrase's clip (issue 24): only what the manifest names, never a path."""
-        try:
-            data = clip_bytes(request.path_params["language"], request.path_params["phrase"])
-        except (OSError, BrokenManifest):  # lost or damaged on the card: the phone says nothing
-            return _refuse(503, "clip unreadable")
-        if data is None:
-            return _refuse(404, "no such clip")
-        headers = {**HEADERS, "Cache-Control": "max-age=86400"}
-        return Response(data, media_type="audio/ogg", headers=headers)
-
-    async def state(request: Request) -> Response:
-        sweep()
-        number, table = stage.latest()
-        if table is None:
-            return _refuse(503, "the box has not drawn yet")
-        language = language_of(request.query_params.get("lang"))
-        return JSONResponse(payload(number, table, language, art, buttons), headers=HEADERS)
-
-    encoded: dict[tuple[int, str], bytes] = {}  # the latest table's event, per language
-
-    def event(number: int, table: TableView, language: str) -> bytes:
-        """One encoding per table and language, however many phones read it."""
-        key = (number, language)
-        if key not in encoded:
-            if encoded and next(iter(encoded))[0] != number:
-                encoded.clear()
-            data = json.dumps(payload(number, table, language, art, buttons), separators=(",", ":"))
-            encoded[key] = f"data: {data}\n\n".encode()
-        return encoded[key]
-
-    def seat_of(request: Request, table: TableView | None) -> int | JSONResponse:
-        """The seat this phone joined for in this game, or the refusal."""
-        token = request.headers.get(TOKEN_HEADER, "")[:64]
-        seat = seats.seat_of(token, table.game, table.code) if table is not None else None
-        if seat is None:
-            return _refuse(403, "join with the code shown on the box (Menu, Phones)")
-        return seat
-
-    async def join(request: Request) -> Response:
-        address = _client(request.scope)
-        closed = budget.closed(address)
-        if closed is not None:  # no code is checked now, not even the right one
-            return _refuse(429, closed, retry_after=2)
-        _, table = stage.latest()
-        given = request.headers.get("x-join-code", "")
-        expected = table.code if table is not None else ""
-        if not (expected and hmac.compare_digest(given.encode()[:64], expected.encode())):
-            budget.missed(address)
-            return _refuse(403, "join with the code shown on the box (Menu, Phones)")
-        assert table is not None
-        if table.room is not None:
-            return _refuse(409, "a room game: join with a name and a table (/room/join)")
-        try:
-            data = await _body(request)
-            if not isinstance(data, dict) or set(data) != {"seat"}:
-                raise SheetError("send exactly {seat}")
-            seat = data["seat"]
-            if type(seat) is not int or not 1 <= seat <= table.players:
-                raise SheetError(f"seat must be 1 to {table.players}")
-        except OverflowError:
-            return _refuse(413, f"at most {MOST_BODY} bytes")
-        except SheetError as error:
-            return _refuse(422, str(error))
-        token = seats.issue(table.game, seat, table.code)
-        answer = {"game": table.game, "seat": seat, "token": token}
-        return JSONResponse(answer, headers=HEADERS)
-
-    def overdone(table: TableView, seat: int) -> JSONResponse | None:
-        """Each act is a save on the box: not a flood of them from one seat."""
-        key = f"{table.game}/{seat}"
-        if acts.full(key):
-            return _refuse(429, "too many at once from this seat; wait a minute")
-        acts.add(key)
-        return None
-
-    async def score(request: Request) -> Response:
-        _, table = stage.latest()
-        mine = seat_of(request, table)
-        if isinstance(mine, JSONResponse):
-            return mine
-        assert table is not None
-        try:
-            data = await _body(request)
-            if not isinstance(data, dict) or set(data) != {"seat", "sheet"}:
-                raise SheetError("send exactly {seat, sheet}")
-            if not table.scoring:
-                return _refuse(409, "scores are taken at the game's end")
-            seat = data["seat"]
-            if type(seat) is not int or not 1 <= seat <= table.players:
-                raise SheetError(f"seat must be 1 to {table.players}")
-            if seat != mine:  # the box's own buttons correct any seat; a phone only its own
-                return _refuse(403, f"this phone joined for seat {mine}")
-            sheet = score_sheet(table.line_scoring, data["sheet"])
-        except OverflowError:
-            return _refuse(413, f"at most {MOST_BODY} bytes")
-        except SheetError as error:
-            return _refuse(422, str(error))
-        refused = overdone(table, seat)
-        if refused is not None:
-            return refused
-        if not inbox_put(Scored(seat, sheet.total, sheet.best_line, table.game)):
-            return _refuse(503, "the box is busy; try again", retry_after=1)
-        return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
-
-    async def press(request: Request) -> Response:
-        if not buttons:
-            return _refuse(403, "this table keeps NEXT and BACK on the box")
-        _, table = stage.latest()
-        mine = seat_of(request, table)
-        if isinstance(mine, JSONResponse):
-            return mine
-        assert table is not None
-        try:
-            data = await _body(request)
-            if not isinstance(data, dict) or set(data) != {"seat", "button"}:
-                raise SheetError("send exactly {seat, button}")
-            if data["button"] not in ("next", "back"):
-                raise SheetError("button must be next or back")
-            if type(data["seat"]) is not int:
-                raise SheetError("seat must be a whole number")
-        except OverflowError:
-            return _refuse(413, f"at most {MOST_BODY} bytes")
-        except SheetError as error:
-            return _refuse(422, str(error))
-        if data["seat"] != mine:
-            return _refuse(403, f"this phone joined for seat {mine}")
-        controller = getattr(table.view, "controller", None)
-        if table.view is None or table.view.screen not in PRESSABLE or controller is None:
-            return _refuse(409, "NEXT and BACK from a phone work during a round only")
-        if mine != controller:
-            return _refuse(409, f"seat {controller} turns the cards this round")
-        refused = overdone(table, mine)
-        if refused is not None:
-            return refused
-        if not inbox_put(Press(Button(data["button"]))):
-            return _refuse(503, "the box is busy; try again", retry_after=1)
-        return JSONResponse({"pressed": data["button"]}, headers=HEADERS)
-
-    routes = [
-        *(Route(path, asset, methods=["GET"]) for path in ASSETS),
-        Route("/symbol/{name:str}.png", symbol, methods=["GET"]),
-        Route("/voice/{language:str}/{phrase:str}.ogg", clip, methods=["GET"]),
-        Route("/state", state, methods=["GET"]),
-        Route("/events", events, methods=["GET"]),
-        Route("/join", join, methods=["POST"]),
-        Route("/score", score, methods=["POST"]),
-        Route("/press", press, methods=["POST"]),
-        *room_routes(stage.latest, inbox_put, budget, seats, acts, seating, sweep),
-    ]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -469,7 +462,7 @@ def make_app(
         async def look() -> None:
             while True:
                 await asyncio.sleep(SWEEP)
-                sweep(SWEEP / 2)
+                table.sweep(SWEEP / 2)
 
         looking = asyncio.ensure_future(look())
         try:
@@ -477,6 +470,7 @@ def make_app(
         finally:
             looking.cancel()
 
+    routes = [*table.routes(), *room.routes()]
     return Gate(
         Starlette(routes=routes, lifespan=lifespan), names or own_names(), stage.after_frame
     )

@@ -7,8 +7,9 @@ phone shows the same cards as the screen. The join code never leaves this side.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
+from functools import singledispatch
 from typing import Any
 
 from nsdevice import views
@@ -98,6 +99,42 @@ def _room(table: views.TableView, said: Words, art: Artwork) -> dict[str, Any]:
     }
 
 
+Card = Callable[[StationCard], dict[str, Any]]
+
+
+@singledispatch
+def screen_parts(view: views.View, said: Words, art: Artwork, card: Card) -> dict[str, Any]:
+    """What a screen adds to the payload besides its page (keys already in it, replaced):
+    nothing, for a screen of words."""
+    return {}
+
+
+@screen_parts.register
+def _turn(view: views.TurnView, said: Words, art: Artwork, card: Card) -> dict[str, Any]:
+    return {
+        "cards": [card(item) for item in view.cards],
+        "earlier": [[card(item) for item in turn.cards] for turn in view.earlier],
+        "deck": [card(item) for item in view.remaining],
+    }
+
+
+@screen_parts.register
+def _pencil_pass(
+    view: views.PencilPassView, said: Words, art: Artwork, card: Card
+) -> dict[str, Any]:
+    def swatch(colour: str) -> dict[str, str]:
+        return {
+            "colour": colour,
+            "name": said.colour(colour),
+            "hex": art.pencils.get(colour, "#888888"),
+        }
+
+    if view.solo_next:  # solo: nothing moves between seats; the row's next pencil (C-8)
+        return {"passes": {"1": swatch(view.solo_next)}}
+    seats = (move for move in view.moves if move.to_slot.isdigit())
+    return {"passes": {move.to_slot: swatch(move.colour) for move in seats}}
+
+
 def payload(
     number: int, table: views.TableView, language: str, art: Artwork, buttons: bool = False
 ) -> dict[str, Any]:
@@ -149,10 +186,6 @@ def payload(
     data["lines"] = [  # the box's own buttons are no use on a phone: their hints stay home
         [line.text, line.role.value] for line in page.lines if line.role is not Role.BUTTONS
     ]
-    if isinstance(view, views.TurnView):
-        data["cards"] = [card(item) for item in view.cards]
-        data["earlier"] = [[card(item) for item in turn.cards] for turn in view.earlier]
-        data["deck"] = [card(item) for item in view.remaining]
     for pencil in table.pencils:
         if pencil.slot.isdigit():
             data["pencils"].append(
@@ -165,18 +198,5 @@ def payload(
                     "line": said.pencil_line(pencil, table.players),
                 }
             )
-    if isinstance(view, views.PencilPassView):
-        data["passes"] = {
-            move.to_slot: {
-                "colour": move.colour,
-                "name": said.colour(move.colour),
-                "hex": art.pencils.get(move.colour, "#888888"),
-            }
-            for move in view.moves
-            if move.to_slot.isdigit()
-        }
-        if view.solo_next:  # solo: nothing moves between seats; the row's next pencil (C-8)
-            colour = view.solo_next
-            hex_ = art.pencils.get(colour, "#888888")
-            data["passes"] = {"1": {"colour": colour, "name": said.colour(colour), "hex": hex_}}
+    data.update(screen_parts(view, said, art, card))
     return data

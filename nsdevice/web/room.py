@@ -18,7 +18,6 @@ silently. Wrong codes spend the box's one budget (guard.py); each address may jo
 
 from __future__ import annotations
 
-import hmac
 import re
 from collections.abc import Callable
 from typing import Any
@@ -41,7 +40,7 @@ from nsdevice.rules.room import (
 )
 from nsdevice.views import TableView
 from nsdevice.web.guard import Budget, Seats, Window, address_key
-from nsdevice.web.replies import HEADERS, MOST_BODY, body, client, refuse
+from nsdevice.web.replies import HEADERS, Refusal, answering, body, client, code_checked
 from nsdevice.web.seating import CLAIM_LENGTH, Refused, Seating
 from nsdevice.web.sheet import SheetError, score_sheet
 
@@ -72,65 +71,63 @@ def _whole(data: dict[str, Any], name: str, high: int) -> int:
     return value
 
 
-def room_routes(
-    latest: Callable[[], tuple[int, TableView | None]],
-    inbox_put: Callable[[Item], bool],
-    budget: Budget,
-    seats: Seats,
-    acts: Window,
-    seating: Seating,
-    sweep: Callable[[], None] = lambda: None,
-) -> list[Route]:
+def _place_sent(data: Any) -> tuple[str, int, int, int, str]:
+    """A join's name, table, size, seat and the seat's claim if the phone has one:
+    SheetError when they do not fit."""
+    if not isinstance(data, dict) or not FIELDS <= set(data) <= {*FIELDS, "claim"}:
+        raise SheetError("send exactly {name, table, size, seat} and a claim if any")
+    name = checked_name(data["name"])
+    number = _whole(data, "table", MOST_TABLES)
+    size = _whole(data, "size", 4)
+    seat = _whole(data, "seat", size)
+    claim = data.get("claim", "")
+    if not isinstance(claim, str) or len(claim) > CLAIM_LENGTH:
+        raise SheetError(f"claim must be text of at most {CLAIM_LENGTH} characters")
+    return name, number, size, seat, claim
+
+
+class RoomRoutes:
     """The room's routes over the page's own stage (`latest`), inbox, code budget, seat
     tokens and acts-per-seat window (shared with the one-table routes), who holds which
     seat (`seating`) and its look for tables nobody follows (`sweep`)."""
-    joins = Window(JOINS)
 
-    async def join(request: Request) -> Response:
-        sweep()
-        address = client(request.scope)
-        closed = budget.closed(address)
-        if closed is not None:  # no code is checked now, not even the right one
-            return refuse(429, closed, retry_after=2)
-        _, table = latest()
-        given = request.headers.get("x-join-code", "")
-        expected = table.code if table is not None else ""
-        if not (expected and hmac.compare_digest(given.encode()[:64], expected.encode())):
-            budget.missed(address)
-            return refuse(403, WRONG_CODE)
-        assert table is not None
+    def __init__(
+        self,
+        latest: Callable[[], tuple[int, TableView | None]],
+        inbox_put: Callable[[Item], bool],
+        budget: Budget,
+        seats: Seats,
+        acts: Window,
+        seating: Seating,
+        sweep: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.latest, self.inbox_put = latest, inbox_put
+        self.budget, self.seats, self.acts = budget, seats, acts
+        self.seating, self.sweep = seating, sweep
+        self.joins = Window(JOINS)
+
+    @answering
+    async def join(self, request: Request) -> Response:
+        self.sweep()
+        table = code_checked(request, self.latest()[1], self.budget, WRONG_CODE)
         if table.room is None:
-            return refuse(409, "this game is for one table, not a room")
-        try:
-            data = await body(request)
-            if not isinstance(data, dict) or not FIELDS <= set(data) <= {*FIELDS, "claim"}:
-                raise SheetError("send exactly {name, table, size, seat} and a claim if any")
-            name = checked_name(data["name"])
-            number = _whole(data, "table", MOST_TABLES)
-            size = _whole(data, "size", 4)
-            seat = _whole(data, "seat", size)
-            claim = data.get("claim", "")
-            if not isinstance(claim, str) or len(claim) > CLAIM_LENGTH:
-                raise SheetError(f"claim must be text of at most {CLAIM_LENGTH} characters")
-        except OverflowError:
-            return refuse(413, f"at most {MOST_BODY} bytes")
-        except SheetError as error:
-            return refuse(422, str(error))
-        key = address_key(address)
-        seated = seating.seat(table, key, (number, seat), size, claim)
+            raise Refusal(409, "this game is for one table, not a room")
+        name, number, size, seat, claim = _place_sent(await body(request))
+        key = address_key(client(request.scope))
+        seated = self.seating.seat(table, key, (number, seat), size, claim)
         if isinstance(seated, Refused):
-            return refuse(seated.status, seated.reason, why=seated.why)
-        if joins.full(key):
-            return refuse(429, "too many joins from this phone; wait a minute", retry_after=60)
-        ticket = seating.ticket()
+            raise Refusal(seated.status, seated.reason, why=seated.why)
+        if self.joins.full(key):
+            raise Refusal(429, "too many joins from this phone; wait a minute", retry_after=60)
+        ticket = self.seating.ticket()
         joined = Joined(
             number, size, seat, name, table.game, seated.hashed, seated.leaving, ticket
         )
-        if not inbox_put(joined):
-            return refuse(503, "the box is busy; trying again", retry_after=RETRY)
-        joins.add(key)
-        seating.taken(key, (number, seat), size, seated, ticket)
-        token = seats.issue(table.game, seat, table.code, table=number, claim=seated.hashed)
+        if not self.inbox_put(joined):
+            raise Refusal(503, "the box is busy; trying again", retry_after=RETRY)
+        self.joins.add(key)
+        self.seating.taken(key, (number, seat), size, seated, ticket)
+        token = self.seats.issue(table.game, seat, table.code, table=number, claim=seated.hashed)
         answer = {
             "game": table.game,
             "table": number,
@@ -140,68 +137,63 @@ def room_routes(
         }
         return JSONResponse(answer, headers=HEADERS)
 
-    async def score(request: Request) -> Response:
-        _, table = latest()
+    @answering
+    async def score(self, request: Request) -> Response:
+        _, table = self.latest()
         token = request.headers.get(TOKEN_HEADER, "")[:64]
         place = (
-            seats.place_of(token, table.game, table.code, lambda p: seating.claim_of(table, p))
+            self.seats.place_of(
+                token, table.game, table.code, lambda p: self.seating.claim_of(table, p)
+            )
             if table is not None
             else None
         )
-        if place is None or place[0] == 0:
-            return refuse(403, WRONG_CODE)
-        assert table is not None
+        if table is None or place is None or place[0] == 0:
+            raise Refusal(403, WRONG_CODE)
         number, seat = place
-        try:
-            data = await body(request)
-            if not isinstance(data, dict) or set(data) != {"sheet"}:
-                raise SheetError("send exactly {sheet}")
-            if table.room is None or not table.scoring:
-                return refuse(409, "scores are taken at the game's end")
-            sheet = score_sheet(table.line_scoring, data["sheet"])
-        except OverflowError:
-            return refuse(413, f"at most {MOST_BODY} bytes")
-        except SheetError as error:
-            return refuse(422, str(error))
+        data = await body(request)
+        if not isinstance(data, dict) or set(data) != {"sheet"}:
+            raise SheetError("send exactly {sheet}")
+        if table.room is None or not table.scoring:
+            raise Refusal(409, "scores are taken at the game's end")
+        sheet = score_sheet(table.line_scoring, data["sheet"])
         key = f"{table.game}/{number}/{seat}"  # each act is a save on the box
-        if acts.full(key):
-            return refuse(429, "too many at once from this seat; wait a minute", retry_after=60)
-        if not inbox_put(RoomScored(number, seat, sheet.total, sheet.best_line, table.game)):
-            return refuse(503, "the box is busy; trying again", retry_after=RETRY)
-        acts.add(key)
+        if self.acts.full(key):
+            raise Refusal(429, "too many at once from this seat; wait a minute", retry_after=60)
+        if not self.inbox_put(RoomScored(number, seat, sheet.total, sheet.best_line, table.game)):
+            raise Refusal(503, "the box is busy; trying again", retry_after=RETRY)
+        self.acts.add(key)
         return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
 
-    def ranked() -> tuple[RoomKey, list[Result]] | JSONResponse:
-        _, table = latest()
+    def ranked(self) -> tuple[RoomKey, list[Result]]:
+        """The ranking so far in rules.room's terms, or the refusal."""
+        _, table = self.latest()
         if table is None or table.room is None:
-            return refuse(409, "this game is for one table, not a room")
+            raise Refusal(409, "this game is for one table, not a room")
         room = table.room
         if not room.ranking:
-            return refuse(409, "no score has come in yet")
+            raise Refusal(409, "no score has come in yet")
         key = RoomKey(room.code, CityName(table.city), tuple(Module(m) for m in room.modules))
         results = [
             Result(ROOM, p.table, p.seat, p.name, p.total, p.best_line) for p in room.ranking
         ]
         return key, results
 
-    async def csv(request: Request) -> Response:
-        made = ranked()
-        if isinstance(made, JSONResponse):
-            return made
-        key, results = made
+    @answering
+    async def csv(self, request: Request) -> Response:
+        key, results = self.ranked()
         name = f"nsdevice-room-{UNSAFE.sub('', key.code)}.csv"
         headers = {**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'}
         return Response(results_csv(key, results), media_type="text/csv", headers=headers)
 
-    async def json_form(request: Request) -> Response:
-        made = ranked()
-        if isinstance(made, JSONResponse):
-            return made
-        return JSONResponse(results_json(*made), headers=HEADERS)
+    @answering
+    async def json_form(self, request: Request) -> Response:
+        return JSONResponse(results_json(*self.ranked()), headers=HEADERS)
 
-    return [
-        Route("/room/join", join, methods=["POST"]),
-        Route("/room/score", score, methods=["POST"]),
-        Route("/room/results.csv", csv, methods=["GET"]),
-        Route("/room/results.json", json_form, methods=["GET"]),
-    ]
+    def routes(self) -> list[Route]:
+        return [
+            Route("/room/join", self.join, methods=["POST"]),
+            Route("/room/score", self.score, methods=["POST"]),
+            Route("/room/results.csv", self.csv, methods=["GET"]),
+            Route("/room/results.json", self.json_form, methods=["GET"]),
+        ]

@@ -26,6 +26,7 @@ from nsdevice.displays.layouts.stack import Icon, Item, fit_rows, measure, place
 from nsdevice.displays.layouts.wide_turn import wide_turn
 from nsdevice.displays.text_fit import Fitted, fit_text
 from nsdevice.texts import Page, Words
+from nsdevice.texts.pages.room import join_code, joined, pass_note, room_size
 
 CALLER_PIXELS = (1280, 720)  # at least this many pixels across and down: a caller's screen
 JOIN_SHARE = 0.22  # of the body's width, for the join column and the pencils under it
@@ -50,7 +51,7 @@ def summary_to_join(
     column = (x + w - side, y, side, h)
     _rule(canvas, column)
     join_column(canvas, room, words, column, share=0.66)
-    shown = {words.join_code(room.code), words.joined(room), room.address}
+    shown = {join_code(words, room.code), joined(words, room), room.address}
     kept = tuple(line for line in text.lines if line.text not in shown)
     page(canvas, view, replace(text, lines=kept), (x, y, w - side - 2 * margin, h))
 
@@ -102,7 +103,7 @@ def _over_the_rows(
     palette = canvas.theme.palette
     x, y, w, _ = box
     if isinstance(view, views.PencilPassView):
-        item = Item(words.pass_note(), palette.dim, role="note")
+        item = Item(pass_note(words), palette.dim, role="note")
     elif view.pairing:
         item = Item(words.labelled(words.module("special_stations"), words.pairing(view.pairing)),
                     palette.accent_text, band=palette.special_badge,
@@ -129,7 +130,7 @@ def size_columns(canvas: Canvas, room: views.RoomCall, words: Words, box: Box) -
     height = (h - space * (down - 1)) // down
     columns = []
     for size, row in enumerate(room.rows, start=1):
-        items = [Item(words.room_size(size), palette.dim, scale=0.85, role="heading")]
+        items = [Item(room_size(words, size), palette.dim, scale=0.85, role="heading")]
         for pencil in row:
             spare = pencil.slot.startswith("table")
             start = Icon("symbol", pencil.start_symbol) if pencil.start_symbol and not spare \
@@ -182,11 +183,11 @@ def join_column(
         return fit
 
     # the code's digits on a line of their own, large; the words that name them over it
-    label = words.join_code(room.code).replace(room.code, "").strip()
+    label = join_code(words, room.code).replace(room.code, "").strip()
     band = [(fitted(label, least), "join-label"), (fitted(room.code, canvas.px(sizes.body)),
                                                    "join-code")]  # fmt: skip
     band_h = sum(fit.height for fit, _ in band) + margin
-    under = fitted(words.joined(room), canvas.px(sizes.small)) if count else None
+    under = fitted(joined(words, room), canvas.px(sizes.small)) if count else None
     # the address in letters too: a phone with no QR reader types it (no scheme to type)
     where = None
     if room.address:  # on one line, smaller if need be: a number broken in two misleads
@@ -243,7 +244,7 @@ def pencil_panel(canvas: Canvas, room: views.RoomCall, words: Words, box: Box) -
     for index, row in enumerate(room.rows):
         size = index + 1
         top = y + index * row_h
-        label = fit_text(words.room_size(size), label_px, w, fonts=canvas.fonts, max_lines=1,
+        label = fit_text(room_size(words, size), label_px, w, fonts=canvas.fonts, max_lines=1,
                          min_size=number_px)  # fmt: skip
         canvas.fitted(label, palette.dim, (x, top, w, label.height), "pencil-size")
         room_for = max(1, row_h // 24)  # between the words, the pencil and its number

@@ -18,6 +18,7 @@ from nsdevice.displays.drawing import Box, Figure
 from nsdevice.displays.text_fit import fit_text
 from nsdevice.displays.theme import Colour
 from nsdevice.texts import Words
+from nsdevice.texts.pages.room import sheets_in, sheets_wanted, table_number, winner_key
 
 ROWS = 8  # places a page shows (session.screens.room.RANKING_PAGE): rows keep their height
 
@@ -27,19 +28,19 @@ def room_results(canvas: Canvas, view: views.RoomResultsView, words: Words, body
     x, y, w, h = body
     margin = canvas.margin()
     small = canvas.px(sizes.small)
-    top = _line(canvas, words.sheets_in(view.scored, view.players), small, palette.dim,
+    top = _line(canvas, sheets_in(words, view.scored, view.players), small, palette.dim,
                 (x, y, w), "sheets-in")  # fmt: skip
     foot = canvas.fonts.height(small) + margin
     area = (x, top + margin // 2, w, y + h - foot - top - margin // 2)
     if view.ranking:
         _rows(canvas, view, words, area)
     else:
-        _line(canvas, words.sheets_wanted(), canvas.px(sizes.body), palette.text,
+        _line(canvas, sheets_wanted(words), canvas.px(sizes.body), palette.text,
               (x, area[1] + area[3] // 3, w), "waiting", centre=True)  # fmt: skip
     bottom = y + h - foot + margin
     star = canvas.fonts.height(small)
     _star(canvas, (x + star / 2, bottom + star / 2), star * 0.45)
-    _line(canvas, words.winner_key(), small, palette.dim, (x + star + margin, bottom, w // 2),
+    _line(canvas, winner_key(words), small, palette.dim, (x + star + margin, bottom, w // 2),
           "winner-key")  # fmt: skip
     code = words.seed(view.seed)
     width = canvas.fonts.width(code, small)
@@ -55,7 +56,7 @@ def _rows(canvas: Canvas, view: views.RoomResultsView, words: Words, area: Box) 
     height = canvas.fonts.height(px)
     place_w = canvas.fonts.width("88.", px)
     star_w = height
-    table_w = max(canvas.fonts.width(words.table_number(p.table), px) for p in view.ranking)
+    table_w = max(canvas.fonts.width(table_number(words, p.table), px) for p in view.ranking)
     total_w = canvas.fonts.width("888", px)
     for index, place in enumerate(view.ranking):
         top = y + index * row_h
@@ -78,7 +79,7 @@ def _rows(canvas: Canvas, view: views.RoomResultsView, words: Words, area: Box) 
         total = str(place.total)
         canvas.text(total, px, colour, (right - canvas.fonts.width(total, px), middle), "total")
         right -= total_w + 2 * margin
-        table = words.table_number(place.table)
+        table = table_number(words, place.table)
         dim = palette.accent_text if first else palette.dim
         canvas.text(table, px, dim, (right - table_w, middle), "table")
         right -= table_w + 2 * margin

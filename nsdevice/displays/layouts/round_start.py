@@ -9,6 +9,7 @@ from nsdevice.displays.drawing import Box
 from nsdevice.displays.layouts.small_turn import is_small
 from nsdevice.displays.layouts.stack import Icon, Item, stack
 from nsdevice.texts import Words
+from nsdevice.texts.pages.room import room_size
 
 
 def round_start(canvas: Canvas, view: views.RoundStartView, words: Words, body: Box) -> None:
@@ -29,7 +30,7 @@ def round_start_items(canvas: Canvas, view: views.RoundStartView, words: Words) 
         sized += [(size, pencil) for pencil in row]
     for players, pencil in sized:
         if pencil is None:
-            items.append(Item(words.room_size(players), palette.dim, scale=0.85, role="heading"))
+            items.append(Item(room_size(words, players), palette.dim, scale=0.85, role="heading"))
             continue
         table = pencil.slot.startswith("table")
         # on a small panel the start is the symbol beside, not words: the line stays short

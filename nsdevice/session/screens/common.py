@@ -10,7 +10,7 @@ from nsdevice import views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.deal import Deal, Round
-from nsdevice.session.context import Context
+from nsdevice.session.context import Context, Opened
 
 
 def hints(**actions: str) -> tuple[views.Hint, ...]:
@@ -56,6 +56,11 @@ def keep_language_undo(session: Context, key: str | None) -> None:
     """Only a run of language changes keeps the undo: any other press ends it."""
     if key != "language":
         session.state.language_before = ""
+
+
+def in_round(opened: Opened) -> bool:
+    """A menu row shown only over a round under way (`MenuEntry.shown`)."""
+    return opened.in_round
 
 
 def row_index(rows: Sequence[views.Row], key: str) -> int:

@@ -4,19 +4,37 @@ round's end, the pencils passed on, and the game's end."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
+
 from nsdevice import views
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.cities import city
 from nsdevice.rules.deal import ROUNDS, Deal, Setup, slots
 from nsdevice.rules.modules import mixes_card_modules
 from nsdevice.rules.progress import Progress
-from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.context import Album, Context, MenuEntry, Screen
 from nsdevice.session.names import Kind, ScreenName
-from nsdevice.session.screens.common import hints, module_cards, pairing_view, seat_pencils
+from nsdevice.session.screens.common import (
+    hints,
+    in_round,
+    module_cards,
+    pairing_view,
+    seat_pencils,
+)
+from nsdevice.session.screens.examples import (
+    SITUATIONS,
+    deal,
+    first,
+    joker_card,
+    situation_deal,
+    tables,
+)
 from nsdevice.session.screens.menu import ask, open_menu
-from nsdevice.session.screens.room import room_call
+from nsdevice.session.screens.room import example_room_call, room_call, room_deal
 from nsdevice.session.screens.score_sheet import open_sheet, sheet_counts
 from nsdevice.session.screens.scores import begin_scores
+from nsdevice.session.settings import MODULES
 
 
 # --- the summary, and its recall from the menu ----------------------------------------------
@@ -57,7 +75,7 @@ def on_summary(session: Context, press: Press) -> None:
     else:  # BACK or MENU: change the setup; no card was revealed yet, nothing is lost
         state.screen = ScreenName.SETUP
         state.cursor = 0
-        state.setup = None
+        state.leave_game()
 
 
 def show_recall(session: Context) -> views.SummaryView:
@@ -65,7 +83,7 @@ def show_recall(session: Context) -> views.SummaryView:
 
 
 def on_recall(session: Context, press: Press) -> None:
-    session.state.screen = session.under()
+    session.resume()
 
 
 # --- a round's start ------------------------------------------------------------------------
@@ -199,7 +217,7 @@ def show_round_so_far(session: Context) -> views.RoundSoFarView:
 
 
 def on_round_so_far(session: Context, press: Press) -> None:
-    session.state.screen = session.under()
+    session.resume()
 
 
 # --- what is left in the deck, from the menu ---------------------------------------------------
@@ -222,6 +240,37 @@ def show_deck(session: Context) -> views.DeckView:
 
 
 def on_deck(session: Context, press: Press) -> None:
+    session.resume()
+
+
+# --- every seat's pencil this round, from the menu ---------------------------------------------
+def pencils_view(
+    deal: Deal,
+    round_number: int,
+    language: str,
+    rows: tuple[tuple[views.SeatPencil, ...], ...] = (),
+) -> views.PencilsView:
+    """Round `round_number`'s pencils on one page (C-8, C-10, L-PP), for a player who
+    forgot theirs mid-round; `rows`: a room's, every table size's. Any button goes back."""
+    return views.PencilsView(
+        city=deal.setup.city.value,
+        round=round_number,
+        players=deal.setup.players,
+        controller=0 if rows else deal.rounds[round_number - 1].controller,
+        pencils=() if rows else seat_pencils(deal, round_number),
+        rows=rows,
+        hints=hints(next="back", back="back", menu="back"),
+        language=language,
+    )
+
+
+def show_pencils(session: Context) -> views.PencilsView:
+    number = session.state.progress.round
+    room = room_call(session, number)
+    return pencils_view(session.current_deal(), number, session.language, room.rows if room else ())
+
+
+def on_pencils(session: Context, press: Press) -> None:
     session.state.screen = session.under()
 
 
@@ -326,14 +375,196 @@ def on_game_end(session: Context, press: Press) -> None:
         open_menu(session)
 
 
-SLICE = {
-    ScreenName.SUMMARY: ScreenEntry(Kind.GAME, on_summary, show_summary),
-    ScreenName.ROUND_START: ScreenEntry(Kind.GAME, on_round_start, show_round_start, in_round=True),
-    ScreenName.TURN: ScreenEntry(Kind.GAME, on_turn, show_turn, in_round=True),
-    ScreenName.ROUND_END: ScreenEntry(Kind.GAME, on_round_end, show_round_end, in_round=True),
-    ScreenName.PENCIL_PASS: ScreenEntry(Kind.GAME, on_pencil_pass, show_pencil_pass),
-    ScreenName.GAME_END: ScreenEntry(Kind.GAME, on_game_end, show_game_end, over=True),
-    ScreenName.RECALL: ScreenEntry(Kind.OVERLAY, on_recall, show_recall),
-    ScreenName.ROUND_SO_FAR: ScreenEntry(Kind.OVERLAY, on_round_so_far, show_round_so_far),
-    ScreenName.DECK: ScreenEntry(Kind.OVERLAY, on_deck, show_deck),
-}
+# --- the gallery's examples ---------------------------------------------------------------
+def _plain_turns(city: str) -> Deal:
+    return situation_deal(city, "plain") or deal(city, 3, MODULES, "A")
+
+
+def _long_round(city: str) -> Deal:
+    return situation_deal(city, "last") or deal(city, 3, MODULES, "A")
+
+
+def _summary_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    games, language = tables(album.city), album.language
+    yield "summary", summary_view(games.two, language)
+    yield "summary-all-modules", summary_view(games.solo, language)
+    yield "summary-plain", summary_view(games.plain_solo, language)
+    room = room_deal(album.city)
+    yield "room-summary", summary_view(room, language, room=example_room_call(room, 1, 0, 0))
+
+
+def _round_start_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    games, language = tables(album.city), album.language
+    yield "round-start-3-players", round_start_view(games.three, 2, language)
+    yield "round-start-2-players", round_start_view(games.two, 1, language)
+    yield "round-start-4-players", round_start_view(games.four, 3, language)
+    yield "round-start-solo", round_start_view(games.solo, 1, language)
+    room = room_deal(album.city)
+    yield "room-round-start", round_start_view(room, 2, language, example_room_call(room, 2))
+
+
+def _turn_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    city, language = album.city, album.language
+
+    def revealed(dealt: Deal, progress: Progress, room: views.RoomCall | None = None) -> views.View:
+        # as the session shows it right after NEXT, with the sound on
+        return replace(turn_view(dealt, progress, language, room), chime="reveal")
+
+    plain = _plain_turns(city)
+    yield "turn", revealed(plain, first(plain, SITUATIONS["plain"]))
+    yield "turn-first", revealed(plain, Progress(round=1, revealed=1))
+    joker_name = f"turn-{joker_card(city).replace('_', '-')}"  # as the city's cards call it
+    for name, situation in (
+        ("turn-switch-no-effect", "switch-no-effect"),
+        ("turn-switch", "switch"),
+        ("turn-paired-effect", "paired-effect"),
+        ("turn-paired-no-effect", "paired-no-effect"),
+        (joker_name, "joker"),
+        ("turn-last", "last"),
+    ):
+        dealt = situation_deal(city, situation)
+        if dealt is None:  # a situation the city never shows (P-4: a switch always works)
+            continue
+        yield name, revealed(dealt, first(dealt, SITUATIONS[situation]))
+    room = room_deal(city)
+    progress = Progress(round=2, revealed=len(room.rounds[1].turns) - 2)
+    yield "room-turn", revealed(room, progress, example_room_call(room, 2))
+
+
+def _round_so_far_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    """A long round at its last card, and one not begun."""
+    dealt = _long_round(album.city)
+    last = first(dealt, SITUATIONS["last"])
+    yield "round-so-far", round_so_far_view(dealt, last, album.language)
+    yield "round-so-far-none", round_so_far_view(dealt, Progress(round=2), album.language)
+
+
+def _deck_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    """Mid-round, and at the round's last card."""
+    dealt = _long_round(album.city)
+    yield "deck", deck_view(dealt, Progress(round=1, revealed=4), album.language)
+    yield "deck-last", deck_view(dealt, first(dealt, SITUATIONS["last"]), album.language)
+
+
+def _round_end_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    three = tables(album.city).three
+    yield "round-end", replace(round_end_view(three, 2, album.language), chime="round_end")
+
+
+def _pencil_pass_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    games, language = tables(album.city), album.language
+    yield "pencil-pass-3-players", pencil_pass_view(games.three, 2, language)
+    yield "pencil-pass-2-players", pencil_pass_view(games.two, 3, language)
+    yield "pencil-pass-solo", pencil_pass_view(games.solo, 4, language)
+    room = room_deal(album.city)
+    yield "room-pencil-pass", pencil_pass_view(room, 3, language, example_room_call(room, 3))
+
+
+def _game_end_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    games = tables(album.city)
+    yield "game-end", game_end_view(games.three.setup, album.language)
+    yield "game-end-solo", game_end_view(games.solo.setup, album.language)
+
+
+def _pencils_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    """Three players with pencil powers, a solo player's own row, a room's table sizes."""
+    games, language = tables(album.city), album.language
+    yield "pencils", pencils_view(games.three, 2, language)
+    yield "pencils-solo", pencils_view(games.solo, 3, language)
+    room = room_deal(album.city)
+    yield "room-pencils", pencils_view(room, 2, language, example_room_call(room, 2).rows)
+
+
+def _no_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    return iter(())  # the recall is the summary's own view, shown again
+
+
+SUMMARY = Screen(
+    ScreenName.SUMMARY, Kind.GAME, views.SummaryView, on_summary, show_summary, _summary_examples
+)
+ROUND_START = Screen(
+    ScreenName.ROUND_START,
+    Kind.GAME,
+    views.RoundStartView,
+    on_round_start,
+    show_round_start,
+    _round_start_examples,
+    in_round=True,
+)
+TURN = Screen(
+    ScreenName.TURN,
+    Kind.GAME,
+    views.TurnView,
+    on_turn,
+    show_turn,
+    _turn_examples,
+    holds=frozenset({Button.MENU}),  # a held MENU shows this game's module cards
+    in_round=True,
+)
+ROUND_END = Screen(
+    ScreenName.ROUND_END,
+    Kind.GAME,
+    views.RoundEndView,
+    on_round_end,
+    show_round_end,
+    _round_end_examples,
+    in_round=True,
+)
+PENCIL_PASS = Screen(
+    ScreenName.PENCIL_PASS,
+    Kind.GAME,
+    views.PencilPassView,
+    on_pencil_pass,
+    show_pencil_pass,
+    _pencil_pass_examples,
+)
+GAME_END = Screen(
+    ScreenName.GAME_END,
+    Kind.GAME,
+    views.GameEndView,
+    on_game_end,
+    show_game_end,
+    _game_end_examples,
+    holds=frozenset({Button.NEXT}),  # a held NEXT opens the score sheet
+    over=True,
+)
+RECALL = Screen(
+    ScreenName.RECALL,
+    Kind.OVERLAY,
+    views.SummaryView,
+    on_recall,
+    show_recall,
+    _no_examples,
+    menu=MenuEntry("show_setup", after="resume"),
+)
+ROUND_SO_FAR = Screen(
+    ScreenName.ROUND_SO_FAR,
+    Kind.OVERLAY,
+    views.RoundSoFarView,
+    on_round_so_far,
+    show_round_so_far,
+    _round_so_far_examples,
+    menu=MenuEntry("round_so_far", after="show_setup", shown=in_round),
+)
+DECK = Screen(
+    ScreenName.DECK,
+    Kind.OVERLAY,
+    views.DeckView,
+    on_deck,
+    show_deck,
+    _deck_examples,
+    menu=MenuEntry("deck", after="round_so_far", shown=in_round),
+)
+PENCILS = Screen(
+    ScreenName.PENCILS,
+    Kind.OVERLAY,
+    views.PencilsView,
+    on_pencils,
+    show_pencils,
+    _pencils_examples,
+    menu=MenuEntry("pencils", after="deck", shown=in_round),
+)
+RECORDS = (
+    SUMMARY, ROUND_START, TURN, ROUND_END, PENCIL_PASS, GAME_END, RECALL, ROUND_SO_FAR, DECK,
+    PENCILS,
+)  # fmt: skip

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
+from functools import partial
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
-from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.rules import scoring
+from nsdevice.rules.cities import city as city_data
+from nsdevice.session.context import Album, Context, MenuEntry, Screen
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints, row_index
 from nsdevice.session.screens.menu import session_menu_rows
@@ -83,6 +87,62 @@ def on_history(session: Context, press: Press) -> None:
     state.cursor = (state.cursor + step) % pages
 
 
-SLICE = {
-    ScreenName.HISTORY: ScreenEntry(Kind.OVERLAY, on_history, show_history),
-}
+def open_history(session: Context) -> None:
+    """From the menu: the history read once as it opens, its first page up."""
+    session.read_history = session.records.history()
+    session.state.cursor = 0  # the page shown, while the history is up
+
+
+# --- the gallery's examples ---------------------------------------------------------------
+HISTORY_TODAY = date(2026, 11, 23)  # the history examples' "today", for a fixed streak
+
+
+def _history_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    """The history's pages: a city's last games (solo, tables, a daily deal), the bests,
+    the daily deals, and a box that has finished no game yet."""
+    city, language = album.city, album.language
+    bounds = city_data(city).tier_upper_bounds
+
+    def solo(
+        on: str, adjusted: int, modules: tuple[str, ...] = (), daily: bool = False
+    ) -> views.PlayedGame:
+        tier = scoring.solo_tier(city_data(city), adjusted)
+        total = adjusted + scoring.MODULE_PENALTY * len(modules)
+        return views.PlayedGame(on, city, 1, modules, (total,), (), adjusted, tier,
+                                on if daily else None)  # fmt: skip
+
+    games = (
+        solo("2026-11-23", bounds[3] + 3, ("objectives",), daily=True),
+        views.PlayedGame("2026-11-22", city, 3, (), (142, 156, 149), (2,)),
+        solo("2026-11-22", bounds[2] - 2, daily=True),
+        views.PlayedGame("2026-11-18", city, 4, (), (133, 120, 133, 101), (1, 3)),
+        solo("2026-11-15", bounds[4] + 6, ("objectives", "city_gates", "pencil_powers")),
+    )
+    best = partial(views.BestScore, city)
+    history = History(
+        games=games,
+        bests=(
+            best((), bounds[2] - 2, "2026-11-22"),
+            best(("objectives",), bounds[3] + 3, "2026-11-23"),
+            best(("objectives", "city_gates", "pencil_powers"), bounds[4] + 6, "2026-11-15"),
+            best(("special_stations", "city_gates"), bounds[1] + 1, "2026-10-30"),
+        ),
+        daily_days=("2026-11-23", "2026-11-22", "2026-11-21", "2026-11-19"),
+        best_daily=(best(("objectives",), bounds[3] + 3, "2026-11-23"),),
+    )
+    yield "history", history_view(history, HISTORY_TODAY, 0, language)
+    yield "history-bests", history_view(history, HISTORY_TODAY, 1, language)
+    yield "history-daily", history_view(history, HISTORY_TODAY, 2, language)
+    yield "history-empty", history_view(History(), HISTORY_TODAY, 0, language)
+
+
+HISTORY = Screen(
+    ScreenName.HISTORY,
+    Kind.OVERLAY,
+    views.HistoryView,
+    on_history,
+    show_history,
+    _history_examples,
+    menu=MenuEntry("history", after="room_tables", opening=open_history),
+)
+RECORDS = (HISTORY,)

@@ -7,66 +7,96 @@ slices say what they show and how they return.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
+from typing import Any
 
 from nsdevice import __version__, views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.rules.cities import city
 from nsdevice.rules.progress import Progress
-from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.context import Album, Context, MenuEntry, Opened, Screen, always
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import (
     change_language,
     chosen,
     hints,
+    in_round,
     keep_language_undo,
     list_hints,
+    row_index,
     undo_language,
 )
+from nsdevice.session.screens.examples import tables
 from nsdevice.session.screens.setup import start_game
 from nsdevice.session.settings import BRIGHTNESS_LEVELS, VOLUME_LEVELS, Capabilities, Settings
 
-# The menu's rows that open a screen over the game, by the row's key.
-OPENS = {
-    "show_setup": ScreenName.RECALL,
-    "round_so_far": ScreenName.ROUND_SO_FAR,
-    "deck": ScreenName.DECK,
-    "about": ScreenName.ABOUT,
-    "phones": ScreenName.PHONES,
-    "history": ScreenName.HISTORY,
-}
-
-
 # --- the menu -------------------------------------------------------------------------------
+Shown = Callable[[Opened], bool]
+
+# The menu's own rows in order: each one's value (None: it has none) and when it shows.
+# A screen the menu opens brings its own row in its record (`MenuEntry`, after a row).
+OWN_ROWS: tuple[tuple[str, Callable[[Settings], str | None], Shown], ...] = (
+    ("resume", lambda s: None, always),
+    ("restart_round", lambda s: None, in_round),
+    ("new_game", lambda s: None, always),
+    ("language", lambda s: s.language, always),
+    ("sound", lambda s: "on" if s.sound else "off", always),
+    ("voice", lambda s: "on" if s.voice else "off", always),
+    ("volume", lambda s: f"{s.volume}/{VOLUME_LEVELS}", lambda o: o.settings.voice),
+    (
+        "brightness",
+        lambda s: f"{s.brightness}/{BRIGHTNESS_LEVELS}",
+        lambda o: o.capabilities.brightness,
+    ),
+    ("shutdown", lambda s: None, lambda o: o.capabilities.shutdown),
+)
+
+
+def menu_order(screens: Iterable[Screen[Any]]) -> tuple[str | MenuEntry, ...]:
+    """Every row the menu may show, in order: its own rows' keys, and each screen's entry
+    right after the row it names (`MenuEntry.after`)."""
+    order: list[str | MenuEntry] = [key for key, _, _ in OWN_ROWS]
+    waiting = [screen.menu for screen in screens if screen.menu is not None]
+    while waiting:
+        keys = [row if isinstance(row, str) else row.key for row in order]
+        placed = [entry for entry in waiting if entry.after in keys]
+        if not placed:
+            raise ValueError(f"menu rows after no row: {[e.key for e in waiting]}")
+        for entry in placed:
+            keys = [row if isinstance(row, str) else row.key for row in order]
+            order.insert(keys.index(entry.after) + 1, entry)
+            waiting.remove(entry)
+    return tuple(order)
+
+
 def menu_rows(
-    settings: Settings, capabilities: Capabilities, in_round: bool, room: bool = False
+    settings: Settings,
+    capabilities: Capabilities,
+    in_round: bool,
+    screens: Iterable[Screen[Any]],
+    room: bool = False,
 ) -> tuple[views.Row, ...]:
     """`in_round`: the menu was opened over a round under way: it may show the round's
-    cards so far, or restart it. `room`: a room game's, with its tables."""
-    return (
-        views.Row("resume"),
-        views.Row("show_setup"),
-        *(
-            (views.Row("round_so_far"), views.Row("deck"), views.Row("restart_round"))
-            if in_round
-            else ()
-        ),
-        views.Row("new_game"),
-        views.Row("language", settings.language),
-        views.Row("sound", "on" if settings.sound else "off"),
-        views.Row("voice", "on" if settings.voice else "off"),
-        *((views.Row("volume", f"{settings.volume}/{VOLUME_LEVELS}"),) if settings.voice else ()),
-        *(
-            (views.Row("brightness", f"{settings.brightness}/{BRIGHTNESS_LEVELS}"),)
-            if capabilities.brightness
-            else ()
-        ),
-        *((views.Row("shutdown"),) if capabilities.shutdown else ()),
-        *((views.Row("phones"),) if capabilities.phones else ()),
-        *((views.Row("room_tables"),) if room else ()),
-        views.Row("history"),
-        views.Row("about"),
-    )
+    cards so far, or restart it; `screens`: every screen's record (their menu rows);
+    `room`: a room game's."""
+    opened = Opened(settings, capabilities, in_round, room)
+    own = {key: (value, shown) for key, value, shown in OWN_ROWS}
+    rows = []
+    for row in menu_order(screens):
+        if isinstance(row, MenuEntry):
+            if row.shown(opened):
+                rows.append(views.Row(row.key))
+            continue
+        value, shown = own[row]
+        if shown(opened):
+            rows.append(views.Row(row, value(settings)))
+    return tuple(rows)
+
+
+def opened_by(screens: Mapping[ScreenName, Screen[Any]]) -> dict[str, Screen[Any]]:
+    """The screens the menu opens, by their row's key."""
+    return {s.menu.key: s for s in screens.values() if s.menu is not None}
 
 
 def menu_view(
@@ -74,10 +104,11 @@ def menu_view(
     capabilities: Capabilities,
     in_round: bool,
     cursor: int,
+    screens: Iterable[Screen[Any]],
     language_before: str = "",
     room: bool = False,
 ) -> views.MenuView:
-    rows = menu_rows(settings, capabilities, in_round, room)
+    rows = menu_rows(settings, capabilities, in_round, screens, room)
     return views.MenuView(
         rows=rows,
         cursor=cursor,
@@ -89,7 +120,11 @@ def menu_view(
 def session_menu_rows(session: Context) -> tuple[views.Row, ...]:
     state = session.state
     return menu_rows(
-        state.settings, session.capabilities, session.round_under_way(), state.room is not None
+        state.settings,
+        session.capabilities,
+        session.round_under_way(),
+        session.screens.values(),
+        state.room is not None,
     )
 
 
@@ -101,6 +136,7 @@ def show_menu(session: Context) -> views.MenuView:
         session.capabilities,
         in_round,
         state.cursor,
+        session.screens.values(),
         state.language_before,
         state.room is not None,
     )
@@ -121,7 +157,7 @@ def on_menu(session: Context, press: Press) -> None:
     keep_language_undo(session, key)
     s = state.settings
     if key == "resume":
-        state.screen = session.under()
+        session.resume()
     elif key in ("restart_round", "new_game", "shutdown"):
         ask(session, key)
     elif key == "language":
@@ -134,18 +170,11 @@ def on_menu(session: Context, press: Press) -> None:
         state.settings = replace(s, volume=s.volume % VOLUME_LEVELS + 1)
     elif key == "brightness":
         state.settings = replace(s, brightness=s.brightness % BRIGHTNESS_LEVELS + 1)
-    elif key == "history":
-        session.read_history = session.records.history()
-        state.screen = ScreenName.HISTORY
-        state.cursor = 0  # the page shown, while the history is up
-    elif key == "room_tables":  # a room game's only: opened here, not from OPENS
-        state.screen = ScreenName.ROOM_TABLES
-        state.cursor = 0  # the row "back", while the list is up
-        state.question = ""
-    elif key in OPENS:
-        state.screen = OPENS[key]
-        if key == "phones":
-            state.cursor = 0  # the box's own Wi-Fi first, when it has one up (phones.py)
+    elif key is not None:
+        opened = opened_by(session.screens)[key]
+        state.screen = opened.name
+        if opened.menu is not None and opened.menu.opening is not None:
+            opened.menu.opening(session)
 
 
 # --- the question ---------------------------------------------------------------------------
@@ -175,8 +204,10 @@ def ask(session: Context, question: str) -> None:
 def on_confirm(session: Context, press: Press) -> None:
     state = session.state
     if press.button is not Button.NEXT:  # BACK or MENU: no
-        state.screen = ScreenName.MENU if state.question != "back_to_round" else session.under()
-        if state.screen is ScreenName.MENU:
+        if state.question == "back_to_round":
+            session.resume()
+        else:
+            state.screen = ScreenName.MENU
             state.cursor = 0
         return
     question = state.question
@@ -229,9 +260,56 @@ def on_shutdown(session: Context, press: Press) -> None:
     pass  # the box is going down; presses no longer matter
 
 
-SLICE = {
-    ScreenName.MENU: ScreenEntry(Kind.OVERLAY, on_menu, show_menu),
-    ScreenName.CONFIRM: ScreenEntry(Kind.OVERLAY, on_confirm, show_confirm),
-    ScreenName.ABOUT: ScreenEntry(Kind.OVERLAY, on_about, show_about),
-    ScreenName.SHUTDOWN: ScreenEntry(Kind.MESSAGE, on_shutdown, show_shutdown),
-}
+# --- the gallery's examples ---------------------------------------------------------------
+def _menu_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    settings = Settings(
+        city=album.city, language=album.language, sound=True, voice=True, volume=3, brightness=4
+    )
+    every_row = Capabilities(brightness=True, shutdown=True)
+    screens = album.screens.values()
+    # over a turn, so that the round can be restarted
+    rows = menu_rows(settings, every_row, True, screens)
+    cursor = row_index(rows, "shutdown")
+    yield "menu", menu_view(settings, every_row, True, cursor, screens)
+
+
+def _confirm_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    for question, progress in (
+        ("back_to_round", Progress(round=3)),
+        ("restart_round", Progress(round=3)),
+        ("new_game", Progress(round=3)),
+        ("shutdown", Progress()),
+    ):
+        name = f"confirm-{question.replace('_', '-')}"
+        yield name, confirm_view(question, progress, album.language)
+
+
+def _about_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    yield "about", about_view(album.city, album.language)
+    seed = tables(album.city).three.setup.seed
+    yield "about-game-over", about_view(album.city, album.language, seed)
+
+
+def _shutdown_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    yield "shutdown", shutdown_view(album.language)
+
+
+MENU = Screen(ScreenName.MENU, Kind.OVERLAY, views.MenuView, on_menu, show_menu, _menu_examples)
+CONFIRM = Screen(
+    ScreenName.CONFIRM, Kind.OVERLAY, views.ConfirmView, on_confirm, show_confirm,
+    _confirm_examples,
+)  # fmt: skip
+ABOUT = Screen(
+    ScreenName.ABOUT,
+    Kind.OVERLAY,
+    views.AboutView,
+    on_about,
+    show_about,
+    _about_examples,
+    menu=MenuEntry("about", after="history"),
+)
+SHUTDOWN = Screen(
+    ScreenName.SHUTDOWN, Kind.MESSAGE, views.ShutdownView, on_shutdown, show_shutdown,
+    _shutdown_examples,
+)  # fmt: skip
+RECORDS = (MENU, CONFIRM, ABOUT, SHUTDOWN)

@@ -3,14 +3,16 @@ the phones are shown beside every frame."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.rules.deal import ROUNDS
-from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.context import Album, Context, MenuEntry, Opened, Screen
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints, row_index, seat_pencils
+from nsdevice.session.screens.examples import JOIN_CODE, PHONE_ADDRESSES
 from nsdevice.session.screens.menu import session_menu_rows
 from nsdevice.session.screens.room import first_card_out, room_scoring, size_rows
 from nsdevice.session.screens.scores import SCORING
@@ -81,6 +83,11 @@ def on_phones(session: Context, press: Press) -> None:
         state.cursor = row_index(session_menu_rows(session), "phones")
 
 
+def open_phones(session: Context) -> None:
+    """From the menu: the box's own Wi-Fi first, when it has one up."""
+    session.state.cursor = WIFI_STEP
+
+
 def table_view(session: Context) -> views.TableView:
     """What the phones may see now (never the deck's order: only shown screens)."""
     state = session.state
@@ -90,7 +97,7 @@ def table_view(session: Context) -> views.TableView:
         return views.TableView(session.game, session.join_code, None)
     deal = session.current_deal()
     over = session.screens[beneath].over
-    view = session.screens[beneath].view(session)
+    view: views.View = session.screens[beneath].view(session)
     if getattr(view, "room", None) is not None:
         view = replace(view, room=None)  # type: ignore[call-arg]  # the join code stays home
     return views.TableView(
@@ -131,6 +138,27 @@ def room_table(session: Context, over: bool) -> views.RoomTable | None:
     )
 
 
-SLICE = {
-    ScreenName.PHONES: ScreenEntry(Kind.OVERLAY, on_phones, show_phones),
-}
+# the box's own Wi-Fi (issue 31), with a password as the box draws one
+HOTSPOT = views.Hotspot("nextstation-7k3q", "k7dm-x4qp-9wre", "http://10.42.0.1:8414/")
+
+
+def _phones_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    yield "phones", phones_view(PHONE_ADDRESSES, JOIN_CODE, album.language)
+    for step, name in ((WIFI_STEP, "phones-wifi"), (PAGE_STEP, "phones-hotspot")):
+        yield name, phones_view(PHONE_ADDRESSES, JOIN_CODE, album.language, HOTSPOT, step)
+
+
+def _has_phones(opened: Opened) -> bool:
+    return bool(opened.capabilities.phones)
+
+
+PHONES = Screen(
+    ScreenName.PHONES,
+    Kind.OVERLAY,
+    views.PhonesView,
+    on_phones,
+    show_phones,
+    _phones_examples,
+    menu=MenuEntry("phones", after="shutdown", shown=_has_phones, opening=open_phones),
+)
+RECORDS = (PHONES,)

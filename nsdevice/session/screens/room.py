@@ -10,16 +10,17 @@ a whole table there, choosing it twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.rules.deal import ROUNDS, Deal, Round, Setup
-from nsdevice.rules.room import SEATS, table_rounds
-from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.rules.room import ROOM, SEATS, Result, rank, table_rounds
+from nsdevice.session.context import Album, Context, MenuEntry, Opened, Screen
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.roster import Roster
 from nsdevice.session.screens.common import hints, round_pencils, row_index
+from nsdevice.session.screens.examples import JOIN_CODE, PHONE_ADDRESSES, deal
 from nsdevice.session.screens.menu import open_menu, session_menu_rows
 
 RANKING_PAGE = 8  # places a page of the results shows: read from across a room
@@ -219,7 +220,107 @@ def on_room_tables(session: Context, press: Press) -> None:
     state.cursor = min(view.cursor, len(listed(room or Roster())))
 
 
-SLICE = {
-    ScreenName.ROOM_RESULTS: ScreenEntry(Kind.GAME, on_room_results, show_room_results, over=True),
-    ScreenName.ROOM_TABLES: ScreenEntry(Kind.OVERLAY, on_room_tables, show_room_tables),
+
+
+# --- the gallery's examples ---------------------------------------------------------------
+ROOM_MODULES = {  # a room game's example: the objectives and the city's own module
+    "tokyo": ("objectives", "special_stations"),
+    "paris": ("objectives", "city_gates"),
+    "london": ("objectives", "pencil_powers"),
 }
+ROOM_PLAYERS = (  # (table, seat, name, total, best line): tables of 1 to 4, a tie at the top
+    (1, 1, "Ana", 131, 36), (1, 2, "Bruno", 118, 31), (1, 3, "Chloé", 131, 36),
+    (2, 1, "Dmitri", 142, 38), (2, 2, "Eva", 127, 33), (3, 1, "Farida", 109, 30),
+    (4, 1, "Giulia", 125, 35), (4, 2, "Hugo", 136, 37), (4, 3, "Ines", 98, 28),
+    (4, 4, "Jonas", 121, 32), (5, 1, "Kenji", 139, 40), (5, 2, "Lea", 116, 29),
+)  # fmt: skip
+
+
+def room_deal(city: str) -> Deal:
+    """The examples' room game (issue 25)."""
+    return deal(city, 4, ROOM_MODULES[city], "ROOM25")
+
+
+def example_room_call(
+    dealt: Deal, round_number: int, tables: int = 5, players: int = 12
+) -> views.RoomCall:
+    """A room's caller screens as a room of `tables` tables would show them."""
+    return views.RoomCall(
+        code=JOIN_CODE,
+        address=PHONE_ADDRESSES[0],
+        rows=table_rows(dealt, round_number),
+        tables=tables,
+        players=players,
+    )
+
+
+def room_ranking(count: int) -> tuple[views.RoomPlace, ...]:
+    """The first `count` sheets of the example room, ranked by rules.room."""
+    results = [Result(ROOM, *player) for player in ROOM_PLAYERS[:count]]
+    return tuple(
+        views.RoomPlace(p.place, p.result.table, p.result.seat, p.result.name, p.result.total,
+                        p.result.best_line, p.table_winner)
+        for p in rank(results)
+    )  # fmt: skip
+
+
+def _room_results_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    """The results as the sheets come in."""
+    setup = room_deal(album.city).setup
+    players = len(ROOM_PLAYERS)
+    for name, scored in (
+        ("room-results-waiting", 0),
+        ("room-results-filling", 5),
+        ("room-results", players),
+    ):
+        yield name, room_results_view(setup, room_ranking(scored), 1, album.language, players, 5)
+
+
+def room_roster(scored: int) -> Roster:
+    """The example room's tables and seats, the first `scored` sheets in."""
+    roster = Roster()
+    sizes = {table: max(s for t, s, *_ in ROOM_PLAYERS if t == table) for table, *_ in ROOM_PLAYERS}
+    for table, seat, name, _total, _best in ROOM_PLAYERS:
+        roster.join(table, sizes[table], seat, name)
+    for table, seat, _name, total, best in ROOM_PLAYERS[:scored]:
+        roster.score(table, seat, total, best)
+    return roster
+
+
+def _room_tables_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    players, language = len(ROOM_PLAYERS), album.language
+    yield "room-tables", room_tables_view(listed(room_roster(0)), 2, "", language, players)
+    # the caller chose table 4's second seat once: choosing it again frees it
+    freeing = room_tables_view(listed(room_roster(5)), 12, "4:2", language, players)
+    yield "room-tables-freeing", freeing
+
+
+def open_room_tables(session: Context) -> None:
+    """From the menu: the list with the cursor on its row "back"."""
+    session.state.cursor = 0
+    session.state.question = ""
+
+
+def _in_a_room(opened: Opened) -> bool:
+    return opened.room
+
+
+ROOM_RESULTS = Screen(
+    ScreenName.ROOM_RESULTS,
+    Kind.GAME,
+    views.RoomResultsView,
+    on_room_results,
+    show_room_results,
+    _room_results_examples,
+    over=True,
+)
+ROOM_TABLES = Screen(
+    ScreenName.ROOM_TABLES,
+    Kind.OVERLAY,
+    views.RoomTablesView,
+    on_room_tables,
+    show_room_tables,
+    _room_tables_examples,
+    menu=MenuEntry("room_tables", after="phones", shown=_in_a_room, opening=open_room_tables),
+)
+RECORDS = (ROOM_RESULTS, ROOM_TABLES)

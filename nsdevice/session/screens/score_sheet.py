@@ -3,7 +3,7 @@ same digits as the entry, and the sheet's sum goes back into the seat's total.""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Gesture, Press
@@ -11,11 +11,12 @@ from nsdevice.rules import scoring
 from nsdevice.rules.cities import city
 from nsdevice.rules.deal import Setup
 from nsdevice.rules.modules import Module
-from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.context import EVERY_BUTTON, Album, Context, Screen
 from nsdevice.session.digits import NumberField, counting_field, digits_of, untouched
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints
-from nsdevice.session.screens.fields import entry_field, load_field, turn_digit
+from nsdevice.session.screens.examples import tables
+from nsdevice.session.screens.fields import SCORE_LIMITS, entry_field, load_field, turn_digit
 
 
 def sheet_counts(setup: Setup) -> tuple[tuple[int, scoring.Count], ...]:
@@ -37,13 +38,16 @@ def sheet_values(
 
 def sheet_sum(setup: Setup, counts: Sequence[int]) -> int | None:
     """The sheet's total so far (scoring.sheet_total); None while the counts cannot all be
-    right (more overpasses than the map has)."""
+    right: more overpasses than the map has, or a total no game reaches, past what the
+    seat's total can hold (SCORE_LIMITS: the entry's digits, and what a restore takes)."""
     town = city(setup.city)
     items = scoring.sheet_items(town, Module.OBJECTIVES in setup.modules)
     try:
-        return scoring.sheet_total(town, items, sheet_values(items, counts))
+        total = scoring.sheet_total(town, items, sheet_values(items, counts))
     except ValueError:
         return None
+    low, high = SCORE_LIMITS
+    return total if low <= total <= high else None
 
 
 def sheet_view(
@@ -192,6 +196,42 @@ def on_score_sheet(session: Context, press: Press) -> None:
         state.sheet[state.sheet_step] = turn_digit(session, press, field)
 
 
-SLICE = {
-    ScreenName.SCORE_SHEET: ScreenEntry(Kind.GAME, on_score_sheet, show_score_sheet, over=True),
-}
+# --- the gallery's examples ---------------------------------------------------------------
+def _score_sheet_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    """The score sheet walk-through (S-T-END, S-P-END): a line's second count at a table,
+    a solo game's interchanges and its last count (the objectives when played); none for
+    a city without line scoring."""
+    games, language = tables(album.city), album.language
+    solo, table = games.solo, games.three
+    if not sheet_counts(solo.setup):
+        return
+
+    def counts(setup: Setup) -> list[int]:
+        layout = sheet_counts(setup)
+        example = (5, 4, 3, 6, 2, 4, 7, 3, 1, 2, 1, 0, 1, 1, 0, 1, 1)
+        padded = (*example, *(0,) * len(layout))  # zeros for any further counts
+        return [min(v, c.most or 99) for v, (_, c) in zip(padded, layout, strict=False)]
+
+    def step(setup: Setup, key: str) -> int:
+        return next(n for n, (_, c) in enumerate(sheet_counts(setup)) if c.key.startswith(key))
+
+    at_table = counts(table.setup)
+    second_line = next(n for n, (i, _) in enumerate(sheet_counts(table.setup)) if i == 1) + 1
+    yield "score-sheet-line", sheet_view(table.setup, 2, at_table, second_line, language, cursor=1)
+    alone = counts(solo.setup)
+    changes = step(solo.setup, "interchanges_") + 1
+    yield "score-sheet-interchanges", sheet_view(solo.setup, 0, alone, changes, language)
+    yield "score-sheet-last", sheet_view(solo.setup, 0, alone, len(alone) - 1, language)
+
+
+SCORE_SHEET = Screen(
+    ScreenName.SCORE_SHEET,
+    Kind.GAME,
+    views.SheetView,
+    on_score_sheet,
+    show_score_sheet,
+    _score_sheet_examples,
+    holds=EVERY_BUTTON,
+    over=True,
+)
+RECORDS = (SCORE_SHEET,)

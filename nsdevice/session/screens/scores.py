@@ -3,18 +3,21 @@ digit by digit, from the box or from the seats' phones, and the result they make
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import datetime
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules import scoring
-from nsdevice.rules.cities import city
-from nsdevice.rules.deal import Setup
-from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.rules.cities import CityName, city
+from nsdevice.rules.deal import Setup, daily_seed
+from nsdevice.session.context import EVERY_BUTTON, Album, Context, Screen
 from nsdevice.session.digits import MINUS, digits_of, fits, untouched, value_of
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints
+from nsdevice.session.screens.examples import DAILY_EXAMPLE, tables
 from nsdevice.session.screens.fields import (
     SCORE_LIMITS,
     asked_fields,
@@ -279,7 +282,58 @@ def on_result(session: Context, press: Press) -> None:
         open_menu(session)
 
 
-SLICE = {
-    ScreenName.SCORE_ENTRY: ScreenEntry(Kind.GAME, on_score_entry, show_score_entry, over=True),
-    ScreenName.RESULT: ScreenEntry(Kind.GAME, on_result, show_result, over=True),
-}
+# --- the gallery's examples ---------------------------------------------------------------
+def _solo_total(album: Album) -> int:
+    """A solo game with every module, scored into its third tier."""
+    solo = tables(album.city).solo
+    return city(album.city).tier_upper_bounds[2] + 4 + 10 * len(solo.setup.modules)
+
+
+def _score_entry_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    games, language = tables(album.city), album.language
+    entry = score_entry_view(games.solo.setup, (_solo_total(album),), 0, language, cursor=1)
+    yield "score-entry-solo", entry  # the cursor on the tens
+    tied = (156, 31, 156, 38, 149, 0)  # seats 1 and 2 tied: seat 2's best line (C-12)
+    yield "score-entry-best-line", score_entry_view(games.three.setup, tied, 3, language, cursor=2)
+
+
+def _result_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    """A solo game with every module, a new solo best, the day's deal, and tables won on
+    total, on the best line, and shared."""
+    games, language = tables(album.city), album.language
+    tiers = city(album.city).tier_upper_bounds
+    solo, plain_solo = games.solo, games.plain_solo
+    solo_total = _solo_total(album)
+    best_before = scoring.solo_adjusted(solo_total, len(solo.setup.modules)) + 12  # not beaten
+    yield "result-solo", result_view(solo.setup, (solo_total,), best_before, language)
+    yield (
+        "result-solo-new-best",
+        result_view(plain_solo.setup, (tiers[4] + 9,), tiers[3], language),
+    )
+    day = datetime.date.fromisoformat(DAILY_EXAMPLE)  # D-2: the day's deal, as dealt that day
+    seed = daily_seed(day, CityName(album.city))
+    daily = replace(plain_solo.setup, seed=seed, daily=DAILY_EXAMPLE)
+    yield "result-solo-daily", result_view(daily, (tiers[3] + 2,), tiers[3] + 7, language)
+    for name, dealt, scores in (
+        ("result-players", games.three, (142, 31, 156, 36, 149, 40)),
+        ("result-tie-best-line", games.four, (151, 33, 151, 38, 120, 30, 147, 41)),
+        ("result-shared", games.two, (133, 35, 133, 35)),
+    ):
+        yield name, result_view(dealt.setup, scores, None, language)
+
+
+SCORE_ENTRY = Screen(
+    ScreenName.SCORE_ENTRY,
+    Kind.GAME,
+    views.ScoreEntryView,
+    on_score_entry,
+    show_score_entry,
+    _score_entry_examples,
+    holds=EVERY_BUTTON,  # five at a time, a digit back, the sheet
+    over=True,
+)
+RESULT = Screen(
+    ScreenName.RESULT, Kind.GAME, views.ResultView, on_result, show_result, _result_examples,
+    over=True,
+)  # fmt: skip
+RECORDS = (SCORE_ENTRY, RESULT)

@@ -1,13 +1,14 @@
 """Before a game: the setup list, the deal code typed in, a solo player's own pencil row.
 
 Each screen's press handler (`on_…`) and view (`show_…`, over a pure builder `…_view`
-that the gallery shares) side by side; `SLICE` is their rows of the one table.
+that the gallery shares) side by side; `RECORDS` are their screens, one record each.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Gesture, Press
@@ -16,7 +17,7 @@ from nsdevice.rules.deal import SEED_MAX_LENGTH, Setup, daily_seed, normalize_se
 from nsdevice.rules.modules import Module, mixes_card_modules
 from nsdevice.rules.progress import Progress
 from nsdevice.rules.room import SEATS
-from nsdevice.session.context import Context, ScreenEntry
+from nsdevice.session.context import Album, Context, Screen
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.roster import Roster
 from nsdevice.session.screens.common import (
@@ -146,7 +147,7 @@ def start_game(session: Context) -> None:
         last = state.setup.pencil_order if state.setup is not None else None
         colours = city(s.city).colours
         state.pencil_preference = last if last and set(last) == set(colours) else colours
-        state.setup = None
+        state.leave_game()
         state.pencil_choice = []
         state.cursor = colours.index(state.pencil_preference[0])
         state.screen = ScreenName.PENCIL_ORDER
@@ -170,6 +171,7 @@ def _begin(session: Context, pencil_order: tuple[str, ...] | None) -> None:
     players = SEATS if s.room else s.players
     state.setup = Setup(city_name, players, modules, seed, pencil_order, daily)
     state.room = Roster() if s.room else None
+    state.under = None  # the last game's screen beneath the menu: none of this one's
     state.seed_code = None
     state.today = False
     state.pencil_choice = []
@@ -277,8 +279,50 @@ def on_pencil_order(session: Context, press: Press) -> None:
         state.cursor = colours.index(preferred[0])
 
 
-SLICE = {
-    ScreenName.SETUP: ScreenEntry(Kind.SETUP, on_setup, show_setup),
-    ScreenName.SEED_ENTRY: ScreenEntry(Kind.SETUP, on_seed_entry, show_seed_entry),
-    ScreenName.PENCIL_ORDER: ScreenEntry(Kind.SETUP, on_pencil_order, show_pencil_order),
-}
+# --- the gallery's examples ---------------------------------------------------------------
+def _setup_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    chosen = partial(Settings, city=album.city, language=album.language)
+
+    def setup_on(key: str, settings: Settings, today: bool = False) -> views.SetupView:
+        """The setup with its cursor on the row `key` (rows are named, never counted)."""
+        cursor = row_index(setup_rows(settings, None, today), key)
+        return setup_view(settings, None, cursor, today)
+
+    mixed, own = chosen(players=1, modules=MODULES), chosen(players=1, pencil_order="own")
+    yield "setup", setup_on("start", chosen(players=3, modules=("objectives",)))
+    yield "setup-mix-warning", setup_on("city_gates", mixed)
+    # C-8 solo's own row; D-2 the day's deal
+    yield "setup-solo-own-order-today", setup_on("seed", own, today=True)
+
+
+def _seed_entry_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    yield "seed-entry", seed_entry_view(("K", "7", "P", "2", "X", ""), 3, album.language)
+
+
+def _pencil_order_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    colours = city(album.city).colours
+    yield "pencil-order", pencil_order_view(album.city, colours[2:3], 3, album.language)
+
+
+SETUP = Screen(
+    ScreenName.SETUP, Kind.SETUP, views.SetupView, on_setup, show_setup, _setup_examples
+)
+SEED_ENTRY = Screen(
+    ScreenName.SEED_ENTRY,
+    Kind.SETUP,
+    views.SeedEntryView,
+    on_seed_entry,
+    show_seed_entry,
+    _seed_entry_examples,
+    holds=frozenset({Button.MENU}),  # a held MENU finishes the code
+)
+PENCIL_ORDER = Screen(
+    ScreenName.PENCIL_ORDER,
+    Kind.SETUP,
+    views.PencilOrderView,
+    on_pencil_order,
+    show_pencil_order,
+    _pencil_order_examples,
+    holds=frozenset({Button.BACK}),  # a held BACK takes a pencil back
+)
+RECORDS = (SETUP, SEED_ENTRY, PENCIL_ORDER)

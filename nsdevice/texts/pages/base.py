@@ -2,15 +2,15 @@
 two dispatchers each family of pages registers on (by the view's type).
 
 A screen's words are its family's module beside this one (`setup`, `game`, `scores`,
-`menu`, `history`, `phones`): a `@register_page` method for its view's type, and its
-title (the module's `TITLES`, or a `@register_title` method when it has numbers in it).
+`menu`, `history`, `phones`, `room`): a `@page_for(view type, title=…, row=…)` function
+for its view's type, and a `@title_for` function when its title has numbers in it.
 The roles say what a line is (a heading, a warning, the number being set…); the graphic
 layout styles lines by role from one table, and the terminal prints them as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from enum import Enum
 from functools import singledispatchmethod
 from typing import Any, ClassVar, TypeVar
@@ -71,7 +71,7 @@ def items(texts: list[str] | tuple[str, ...], role: Role = Role.ITEM) -> list[Li
     return [Line(text, role) for text in texts]
 
 
-ROWS = {  # the lines of the setup and the menu
+ROWS = {  # the setup's lines and the menu's own (a screen's row: its page_for(row=...))
     "city": N_("City"),
     "players": N_("Players"),
     "pencil_order": N_("Pencil order"),
@@ -83,9 +83,6 @@ ROWS = {  # the lines of the setup and the menu
     "language": N_("Language"),
     "start": N_("Start the game"),
     "resume": N_("Back to the game"),
-    "show_setup": N_("Show this game's cards"),
-    "round_so_far": N_("This round so far"),
-    "deck": N_("Left in the deck"),
     "restart_round": N_("Restart this round"),
     "new_game": N_("New game"),
     "sound": N_("Sound"),
@@ -93,10 +90,6 @@ ROWS = {  # the lines of the setup and the menu
     "volume": N_("Volume"),
     "brightness": N_("Brightness"),
     "shutdown": N_("Shut down"),
-    "about": N_("About"),
-    "phones": N_("Phones"),
-    "history": N_("History"),
-    "room_tables": N_("Tables and seats"),
 }
 SWITCHED_ROWS = frozenset(
     {"objectives", "special_stations", "city_gates", "pencil_powers", "sound", "voice"}
@@ -106,13 +99,16 @@ PENCIL_ORDERS = {"drawn": N_("Drawn"), "own": N_("My own")}  # C-8 solo
 
 
 class Pages(Vocabulary):
-    """The wording of pages for one language; each family of screens adds its own."""
+    """The wording of pages for one language: each family of screens registers its pages
+    and titles here (`page_for`, `title_for`), from its own module."""
 
-    titles: ClassVar[Mapping[type[views.View], str]] = {}  # the titles with no numbers
+    # filled by `page_for`, as each family's module is imported (`pages/__init__.py`)
+    titles: ClassVar[dict[type[views.View], str]] = {}  # the titles with no numbers in them
+    labels: ClassVar[dict[str, str]] = {}  # the menu's rows that open a screen, by key
 
     # --- rows of the list screens ---------------------------------------------------------
     def row(self, row: views.Row) -> str:
-        label = self._(ROWS[row.key])
+        label = self._(ROWS[row.key] if row.key in ROWS else self.labels[row.key])
         value = self.row_value(row)
         return self.labelled(label, value) if value else label
 
@@ -153,18 +149,36 @@ class Pages(Vocabulary):
         return Page(self.title(view), (*rows, *extra), emphasis=(view.cursor,), form=Form.LIST)
 
 
-_Method = TypeVar("_Method", bound=Callable[..., Any])
+V = TypeVar("V", bound=views.View)
 _TITLE: singledispatchmethod[str] = Pages.__dict__["title"]
 _PAGE: singledispatchmethod[Page] = Pages.__dict__["page"]
 
 
-def register_title(method: _Method) -> _Method:
-    """A family's title for one view type (by its `view` annotation), when it has numbers."""
-    _TITLE.register(method)
-    return method
+def page_for(
+    view_type: type[V], *, title: str | None = None, row: tuple[str, str] | None = None
+) -> Callable[[Callable[[Any, V], Page]], Callable[[Any, V], Page]]:
+    """A screen's page, registered for its view's type, with its title when it has no
+    numbers in it (`title`, marked `N_`) and its menu row's (key, label) if the menu
+    opens it: everything a screen's words need, in one place."""
+
+    def register(function: Callable[[Any, V], Page]) -> Callable[[Any, V], Page]:
+        _PAGE.register(view_type, function)
+        if title is not None:
+            Pages.titles[view_type] = title
+        if row is not None:
+            Pages.labels[row[0]] = row[1]
+        return function
+
+    return register
 
 
-def register_page(method: _Method) -> _Method:
-    """A family's page for one view type (by its `view` annotation)."""
-    _PAGE.register(method)
-    return method
+def title_for(
+    view_type: type[V],
+) -> Callable[[Callable[[Any, V], str]], Callable[[Any, V], str]]:
+    """A screen's title for its view's type, when it has numbers in it."""
+
+    def register(function: Callable[[Any, V], str]) -> Callable[[Any, V], str]:
+        _TITLE.register(view_type, function)
+        return function
+
+    return register

@@ -4,35 +4,30 @@ from __future__ import annotations
 
 from nsdevice import views
 from nsdevice.locale import N_
-from nsdevice.texts.pages.base import Line, Page, Pages, Role, register_page
-
-TITLES: dict[type[views.View], str] = {views.PhonesView: N_("Phones")}
+from nsdevice.texts.pages.base import Line, Page, Pages, Role, page_for
 
 
-class PhonePages(Pages):
-    """The words of the phones' screen."""
-
-    @register_page
-    def _phones(self, view: views.PhonesView) -> Page:
-        _ = self._
-        if view.step == "wifi" and view.hotspot is not None:
-            return Page(
-                self.title(view),
-                (
-                    Line(_("First join the box's own Wi-Fi: scan this code.")),
-                    # the name too on the small panel (not a detail): a phone that cannot
-                    # scan joins by it
-                    Line(_("Network: {name}").format(name=view.hotspot.name)),
-                    Line(
-                        _("Password: {password}").format(password=view.hotspot.password),
-                        Role.HEADLINE,
-                    ),
-                    Line(_("Then press Next for the page's code."), Role.NOTE),
+@page_for(views.PhonesView, title=N_("Phones"), row=("phones", N_("Phones")))
+def _phones(words: Pages, view: views.PhonesView) -> Page:
+    _ = words._
+    if view.step == "wifi" and view.hotspot is not None:
+        return Page(
+            words.title(view),
+            (
+                Line(_("First join the box's own Wi-Fi: scan this code.")),
+                # the name too on the small panel (not a detail): a phone that cannot
+                # scan joins by it
+                Line(_("Network: {name}").format(name=view.hotspot.name)),
+                Line(
+                    _("Password: {password}").format(password=view.hotspot.password),
+                    Role.HEADLINE,
                 ),
-            )
-        lines = (
-            Line(_("Scan the code to see the table on your phone.")),
-            *(Line(address, Role.DETAIL) for address in view.addresses),
-            Line(_("Join code: {code}").format(code=view.code), Role.HEADLINE),
+                Line(_("Then press Next for the page's code."), Role.NOTE),
+            ),
         )
-        return Page(self.title(view), lines)
+    lines = (
+        Line(_("Scan the code to see the table on your phone.")),
+        *(Line(address, Role.DETAIL) for address in view.addresses),
+        Line(_("Join code: {code}").format(code=view.code), Role.HEADLINE),
+    )
+    return Page(words.title(view), lines)

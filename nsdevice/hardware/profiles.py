@@ -21,7 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
-from nsdevice.backends import DISPLAYS, INPUTS, profile_kinds
+from nsdevice.hardware.backends import DISPLAYS, INPUTS, profile_kinds
 from nsdevice.inputs.events import Button
 from nsdevice.rules.frozen import dataclass
 from nsdevice.views import DEFAULT_PANEL, EDGES, Panel, Place
@@ -43,7 +43,7 @@ SYSTEM_PROFILES: Final = Path("/etc/nsdevice/profiles")
 # install, editable or not. nsdevice is always installed as files, never zipped: the
 # folder is a real path, which the messages and `Profile.source` name.
 # (importlib.resources would say the same, but brings zipfile and more into every start)
-SHIPPED_PROFILES: Final = Path(__file__).resolve().parent / "profiles"
+SHIPPED_PROFILES: Final = Path(__file__).resolve().parent.parent / "profiles"
 
 # A panel on an SPI bus also occupies the bus's clock and data-out pins and its
 # chip-select pin, though the profile never names them; counting them catches a

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nsdevice.box.notify import Notifier
 from nsdevice.displays import Display
 from nsdevice.inputs.events import (
     Abandoned,
@@ -38,7 +39,6 @@ from nsdevice.inputs.events import (
     Typed,
 )
 from nsdevice.inputs.room_inbox import ROOM_BOUND, RoomInbox, RoomItem
-from nsdevice.notify import Notifier
 from nsdevice.session import Session, held_buttons
 from nsdevice.session.holds import EVERY_BUTTON
 from nsdevice.views import TableView, View

@@ -56,6 +56,8 @@ DISPLAYS: Final = _table(
     Backend("text", "nsdevice.displays.text_display:TextDisplay"),
     Backend("json", "nsdevice.displays.json_display:JsonDisplay", in_profiles=False),
     Backend("st7789", "nsdevice.displays.st7789_display:St7789Display", size=(320, 240)),
+    # A plain Linux framebuffer: HDMI where KMS/DRM cannot start (the emulated Pi).
+    Backend("framebuffer", "nsdevice.displays.framebuffer_display:FramebufferDisplay"),
 )
 INPUTS: Final = _table(
     Backend("keyboard", "nsdevice.inputs.keyboard:TerminalKeys"),

@@ -1,0 +1,186 @@
+"""Which layout draws a view: one `singledispatch` over the view's type (`layout_of`).
+
+Each kind of screen's `Layout` says how its body is drawn (by the glass's shape: a
+caller's TV, a wide window, a panel), whether its words are its page's or its own
+layout's, what its items are when it goes to pages on small glass, and whether a small
+panel shows it as the small turn. A screen of words needs nothing here: the default is
+its page, laid out as lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import singledispatch
+from typing import Any
+
+from nsdevice import views
+from nsdevice.displays.canvas import Canvas
+from nsdevice.displays.drawing import Box
+from nsdevice.displays.layouts.caller import caller_turn, is_caller, room_pencils, summary_to_join
+from nsdevice.displays.layouts.page import item, page, pencil_pass_items
+from nsdevice.displays.layouts.phones import phones
+from nsdevice.displays.layouts.room_results import room_results
+from nsdevice.displays.layouts.round_start import module_items, round_start, round_start_items
+from nsdevice.displays.layouts.stack import Item
+from nsdevice.displays.layouts.turn import turn
+from nsdevice.displays.layouts.wide_turn import is_wide, wide_turn
+from nsdevice.rules.frozen import dataclass
+from nsdevice.texts import Page, Role, Words
+
+Body = Callable[[Canvas, Any, Words, Page | None, Box], None]
+Items = Callable[[Canvas, Any, Words], list[Item]]
+
+
+def _page_body(canvas: Canvas, view: views.View, words: Words, text: Page | None, box: Box) -> None:
+    assert text is not None, "a screen of words has its page"
+    page(canvas, view, text, box)
+
+
+def _page_items(canvas: Canvas, view: views.View, words: Words) -> list[Item]:
+    return [item(canvas, line) for line in words.page(view).lines]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How one kind of screen is drawn."""
+
+    body: Body = _page_body
+    from_page: bool = True  # its title and lines are its page's (False: its own layout's)
+    items: Items = _page_items  # its words as items, when it goes to pages on small glass
+    small_turn: bool = False  # a small panel shows the small turn: the card, notes in pages
+
+
+WORDS = Layout()
+
+
+@singledispatch
+def layout_of(view: views.View) -> Layout:
+    """A screen of words: its page, as lines."""
+    return WORDS
+
+
+# --- the turn -------------------------------------------------------------------------------
+def _turn_body(
+    canvas: Canvas, view: views.TurnView, words: Words, text: Page | None, box: Box
+) -> None:
+    if view.room and is_caller(canvas):
+        caller_turn(canvas, view, words, box)
+    elif is_wide(canvas):
+        wide_turn(canvas, view, words, box)
+    else:
+        turn(canvas, view, words, box)
+
+
+TURN = Layout(_turn_body, from_page=False, small_turn=True)
+
+
+@layout_of.register
+def _turn(view: views.TurnView) -> Layout:
+    return TURN
+
+
+# --- a round's start ------------------------------------------------------------------------
+def _round_start_body(
+    canvas: Canvas, view: views.RoundStartView, words: Words, text: Page | None, box: Box
+) -> None:
+    if view.room is not None and is_wide(canvas):  # a room's: every table size's row
+        room_pencils(canvas, view, words, box)
+    else:
+        round_start(canvas, view, words, box)
+
+
+def _round_start_items(canvas: Canvas, view: views.RoundStartView, words: Words) -> list[Item]:
+    """The round start's own items, then the module cards."""
+    return round_start_items(canvas, view, words) + module_items(canvas, view, words)
+
+
+ROUND_START = Layout(_round_start_body, from_page=False, items=_round_start_items)
+
+
+@layout_of.register
+def _round_start(view: views.RoundStartView) -> Layout:
+    return ROUND_START
+
+
+# --- the pencils passed on ------------------------------------------------------------------
+def _pencil_pass_body(
+    canvas: Canvas, view: views.PencilPassView, words: Words, text: Page | None, box: Box
+) -> None:
+    if view.room is not None and is_wide(canvas):  # a room's: every table size's row
+        room_pencils(canvas, view, words, box)
+    else:
+        _page_body(canvas, view, words, text, box)
+
+
+def _pencil_pass_items(canvas: Canvas, view: views.PencilPassView, words: Words) -> list[Item]:
+    """A room's: each pencil's swatch beside its line."""
+    return pencil_pass_items(view, _page_items(canvas, view, words))
+
+
+PENCIL_PASS = Layout(_pencil_pass_body, items=_pencil_pass_items)
+
+
+@layout_of.register
+def _pencil_pass(view: views.PencilPassView) -> Layout:
+    return PENCIL_PASS
+
+
+# --- the summary ----------------------------------------------------------------------------
+def _summary_body(
+    canvas: Canvas, view: views.SummaryView, words: Words, text: Page | None, box: Box
+) -> None:
+    if view.room and is_wide(canvas) and text is not None:  # a room's: the join column
+        summary_to_join(canvas, view, words, text, box)
+    else:
+        _page_body(canvas, view, words, text, box)
+
+
+SUMMARY = Layout(_summary_body)
+
+
+@layout_of.register
+def _summary(view: views.SummaryView) -> Layout:
+    return SUMMARY
+
+
+# --- the room's results ---------------------------------------------------------------------
+def _room_results_body(
+    canvas: Canvas, view: views.RoomResultsView, words: Words, text: Page | None, box: Box
+) -> None:
+    if is_wide(canvas):
+        room_results(canvas, view, words, box)
+    else:
+        _page_body(canvas, view, words, text, box)
+
+
+ROOM_RESULTS = Layout(_room_results_body)
+
+
+@layout_of.register
+def _room_results(view: views.RoomResultsView) -> Layout:
+    return ROOM_RESULTS
+
+
+# --- the phones -----------------------------------------------------------------------------
+def _phones_body(
+    canvas: Canvas, view: views.PhonesView, words: Words, text: Page | None, box: Box
+) -> None:
+    assert text is not None, "the phones' screen has its page"
+    phones(canvas, view, text, box)
+
+
+def _phones_items(canvas: Canvas, view: views.PhonesView, words: Words) -> list[Item]:
+    """The join code first, the addresses left to the QR code (at a readable size they are
+    wider than the glass)."""
+    lines = words.page(view).lines
+    kept = sorted((ln for ln in lines if ln.role is not Role.DETAIL),
+                  key=lambda ln: ln.role is not Role.HEADLINE)  # fmt: skip
+    return [item(canvas, line) for line in kept]
+
+
+PHONES = Layout(_phones_body, items=_phones_items)
+
+
+@layout_of.register
+def _phones(view: views.PhonesView) -> Layout:
+    return PHONES
