@@ -23,7 +23,6 @@ so not part of CI. docs/PERFORMANCE.md keeps the figures and explains the method
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import shutil
@@ -32,22 +31,24 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pi_userland import (
+    WORK,
+    build_tools,
+    ensure_binfmt,
+    ensure_userland,
+    install,
+    mounted,
+    say,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
-GUEST_FILES = Path(__file__).resolve().parent / "pi_guest"
 DEFAULT_USERLAND = Path("/work/userlands/bookworm")
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "pi_cost.json"
-# the Debian mirror: this machine's own apt sources, or NSDEVICE_DEBIAN_MIRROR
-MIRROR_TOOL = ROOT / "tools" / "debian-mirror"
-# What the userland needs beyond a base system: Python with venv, and a compiler and
-# Python's headers for spidev and gpiod, which pip builds there.
-PACKAGES = "python3,python3-venv,python3-dev,gcc,libc6-dev,ca-certificates"
-READY_MARK = ".nsdevice-userland-ready"
-WORK = "/opt/nsdevice-cost"  # inside the userland
 # aarch64 system call numbers the plugin marks: the notifier's connect() to NOTIFY_SOCKET
 # right after the first frame, and the press harness's getppid() around each tap.
 CONNECT, GETPPID = 203, 173
@@ -103,14 +104,6 @@ def press_ms(instructions: float, ipc: float, spi_bytes: float, spi_hz: int) -> 
     return instructions / (ipc * CLOCK_HZ) * 1000 + spi_bytes * 8 / spi_hz * 1000
 
 
-def debian_mirror() -> str:
-    """The mirror tools/debian-mirror reads from the machine (SystemExit with its line)."""
-    found = subprocess.run([sys.executable, str(MIRROR_TOOL)], capture_output=True, text=True)
-    if found.returncode != 0:
-        raise SystemExit(found.stderr.strip())
-    return found.stdout.strip()
-
-
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -138,178 +131,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 # ---------------------------------------------------------------------------------------
 # the userland
-# ---------------------------------------------------------------------------------------
-
-
-def say(message: str) -> None:
-    print(f"pi_cost: {message}", file=sys.stderr, flush=True)
-
-
-def run(command: Sequence[str], **options: Any) -> subprocess.CompletedProcess:
-    return subprocess.run(list(command), check=True, **options)
-
-
-def ensure_binfmt() -> None:
-    """qemu-user through binfmt_misc, for chroot and pip inside the userland."""
-    status = Path("/proc/sys/fs/binfmt_misc/status")
-    if not status.exists():
-        run(["mount", "-t", "binfmt_misc", "binfmt_misc", "/proc/sys/fs/binfmt_misc"])
-    if not Path("/proc/sys/fs/binfmt_misc/qemu-aarch64").exists():
-        run(["update-binfmts", "--enable", "qemu-aarch64"])
-
-
-def ensure_userland(root: Path) -> None:
-    if (root / READY_MARK).exists():
-        say(f"reusing {root}")
-        return
-    say(f"building {root} with debootstrap (slow under emulation)")
-    shutil.rmtree(root, ignore_errors=True)
-    root.parent.mkdir(parents=True, exist_ok=True)
-    with open(f"{root}.log", "w") as log:
-        run(
-            ["debootstrap", "--arch=arm64", f"--include={PACKAGES}", "bookworm", str(root),
-             debian_mirror()],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    (root / READY_MARK).touch()
-
-
-@contextlib.contextmanager
-def mounted(root: Path) -> Iterator[None]:
-    """/proc and /dev inside the userland while it is used (pip and qemu read them)."""
-    points = []
-    try:
-        for source, point, how in (("proc", "proc", ["-t", "proc"]), ("/dev", "dev", ["--bind"])):
-            target = root / point
-            if not os.path.ismount(target):
-                run(["mount", *how, source, str(target)])
-                points.append(target)
-        yield
-    finally:
-        for target in reversed(points):
-            subprocess.run(["umount", "-l", str(target)], check=False)
-
-
-def chroot(root: Path, *command: str, env: dict[str, str] | None = None, **options: Any) -> Any:
-    clean = {
-        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-        "HOME": "/root",
-        "LANG": "C.UTF-8",
-        # pip's own certificate bundle does not know a network's inspecting authority
-        "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
-    }
-    return run(
-        [
-            "chroot",
-            str(root),
-            "env",
-            "-i",
-            *(f"{k}={v}" for k, v in {**clean, **(env or {})}.items()),
-            *command,
-        ],
-        **options,
-    )
-
-
-def install(root: Path, again: bool) -> None:
-    """This checkout's files (as they are now) into a venv in the userland."""
-    work = root / WORK.lstrip("/")
-    source = work / "src"
-    files = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    shutil.rmtree(source, ignore_errors=True)
-    for name in files:
-        if name.startswith(("nsdevice/", "benchmarks/pi_guest/")) or name == "pyproject.toml":
-            target = source / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, target)
-    for name in ("README.md", "LICENSE"):
-        if (ROOT / name).exists():
-            shutil.copy2(ROOT / name, source / name)
-    shutil.copy2("/etc/resolv.conf", root / "etc/resolv.conf")
-    for certificate in Path("/usr/local/share/ca-certificates").glob("*.crt"):
-        shutil.copy2(certificate, root / "usr/local/share/ca-certificates" / certificate.name)
-    venv = work / "venv"
-    if not (venv / "bin/python").exists():
-        say("making the venv and installing the aarch64 wheels (pip builds spidev and gpiod)")
-        chroot(root, "update-ca-certificates", stdout=subprocess.DEVNULL)
-        chroot(root, "python3", "-m", "venv", f"{WORK}/venv")
-        again = True
-    if again:
-        chroot(root, f"{WORK}/venv/bin/pip", "install", "-q", f"{WORK}/src[pi]", "gpiozero")
-    else:  # the dependencies stay; only the project's own files are new
-        chroot(
-            root,
-            f"{WORK}/venv/bin/pip",
-            "install",
-            "-q",
-            "--no-deps",
-            "--force-reinstall",
-            f"{WORK}/src",
-        )
-    # byte-code compiled once, as on a box that has started before
-    chroot(
-        root,
-        f"{WORK}/venv/bin/python",
-        "-m",
-        "compileall",
-        "-q",
-        f"{WORK}/venv/lib",
-        stdout=subprocess.DEVNULL,
-    )
-
-
-def build_tools(root: Path) -> None:
-    """The counting plugin (a host library: qemu loads it), the fake SPI device (built in
-    the userland: the guest loads it), and qemu itself with its libraries, so it can run
-    inside the chroot where the guest's paths are the real ones."""
-    work = root / WORK.lstrip("/")
-    host = work / "host"
-    host.mkdir(parents=True, exist_ok=True)
-    run(
-        [
-            "cc",
-            "-O2",
-            "-shared",
-            "-fPIC",
-            "-fvisibility=hidden",
-            "-o",
-            str(work / "libinsn.so"),
-            str(GUEST_FILES / "count_instructions.c"),
-        ]
-    )
-    shutil.copy2(GUEST_FILES / "fake_spidev.c", work / "fake_spidev.c")
-    chroot(
-        root,
-        "gcc",
-        "-O2",
-        "-shared",
-        "-fPIC",
-        "-o",
-        f"{WORK}/fake_spidev.so",
-        f"{WORK}/fake_spidev.c",
-        "-ldl",
-    )
-    qemu = shutil.which("qemu-aarch64")
-    if qemu is None:
-        raise SystemExit("pi_cost: qemu-aarch64 missing: apt-get install qemu-user")
-    if b"-plugin" not in subprocess.run([qemu, "-h"], capture_output=True).stdout:
-        raise SystemExit("pi_cost: this qemu-aarch64 takes no -plugin (Debian's qemu-user does)")
-    shutil.copy2(qemu, host / "qemu-aarch64")
-    listing = subprocess.run(["ldd", qemu], check=True, capture_output=True, text=True).stdout
-    for line in listing.splitlines():
-        path = next((word for word in line.split() if word.startswith("/")), None)
-        if path:
-            shutil.copy2(path, host / Path(path).name)
-
-
-# ---------------------------------------------------------------------------------------
-# counting
 # ---------------------------------------------------------------------------------------
 
 
