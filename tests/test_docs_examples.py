@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.markdown_pages import markdown_files
+
 ROOT = Path(__file__).resolve().parent.parent
-NOT_OURS = {".git", ".venv", "site", ".mutation", "build", "dist", "node_modules",
-            ".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", "__pycache__"}
 EXIT = re.compile(r"^\[exit (\d+)\]$")
 
 
@@ -36,12 +36,6 @@ class Example:
     status: int
 
 
-def markdown_files() -> list[Path]:
-    found: list[Path] = []
-    for folder, folders, names in os.walk(ROOT):
-        folders[:] = sorted(f for f in folders if f not in NOT_OURS and not f.endswith(".egg-info"))
-        found += [Path(folder) / name for name in sorted(names) if name.endswith(".md")]
-    return found
 
 
 def examples_in(text: str, page: str) -> list[Example]:

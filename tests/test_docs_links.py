@@ -11,8 +11,6 @@ Headings' anchors are made the way Git forges make them (lower case, punctuation
 spaces to hyphens), the same function the docs site uses (mkdocs.yml), so an anchor that
 works on one works on the other."""
 
-import os
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -20,10 +18,10 @@ from urllib.parse import unquote, urlsplit
 import markdown
 from pymdownx.slugs import slugify
 
+from tests.markdown_pages import markdown_files
+
 ROOT = Path(__file__).resolve().parent.parent
 # Folders that are not the repository's own writing: tools' output, environments, caches.
-NOT_OURS = {".git", ".venv", "site", ".mutation", "build", "dist", "node_modules",
-            ".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", "__pycache__"}
 
 
 class Links(HTMLParser):
@@ -51,10 +49,6 @@ def render(path: Path) -> Links:
     return links
 
 
-def markdown_files() -> Iterator[Path]:
-    for folder, folders, names in os.walk(ROOT):
-        folders[:] = sorted(f for f in folders if f not in NOT_OURS and not f.endswith(".egg-info"))
-        yield from (Path(folder) / name for name in sorted(names) if name.endswith(".md"))
 
 
 def problems(path: Path, anchors: dict[Path, set[str]], root: Path = ROOT) -> list[str]:

@@ -11,18 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.markdown_pages import markdown_files
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-NOT_OURS = {".git", ".venv", "site", ".mutation", "build", "dist", "node_modules",
-            ".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", "__pycache__"}
 
 
-def markdown_files() -> list[Path]:
-    found: list[Path] = []
-    for folder, folders, names in os.walk(ROOT):
-        folders[:] = sorted(f for f in folders if f not in NOT_OURS and not f.endswith(".egg-info"))
-        found += [Path(folder) / name for name in sorted(names) if name.endswith(".md")]
-    return found
 
 
 def test_the_site_builds_strict(tmp_path: Path) -> None:
