@@ -52,3 +52,23 @@ def test_a_ladder_over_view_types_is_found():
         "    return isinstance(view, int)\n"
     )
     assert isinstance_over_views(ladder) == [(2, "TurnView"), (4, "PhonesView"), (4, "SummaryView")]
+
+
+def test_the_loop_takes_each_inbox_item_by_one_dispatch_not_a_ladder():
+    """Presses, edges, sheets, room items and Stop reach the loop's `take`, chosen by type;
+    the only `isinstance` left in the loop asks whether a wake-up holds more than room news."""
+    from nsdevice.box.loop import Loop
+    from nsdevice.inputs import events
+
+    source = (ROOT / "nsdevice/box/loop.py").read_text(encoding="utf-8")
+    calls = [
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "isinstance"
+    ]
+    assert len(calls) <= 1
+    registry = vars(Loop)["take"].dispatcher.registry
+    kinds = ("Edge", "Stop", "Scored", "Typed", "Dropped", "Joined", "RoomScored", "Abandoned",
+             "RoomWaiting")  # fmt: skip
+    for kind in kinds:
+        assert getattr(events, kind) in registry, kind

@@ -19,6 +19,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import singledispatchmethod
 from typing import Any
 
 from nsdevice.box.notify import Notifier
@@ -139,15 +140,69 @@ class Loop:
             self._draw_then_save()
 
     def _take_room_item(self, item: RoomItem) -> bool:
-        if item.game != self.session.game:
-            return False
-        if isinstance(item, Joined):
-            return self.session.join(
-                item.table, item.size, item.seat, item.name, item.claim, item.leaving, item.ticket
-            )
-        if isinstance(item, Abandoned):
-            return self.session.free_idle_table(item.table)
+        return item.game == self.session.game and self._room_item(item)
+
+    # One inbox item or room item each, chosen by its type: a new kind of item is one more
+    # method here, not one more branch in `run`.
+    @singledispatchmethod
+    def _room_item(self, item: RoomScored) -> bool:
         return self.session.room_score(item.table, item.seat, item.total, item.best_line)
+
+    @_room_item.register
+    def _joined(self, item: Joined) -> bool:
+        return self.session.join(
+            item.table, item.size, item.seat, item.name, item.claim, item.leaving, item.ticket
+        )
+
+    @_room_item.register
+    def _abandoned(self, item: Abandoned) -> bool:
+        return self.session.free_idle_table(item.table)
+
+    @singledispatchmethod
+    def take(self, item: Press) -> bool:
+        """One item from the inbox, in the order it came; True when the box is to stop.
+        Anything not registered below is a press made whole elsewhere (a script's)."""
+        self.handle(item)
+        return False
+
+    @take.register
+    def _edge(self, item: Edge) -> bool:
+        for press in self.tracker.feed(item):
+            self.handle(press)
+        return False
+
+    @take.register
+    def _stop(self, item: Stop) -> bool:
+        self._room_turn(self.clock(), force=True)  # what the phones were told is taken,
+        self.busy.done()  # and saved, before the box stops
+        self.notifier.stopping()
+        return True
+
+    @take.register
+    def _waiting(self, item: RoomWaiting) -> bool:
+        return False  # only a wake-up: the batch goes after every press
+
+    @take.register
+    def _scored(self, item: Scored) -> bool:
+        self.score(item)
+        return False
+
+    @take.register
+    def _typed(self, item: Typed) -> bool:
+        self.typed(item)
+        return False
+
+    @take.register
+    def _dropped(self, item: Dropped) -> bool:
+        self.dropped()
+        return False
+
+    @take.register(Joined)
+    @take.register(RoomScored)
+    @take.register(Abandoned)
+    def _room_arrived(self, item: RoomItem) -> bool:
+        self._room_waiting.append(item)
+        return False
 
     def _room_turn(self, now: float, pressed: bool = False, force: bool = False) -> None:
         """The waiting room items as one batch, when its turn has come (`force`: now).
@@ -220,28 +275,8 @@ class Loop:
             if any(not isinstance(item, Joined | RoomScored | RoomWaiting) for item in items):
                 self.busy.start()
             for item in items:
-                if isinstance(item, Stop):
-                    self._room_turn(self.clock(), force=True)  # what the phones were told
-                    self.busy.done()  # is taken, and saved, before the box stops
-                    self.notifier.stopping()
+                if self.take(item):
                     return 0
-                if isinstance(item, RoomWaiting):
-                    continue  # only a wake-up: the batch goes after every press
-                if isinstance(item, Scored):
-                    self.score(item)
-                    continue
-                if isinstance(item, Typed):
-                    self.typed(item)
-                    continue
-                if isinstance(item, Dropped):
-                    self.dropped()
-                    continue
-                if isinstance(item, Joined | RoomScored | Abandoned):
-                    self._room_waiting.append(item)
-                    continue
-                presses = self.tracker.feed(item) if isinstance(item, Edge) else [item]
-                for press in presses:
-                    self.handle(press)
             due = self.tracker.due(self.clock())
             if due:
                 self.busy.start()
