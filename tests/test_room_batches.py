@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from nsdevice import views
-from nsdevice.box.loop import ROOM_PERIOD, Loop
+from nsdevice.box.loop import ROOM_DEFER, ROOM_PERIOD, Loop
 from nsdevice.displays import Display
 from nsdevice.inputs.events import (
     ButtonTracker,
@@ -50,6 +50,7 @@ class Box:
         self.display = Recording(self.session)
         self.saves: list[tuple[float, str, int, int]] = []  # (when, screen, seats, scores)
         self.after_save: list[Any] = []  # called with each save's number, once each
+        self.stopped = threading.Event()  # set when the loop's run returns
         self.loop = Loop(session=self.session, display=self.display, inbox=self.inbox,
                          tracker=ButtonTracker(), save=self.save, room_inbox=self.room,
                          clock=clock)  # fmt: skip
@@ -63,7 +64,11 @@ class Box:
 
     def run(self) -> int:
         done: list[int] = []
-        runner = threading.Thread(target=lambda: done.append(self.loop.run()))
+        def run() -> None:
+            done.append(self.loop.run())
+            self.stopped.set()
+
+        runner = threading.Thread(target=run)
         runner.start()
         runner.join(20)
         assert not runner.is_alive(), "the loop did not stop"
@@ -117,6 +122,10 @@ def test_a_join_storm_saves_at_most_once_a_room_period():
                 time.sleep(0.001)
             time.sleep(0.004)
         stop.set()
+        # The last batch may be saved before `stop` is set, and then no save comes to stop
+        # the loop: stop it here once the last batch's turn has surely come and gone.
+        if not box.stopped.wait(2 * ROOM_DEFER):
+            box.inbox.put(Stop())
 
     def maybe_stop(count: int) -> None:
         if stop.is_set() and len(box.room) == 0:
