@@ -10,55 +10,25 @@ after another (about 70 s)."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from nsdevice.inputs.events import Button, Press
+from benchmarks.reliability.bad_voice import first_samples, saved_game
 from nsdevice.locale import LANGUAGES
-from nsdevice.session import Session, Settings
-from nsdevice.store import Store
 from nsdevice.texts import words
 from nsdevice.voice import phrase_text
-from nsdevice.voice.clips import clip_bytes
 
 PACE = 0.25  # seconds between presses: each utterance is heard before the next press
 # cuts it off (a box stalled longer than that by a loaded machine takes two at once)
 
 
-def solo_game_saved(folder: Path) -> int:
-    """A box that remembers a solo Tokyo game, dealt and on its summary, as after the setup
-    (tests/test_run.py plays the setup's presses themselves); the NEXTs to its end."""
-    session = Session(Settings(city="tokyo", players=1), seed_source=lambda: "VOICE24")
-    session.deal_new_game()
-    store = Store.open(folder).store
-    store.save(session.snapshot())
-    store.close()
-    presses = 0
-    while session.screen != "game_end":
-        session.press(Press(Button.NEXT))
-        presses += 1
-    return presses
-
-
-def first_samples(language: str, phrase_id: str, raw: bytes | None = None) -> bytes:
-    """A short stretch of the clip's samples as the box's mixer decodes them."""
-    import pygame
-
-    pygame.mixer.init(frequency=22050, size=-16, channels=1, buffer=512)
-    data = clip_bytes(language, phrase_id)
-    assert data is not None
-    samples = pygame.mixer.Sound(io.BytesIO(data)).get_raw()
-    return samples[882:1394]  # 256 samples from 20 ms in: past any gentle onset
-
-
 def play(folder: Path, language: str) -> tuple[str, bytes]:
     """A solo game in `language`, paced, its sound written by SDL's disk driver: the JSON
     lines and the sound."""
-    presses = solo_game_saved(folder)
+    presses = saved_game(folder, seed="VOICE24")  # on its summary, as after the setup
     heard = folder / "heard.raw"
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
            "SDL_DISKAUDIOFILE": str(heard), "LANG": "C"}  # fmt: skip

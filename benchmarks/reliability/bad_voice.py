@@ -50,13 +50,14 @@ def damage(clips: Path, kind: str, language: str) -> None:
             path.write_bytes(random.Random(phrase_id).randbytes(len(data)))
 
 
-def saved_game(folder: Path) -> int:
-    """A solo Tokyo game dealt and saved on its summary; the presses to its end."""
+def saved_game(folder: Path, seed: str = "VOICE32") -> int:
+    """A solo Tokyo game dealt and saved on its summary, as after the setup; the NEXTs to
+    its end."""
     from nsdevice.inputs.events import Button, Press
     from nsdevice.session import Session, Settings
     from nsdevice.store import Store
 
-    session = Session(Settings(city="tokyo", players=1), seed_source=lambda: "VOICE32")
+    session = Session(Settings(city="tokyo", players=1), seed_source=lambda: seed)
     session.deal_new_game()
     store = Store.open(folder).store
     store.save(session.snapshot())
@@ -69,6 +70,8 @@ def saved_game(folder: Path) -> int:
 
 
 def first_samples(language: str, phrase_id: str) -> bytes:
+    """A short stretch of the clip's samples as the box's mixer decodes them: 256 samples
+    from 20 ms in, past any gentle onset."""
     import pygame
 
     from nsdevice.voice.clips import clip_bytes
