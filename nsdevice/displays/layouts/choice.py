@@ -59,6 +59,12 @@ def layout_of(view: views.View) -> Layout:
     return WORDS
 
 
+def lays_out(kind: type[views.View], layout: Layout) -> Layout:
+    """`layout` is how every view of `kind` is drawn (registered with `layout_of`)."""
+    layout_of.register(kind, lambda view: layout)
+    return layout
+
+
 # --- the turn -------------------------------------------------------------------------------
 def _turn_body(
     canvas: Canvas, view: views.TurnView, words: Words, text: Page | None, box: Box
@@ -71,12 +77,7 @@ def _turn_body(
         turn(canvas, view, words, box)
 
 
-TURN = Layout(_turn_body, from_page=False, small_turn=True)
-
-
-@layout_of.register
-def _turn(view: views.TurnView) -> Layout:
-    return TURN
+TURN = lays_out(views.TurnView, Layout(_turn_body, from_page=False, small_turn=True))
 
 
 # --- a round's start ------------------------------------------------------------------------
@@ -94,12 +95,9 @@ def _round_start_items(canvas: Canvas, view: views.RoundStartView, words: Words)
     return round_start_items(canvas, view, words) + module_items(canvas, view, words)
 
 
-ROUND_START = Layout(_round_start_body, from_page=False, items=_round_start_items)
-
-
-@layout_of.register
-def _round_start(view: views.RoundStartView) -> Layout:
-    return ROUND_START
+ROUND_START = lays_out(
+    views.RoundStartView, Layout(_round_start_body, from_page=False, items=_round_start_items)
+)
 
 
 # --- the pencils passed on ------------------------------------------------------------------
@@ -117,12 +115,7 @@ def _pencil_pass_items(canvas: Canvas, view: views.PencilPassView, words: Words)
     return pencil_pass_items(view, _page_items(canvas, view, words))
 
 
-PENCIL_PASS = Layout(_pencil_pass_body, items=_pencil_pass_items)
-
-
-@layout_of.register
-def _pencil_pass(view: views.PencilPassView) -> Layout:
-    return PENCIL_PASS
+PENCIL_PASS = lays_out(views.PencilPassView, Layout(_pencil_pass_body, items=_pencil_pass_items))
 
 
 # --- the summary ----------------------------------------------------------------------------
@@ -135,12 +128,7 @@ def _summary_body(
         _page_body(canvas, view, words, text, box)
 
 
-SUMMARY = Layout(_summary_body)
-
-
-@layout_of.register
-def _summary(view: views.SummaryView) -> Layout:
-    return SUMMARY
+SUMMARY = lays_out(views.SummaryView, Layout(_summary_body))
 
 
 # --- the room's results ---------------------------------------------------------------------
@@ -153,12 +141,7 @@ def _room_results_body(
         _page_body(canvas, view, words, text, box)
 
 
-ROOM_RESULTS = Layout(_room_results_body)
-
-
-@layout_of.register
-def _room_results(view: views.RoomResultsView) -> Layout:
-    return ROOM_RESULTS
+ROOM_RESULTS = lays_out(views.RoomResultsView, Layout(_room_results_body))
 
 
 # --- the phones -----------------------------------------------------------------------------
@@ -178,9 +161,4 @@ def _phones_items(canvas: Canvas, view: views.PhonesView, words: Words) -> list[
     return [item(canvas, line) for line in kept]
 
 
-PHONES = Layout(_phones_body, items=_phones_items)
-
-
-@layout_of.register
-def _phones(view: views.PhonesView) -> Layout:
-    return PHONES
+PHONES = lays_out(views.PhonesView, Layout(_phones_body, items=_phones_items))
