@@ -418,27 +418,10 @@ def command_results(args: ResultsOptions) -> int:
 
 def command_firstboot(args: FirstbootOptions) -> int:
     """The system as the card's settings file says (run as root by
-    nsdevice-firstboot.service at every boot). Lines it leaves out are said, one each, and
-    the box still starts: the box names them on its screen too."""
-    from nsdevice.appliance.firstboot import first_boot
-    from nsdevice.hardware.profiles import list_profiles
+    nsdevice-firstboot.service at every boot, as `python -m nsdevice.appliance.firstboot`)."""
+    from nsdevice.appliance.firstboot import command
 
-    root = Path(args.root)
-    if not root.is_dir():
-        raise UsageError(f"nsdevice firstboot: --root {args.root}: not a folder")
-    known = list_profiles()
-    known.update(
-        {p.stem: p for p in (root / "etc/nsdevice/profiles").glob("*.toml")}
-    )  # an image's own profiles, when setting up a tree
-    try:
-        settings, changed = first_boot(Path(args.settings), root, known_hardware=tuple(known))
-    except OSError as error:
-        raise UsageError(f"nsdevice firstboot: {error.filename}: {error.strerror}") from None
-    for problem in settings.problems:
-        print(f"nsdevice firstboot: {problem} (left out)", file=sys.stderr)
-    for line in changed:
-        print(f"nsdevice firstboot: {line}")
-    return 0
+    return command(Path(args.settings), Path(args.root))
 
 
 def command_update(args: UpdateOptions) -> int:

@@ -189,6 +189,35 @@ def test_a_bad_hardware_line_keeps_the_default_build_and_is_said(tmp_path):
     assert "wrote /etc/hostname" in result.stdout
 
 
+def test_the_units_own_command_line_sets_up_a_root_and_names_the_bad_line(tmp_path):
+    """The unit's ExecStart as written (the module, not `nsdevice`), with this Python in
+    place of the card's and --root added: the same work, the same one line per bad line."""
+    root = a_root(tmp_path)
+    path = settings_file(tmp_path, 'hardware = "toaster"\nhostname = "kitchen"\n')
+    unit = (REPOSITORY / "systemd/nsdevice-firstboot.service").read_text(encoding="utf-8")
+    line = next(x for x in unit.splitlines() if x.startswith("ExecStart="))
+    argv = line.removeprefix("ExecStart=").split()
+    assert argv[0] == "/opt/nsdevice/current/bin/python"
+    argv = [sys.executable, *argv[1:]]
+    argv[argv.index("/boot/firmware/nsdevice.toml")] = str(path)
+    result = subprocess.run([*argv, "--root", str(root)], capture_output=True, text=True,
+                            timeout=60, check=False, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    said = result.stderr.splitlines()
+    assert len(said) == 1 and "nsdevice.toml line 1: hardware:" in said[0]
+    assert (root / "etc/hostname").read_text() == "kitchen\n"
+    assert "wrote /etc/hostname" in result.stdout
+
+
+def test_the_firstboot_module_refuses_a_root_that_is_not_a_folder_in_one_line(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-P", "-m", "nsdevice.appliance.firstboot", "--settings",
+         str(TEMPLATE), "--root", str(tmp_path / "nowhere")], capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+
+
 def test_firstboot_refuses_a_root_that_is_not_a_folder(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "nsdevice", "firstboot", "--settings", str(TEMPLATE),
@@ -216,8 +245,8 @@ def test_install_appliance_lays_out_releases_firstboot_hotspot_and_the_cards_fil
         units / "nsdevice.service"
     ).read_text(encoding="utf-8")
     firstboot = (units / "nsdevice-firstboot.service").read_text(encoding="utf-8")
-    assert "ExecStart=/opt/nsdevice/current/bin/nsdevice firstboot --settings " \
-           "/boot/firmware/nsdevice.toml" in firstboot
+    assert "ExecStart=/opt/nsdevice/current/bin/python -P -m nsdevice.appliance.firstboot " \
+           "--settings /boot/firmware/nsdevice.toml" in firstboot
     assert "Before=NetworkManager.service nsdevice.service ssh.service" in firstboot
     dispatcher = root / "etc/NetworkManager/dispatcher.d/90-nsdevice-hotspot"
     assert mode(dispatcher) == 0o755  # NetworkManager runs only root's, not writable by others
@@ -254,7 +283,7 @@ def test_the_dispatcher_acts_only_for_the_boxs_own_network(tmp_path):
 @pytest.mark.parametrize(
     ("unit", "program"),
     [
-        ("nsdevice-firstboot.service", "/opt/nsdevice/current/bin/nsdevice"),
+        ("nsdevice-firstboot.service", "/opt/nsdevice/current/bin/python"),
         ("nsdevice-hotspot.service", "/usr/local/lib/nsdevice/hotspot"),
     ],
 )

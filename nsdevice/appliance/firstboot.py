@@ -13,10 +13,12 @@ with a password drawn here, never a fixed one.
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import socket
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,6 +34,8 @@ from nsdevice.appliance.network import (
     hotspot_name,
 )
 from nsdevice.appliance.settings import BoxSettings, load_settings
+from nsdevice.errors import UsageError
+from nsdevice.hardware.profiles import list_profiles
 
 SETTINGS = Path("/boot/firmware/nsdevice.toml")  # Debian mounts the FAT partition there
 HOTSPOT_RUN = Path("/run/nsdevice-hotspot/hotspot.toml")  # written while the network is up
@@ -251,3 +255,43 @@ def _write(path: Path, text: str, mode: int, *, force: bool = False) -> bool:
 
 def _mode(path: Path) -> int:
     return path.stat().st_mode & 0o777
+
+
+def command(settings_path: Path, root: Path) -> int:
+    """`nsdevice firstboot` and the unit's `python -m nsdevice.appliance.firstboot`: the
+    system as the file says; each line left out is said on stderr, each change on stdout,
+    and the box still starts (it names those lines on its screen too)."""
+    if not root.is_dir():
+        raise UsageError(f"nsdevice firstboot: --root {root}: not a folder")
+    known = list_profiles()
+    known.update(
+        {p.stem: p for p in (root / "etc/nsdevice/profiles").glob("*.toml")}
+    )  # an image's own profiles, when setting up a tree
+    try:
+        settings, changed = first_boot(settings_path, root, known_hardware=tuple(known))
+    except OSError as error:
+        raise UsageError(f"nsdevice firstboot: {error.filename}: {error.strerror}") from None
+    for problem in settings.problems:
+        print(f"nsdevice firstboot: {problem} (left out)", file=sys.stderr)
+    for line in changed:
+        print(f"nsdevice firstboot: {line}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """What nsdevice-firstboot.service runs. Not through `nsdevice`: the whole command
+    line's imports (pygame among them) cost seconds at every boot on a Zero 2 W, and
+    minutes in the emulated Pi, before NetworkManager and the box may start."""
+    parser = argparse.ArgumentParser(prog="python -m nsdevice.appliance.firstboot")
+    parser.add_argument("--settings", required=True, type=Path, help="the card's nsdevice.toml")
+    parser.add_argument("--root", default=Path("/"), type=Path, help="another tree")
+    args = parser.parse_args(argv)
+    try:
+        return command(args.settings, args.root)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
