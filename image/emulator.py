@@ -65,11 +65,26 @@ TimeoutStartSec=10min
 WatchdogSec=5min
 """
 ENVIRONMENT = "NSDEVICE_PROFILE=emulator\n"
+PORTS_UNIT = "nsdevice-emulator-ports.service"
+PORTS_WANTS = f"/etc/systemd/system/multi-user.target.wants/{PORTS_UNIT}"
+# A unit of the normal boot, not `systemd.run=` on the command line: that replaces the
+# default target, and nothing of multi-user.target (the box among it) would start.
+PORTS_SERVICE = """# written by image/boot.sh --ports (docs/image.md)
+[Unit]
+Description=boot.sh: what listens once the box is up
+After=nsdevice.service
+
+[Service]
+Type=oneshot
+ExecStart=/usr/local/sbin/nsdevice-emulator-ports
+"""
+# Each line marked: systemd's status lines land on the same console between them.
 REPORT = """#!/bin/sh
 # written by image/boot.sh --ports: what listens once the box is up, on the console
 while ! systemctl -q is-active nsdevice.service; do sleep 1; done
 sleep 5
-{ echo "PORTS-BEGIN"; ss -Hltnu; echo "PORTS-END"; ls /dev/spidev*; } >/dev/console 2>&1
+{ ss -Hltnu | sed 's/^/NSPORT /'; ls /dev/spidev* | sed 's/^/NSSPI /'; echo "NSPORTS-END"; } \
+    >/dev/console 2>&1
 """
 
 
@@ -156,6 +171,9 @@ def add_framebuffer(dtb: Path) -> None:
     size = FRAMEBUFFER["stride"] * FRAMEBUFFER["height"]
     run("fdtput", "-t", "i", dtb, "/chosen", "#address-cells", "1")
     run("fdtput", "-t", "i", dtb, "/chosen", "#size-cells", "1")
+    # An empty `ranges`: /chosen's addresses are the CPU's. Without it the kernel cannot
+    # translate the node's reg, simplefb fails with -22 (EINVAL) and there is no /dev/fb0.
+    run("fdtput", "-t", "x", dtb, "/chosen", "ranges")
     run("fdtput", "-c", dtb, node)
     run("fdtput", "-t", "s", dtb, node, "compatible", "simple-framebuffer")
     run("fdtput", "-t", "x", dtb, node, "reg", f"{FRAMEBUFFER['base']:x}", f"{size:x}")
@@ -173,10 +191,38 @@ def free_console_uart(dtb: Path) -> None:
         run("fdtput", "-r", dtb, f"{UART0}/bluetooth")
 
 
-def write_root_files(disk: Path, offset: int, files: dict[str, tuple[str, int]]) -> None:
-    """Files into the card's ext4 root (debugfs at the partition's offset, no mount)."""
+def replay_journal(disk: Path, offset: int) -> None:
+    """A card whose QEMU was killed (a pulled plug) has an ext4 journal not yet played
+    back; debugfs writes around it, and the kernel's replay at the next mount would put
+    the old blocks back over what it wrote (the drop-in undone). So it is played back
+    first, by e2fsck."""
+    where = f"{disk}?offset={offset}"
+    if "needs_recovery" not in run("dumpe2fs", "-h", where).stdout.decode(errors="replace"):
+        return
+    # e2fsck replays the journal, then fails to open the file again at the offset
+    # (e2fsprogs 1.47): its status says nothing, the journal's own start does.
+    subprocess.run(["e2fsck", "-E", "journal_only", "-y", where], capture_output=True)
+    logdump = run("debugfs", "-R", "logdump", where).stdout.decode(errors="replace")
+    if "Journal starts at block 0," not in logdump:
+        fail(f"{where}: e2fsck could not play the ext4 journal back")
+    # the flag e2fsck would have cleared after opening the file again
+    run("debugfs", "-w", "-R", "feature -needs_recovery", where)
+
+
+def write_root_files(
+    disk: Path,
+    offset: int,
+    files: dict[str, tuple[str, int]],
+    links: dict[str, str] | None = None,
+    remove: tuple[str, ...] = (),
+) -> None:
+    """Files and symbolic links (path: target) into the card's ext4 root, and `remove`d
+    (debugfs at the partition's offset, no mount)."""
+    replay_journal(disk, offset)
     with tempfile.TemporaryDirectory() as scratch:
-        commands = []
+        commands = [f"rm {path}" for path in remove]
+        for path, target in sorted((links or {}).items()):
+            commands += [f"mkdir {Path(path).parent}", f"rm {path}", f"symlink {path} {target}"]
         for number, (path, (text, mode)) in enumerate(sorted(files.items())):
             local = Path(scratch) / str(number)
             local.write_text(text)
@@ -187,6 +233,7 @@ def write_root_files(disk: Path, offset: int, files: dict[str, tuple[str, int]])
                 f"sif {path} uid 0",
                 f"sif {path} gid 0",
             ]
+        commands.sort(key=lambda command: command.startswith("symlink"))  # after the files
         script = Path(scratch) / "commands"
         script.write_text("\n".join(commands) + "\n")
         run("debugfs", "-w", "-f", script, f"{disk}?offset={offset}")
@@ -204,9 +251,13 @@ def prepare(disk: Path, folder: Path, ports: bool) -> tuple[Path, Path, Path]:
         "/etc/systemd/system/nsdevice.service.d/emulator.conf": (DROPIN, 0o644),
         "/etc/default/nsdevice-emulator": (ENVIRONMENT, 0o644),
     }
+    links: dict[str, str] = {}
     if ports:
         files["/usr/local/sbin/nsdevice-emulator-ports"] = (REPORT, 0o755)
-    write_root_files(disk, root, files)
+        files[f"/etc/systemd/system/{PORTS_UNIT}"] = (PORTS_SERVICE, 0o644)
+        links[PORTS_WANTS] = f"/etc/systemd/system/{PORTS_UNIT}"
+    # a card reused without --ports: no report from an earlier run's unit
+    write_root_files(disk, root, files, links, remove=() if ports else (PORTS_WANTS,))
     kernel, initrd, dtb = take_boot_files(disk, firmware, folder)
     apply_overlays(disk, firmware, dtb, folder)
     add_framebuffer(dtb)
@@ -355,12 +406,12 @@ def read_text(png: Path) -> str | None:
 
 @contextlib.contextmanager
 def qemu(
-    kernel: Path, initrd: Path, dtb: Path, disk: Path, folder: Path, extra: str
+    kernel: Path, initrd: Path, dtb: Path, disk: Path, folder: Path
 ) -> Iterator[subprocess.Popen[bytes]]:
     command = [
         "qemu-system-aarch64", "-M", "raspi3b", "-m", "1G",
         "-kernel", str(kernel), "-initrd", str(initrd), "-dtb", str(dtb),
-        "-append", f"{COMMAND_LINE} {extra}".strip(),
+        "-append", COMMAND_LINE,
         "-drive", f"file={disk},format=raw,if=sd",
         "-serial", f"file:{folder / 'console.log'}",
         "-serial", f"unix:{folder / 'board.sock'},server=on,wait=off",
@@ -392,11 +443,22 @@ def wait_for(
     return False
 
 
-def ports_seen(log: Path) -> list[str] | None:
-    found = re.search(rb"PORTS-BEGIN\r?\n(.*?)PORTS-END", log.read_bytes(), re.S)
-    if found is None:
+PORT_LINE = re.compile(rb"^NSPORT (.*?)\r?$", re.M)
+SPI_LINE = re.compile(rb"^NSSPI (\S+)", re.M)
+
+
+def ports_seen(console: bytes) -> list[str] | None:
+    """The listening sockets the report wrote on the console (each line marked, so
+    systemd's status lines printed among them are not read as ports); None before the
+    report's end."""
+    if b"NSPORTS-END" not in console:
         return None
-    return [" ".join(line.split()) for line in found.group(1).decode().splitlines() if line.strip()]
+    return [" ".join(line.decode(errors="replace").split()) for line in PORT_LINE.findall(console)]
+
+
+def spidev_seen(console: bytes) -> list[str]:
+    """The SPI devices the overlay made (the panel's /dev/spidev0.1), from the report."""
+    return [name.decode(errors="replace") for name in SPI_LINE.findall(console)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -404,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("image", type=Path, help="nsdevice-*.img.xz or .img")
     parser.add_argument("--keys", default="", help="buttons to press after READY: next,back,menu")
     parser.add_argument("--screenshot", type=Path, help="the screen as PNG, after the keys")
+    parser.add_argument(
+        "--ready-screenshot", type=Path, help="the screen as PNG at READY, before any key"
+    )
     parser.add_argument(
         "--disk", type=Path, help="keep the emulated card in FILE; reuse it when it exists"
     )
@@ -419,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
             fail(f"--keys: {key} is no button (next, back, menu)")
     if not args.image.is_file():
         fail(f"no image {args.image}")
-    for tool in ("qemu-system-aarch64", "mcopy", "mdir", "fdtput", "debugfs"):
+    for tool in ("qemu-system-aarch64", "mcopy", "mdir", "fdtput", "debugfs", "e2fsck"):
         if shutil.which(tool) is None:
             packages = "qemu-system-arm mtools device-tree-compiler e2fsprogs"
             fail(f"{tool} is missing (apt-get install {packages})")
@@ -431,32 +496,33 @@ def main(argv: list[str] | None = None) -> int:
         if not disk.exists():
             unpack(args.image, disk)
         kernel, initrd, dtb = prepare(disk, folder, args.ports)
-        extra = (
-            "systemd.run=/usr/local/sbin/nsdevice-emulator-ports systemd.run_success_action=none"
-            if args.ports
-            else ""
-        )
         board = Board(folder / "board.sock")
+        monitor = Monitor(folder / "monitor.sock")
         log = folder / "console.log"
         result: dict[str, object] = {"image": str(args.image)}
         started = time.monotonic()
-        with qemu(kernel, initrd, dtb, disk, folder, extra) as process:
+        with qemu(kernel, initrd, dtb, disk, folder) as process:
             board.start()
             ready = wait_for(log, READY_LINE, process, args.timeout)
             result["ready_s"] = round(time.monotonic() - started, 1) if ready else None
             if ready:
                 result["board"] = board.connected.wait(60)
                 time.sleep(3)  # the first frame is drawn as READY is said; let it land
+                if args.ready_screenshot:
+                    screendump(monitor, folder, args.ready_screenshot)
+                    result["ready_screen"] = str(args.ready_screenshot)
+                    result["ready_screen_text"] = read_text(args.ready_screenshot)
                 for key in keys:
                     board.press(BUTTONS[key])
                     time.sleep(2.5)  # an emulated Cortex-A53 draws slowly
                 result["keys"] = keys
                 if args.ports:
-                    wait_for(log, re.compile(rb"PORTS-END"), process, 120)
-                    result["ports"] = ports_seen(log)
+                    wait_for(log, re.compile(rb"NSPORTS-END"), process, 300)
+                    result["ports"] = ports_seen(log.read_bytes())
+                    result["spidev"] = spidev_seen(log.read_bytes())
                 if args.screenshot:
                     time.sleep(2)
-                    screendump(Monitor(folder / "monitor.sock"), folder, args.screenshot)
+                    screendump(monitor, folder, args.screenshot)
                     result["screen"] = str(args.screenshot)
                     result["screen_text"] = read_text(args.screenshot)
             board.stop()

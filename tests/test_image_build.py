@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pygame
+import pytest
 
 from nsdevice.inputs.events import Button, Edge
 from nsdevice.inputs.serial_board import Link, SerialBoard
@@ -269,3 +271,137 @@ def test_ready_is_read_from_systemds_coloured_status_line():
     starting = b"Job nsdevice.service/start running (7min 21s / 15min 44s)"
     assert not emulator.READY_LINE.search(starting)
     assert not emulator.READY_LINE.search(b"Started \x1b[0;1;39mnsdevice-firstboot.service")
+
+
+CARD_TREE = """/dts-v1/;
+/ { compatible = "raspberrypi,3-model-b", "brcm,bcm2837"; #address-cells = <1>; #size-cells = <1>;
+    chosen { };
+    soc { #address-cells = <1>; #size-cells = <1>;
+        gpio@7e200000 { reg = <0x7e200000 0xb4>; };
+        serial@7e201000 { reg = <0x7e201000 0x200>;
+                          bluetooth { compatible = "brcm,bcm43438-bt"; }; };
+        spi@7e204000 { compatible = "brcm,bcm2835-spi"; reg = <0x7e204000 0x200>;
+                       status = "disabled"; }; }; };
+"""
+CARD_TOOLS = ("sfdisk", "mkfs.vfat", "mcopy", "mdir", "mke2fs", "debugfs", "dumpe2fs", "e2fsck",
+              "dtc", "fdtput", "fdtget", "fdtoverlay")  # fmt: skip
+
+
+def small_card(folder: Path) -> tuple[Path, int]:
+    """A card laid out as build.sh lays it (FAT with the kernel, initrd, device tree,
+    config.txt and the SPI overlay; an ext4 root), its root pulled from a running box:
+    a transaction left in the journal. Returns the card and the root's offset."""
+    for tool in CARD_TOOLS:
+        if shutil.which(tool) is None:
+            pytest.skip(f"no {tool} here")
+    files = folder / "firmware"
+    (files / "overlays").mkdir(parents=True)
+    (files / "vmlinuz-6.1.0-arm64").write_bytes(b"kernel")
+    (files / "initrd.img-6.1.0-arm64").write_bytes(b"initrd")
+    (files / "config.txt").write_text(shell("config_txt_custom"))
+    (folder / "card.dts").write_text(CARD_TREE)
+    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", files / "bcm2837-rpi-3-b.dtb",
+                    folder / "card.dts"], check=True)  # fmt: skip
+    subprocess.run(["dtc", "-@", "-q", "-I", "dts", "-O", "dtb", "-o",
+                    files / "overlays/nsdevice-spi.dtbo", IMAGE / "nsdevice-spi.dts"],
+                   check=True)  # fmt: skip
+    fat, root = folder / "fat.img", folder / "root.img"
+    subprocess.run(["mkfs.vfat", "-C", fat, "8192"], check=True, capture_output=True)
+    subprocess.run(["mcopy", "-s", "-i", fat, *files.iterdir(), "::/"], check=True)
+    tree = folder / "tree"
+    for path in ("etc/systemd/system/multi-user.target.wants", "etc/default", "usr/local/sbin"):
+        (tree / path).mkdir(parents=True)
+    subprocess.run(["mke2fs", "-q", "-t", "ext4", "-d", tree, root, "8M"], check=True)
+    (folder / "old").write_bytes(b"Z" * 4096)
+    journal = "jo\njw -b 1000 {}\njc\n".format(folder / "old")
+    subprocess.run(["debugfs", "-w", "-f", "-", root], input=journal.encode(), check=True,
+                   capture_output=True)  # fmt: skip
+    assert "needs_recovery" in subprocess.run(["dumpe2fs", "-h", root], capture_output=True,
+                                              text=True).stdout  # fmt: skip
+    card = folder / "card.img"
+    card.write_bytes(b"")
+    table = "label: dos\nunit: sectors\n\nstart=2048, size=16384, type=c\n"
+    table += "start=18432, size=16384, type=83\n"
+    subprocess.run(["truncate", "-s", "20M", card], check=True)
+    subprocess.run(["sfdisk", "--quiet", card], input=table.encode(), check=True)
+    for image, mib in ((fat, 1), (root, 9)):
+        subprocess.run(["dd", f"if={image}", f"of={card}", "bs=1M", f"seek={mib}",
+                        "conv=notrunc", "status=none"], check=True)  # fmt: skip
+    return card, 9 * MiB
+
+
+def root_says(card: Path, offset: int, request: str) -> str:
+    done = subprocess.run(["debugfs", "-R", request, f"{card}?offset={offset}"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    return done.stdout
+
+
+def test_boot_sh_prepares_a_pulled_plugs_card_for_the_emulated_pi(tmp_path):
+    """What boot.sh changes on its copy of the card before QEMU starts: the journal played
+    back first (or the kernel's replay at mount would undo the drop-in), the ports report
+    a unit of multi-user.target (systemd.run= on the command line replaces the default
+    target: the box would never start), and /chosen with `ranges` (without, simplefb
+    cannot place its framebuffer: error -22, no /dev/fb0)."""
+    emulator = module("emulator")
+    card, root = small_card(tmp_path)
+    folder = tmp_path / "boot"
+    folder.mkdir()
+    _, _, dtb = emulator.prepare(card, folder, True)
+
+    assert (
+        "needs_recovery"
+        not in subprocess.run(
+            ["dumpe2fs", "-h", f"{card}?offset={root}"], capture_output=True, text=True
+        ).stdout
+    )
+    assert "systemd.run" not in emulator.COMMAND_LINE
+    link = root_says(card, root, f"stat {emulator.PORTS_WANTS}")
+    assert "Type: symlink" in link
+    assert f'Fast link dest: "/etc/systemd/system/{emulator.PORTS_UNIT}"' in link
+    assert emulator.PORTS_WANTS.startswith("/etc/systemd/system/multi-user.target.wants/")
+    unit = root_says(card, root, f"cat /etc/systemd/system/{emulator.PORTS_UNIT}")
+    assert "ExecStart=/usr/local/sbin/nsdevice-emulator-ports" in unit
+    assert "After=nsdevice.service" in unit
+    assert "EnvironmentFile=/etc/default/nsdevice-emulator" in root_says(
+        card, root, "cat /etc/systemd/system/nsdevice.service.d/emulator.conf"
+    )
+
+    def get(node: str, name: str, kind: str = "s") -> str:
+        return subprocess.run(["fdtget", "-t", kind, dtb, node, name], capture_output=True,
+                              text=True, check=True).stdout.strip()  # fmt: skip
+
+    assert get("/chosen", "ranges", "x") == ""  # there and empty: the CPU's own addresses
+    framebuffer = f"/chosen/framebuffer@{emulator.FRAMEBUFFER['base']:x}"
+    assert get(framebuffer, "compatible") == "simple-framebuffer"
+    assert get(framebuffer, "reg", "x").split() == ["3c100000", f"{1280 * 480:x}"]
+    assert get("/soc/spi@7e204000", "status") == "okay"  # the card's own overlay, applied
+    children = subprocess.run(["fdtget", "-l", dtb, emulator.UART0], capture_output=True,
+                              text=True, check=True).stdout.split()  # fmt: skip
+    assert "bluetooth" not in children
+    settings = subprocess.run(["mcopy", "-i", f"{card}@@{MiB}", "::/nsdevice.toml", "-"],
+                              capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert 'hardware = "emulator"' in settings
+
+    emulator.prepare(card, folder, False)  # the same card again, without --ports
+    assert (
+        "File not found"
+        in subprocess.run(
+            ["debugfs", "-R", f"stat {emulator.PORTS_WANTS}", f"{card}?offset={root}"],
+            capture_output=True,
+            text=True,
+        ).stderr
+    )
+
+
+def test_the_ports_are_read_from_their_own_lines_among_systemds_status_lines():
+    emulator = module("emulator")
+    console = (
+        b"NSPORT tcp LISTEN 0 2048 0.0.0.0:8414 0.0.0.0:*\r\n"
+        b"\x1b[0;32m  OK  \x1b[0m] Started \x1b[0;1;39msystemd-timesyncd.service\x1b[0m\r\n"
+        b"[  OK  ] Reached target time-set.target - System Time Set.\r\n"
+        b"NSSPI /dev/spidev0.1\r\n"
+        b"NSPORTS-END\r\n"
+    )
+    assert emulator.ports_seen(console) == ["tcp LISTEN 0 2048 0.0.0.0:8414 0.0.0.0:*"]
+    assert emulator.spidev_seen(console) == ["/dev/spidev0.1"]
+    assert emulator.ports_seen(console.replace(b"NSPORTS-END", b"")) is None  # not yet said
