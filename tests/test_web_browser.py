@@ -64,7 +64,7 @@ class Box:
         def publish(table: views.TableView) -> None:  # the loop publishes after the frame
             self.web.publish(table)
             if self.frames and self.frames[-1][1] is None:
-                self.frames[-1][1] = self.web.stage.latest()[0]
+                self.frames[-1][1] = self.web.published
 
         self.loop = Loop(
             self.session,

@@ -121,7 +121,7 @@ def test_a_run_serves_the_table_live_and_the_menu_offers_phones(tmp_path):
     assert len(phones[0]["code"]) == 8 and phones[0]["code"].isdigit()
 
 
-def test_the_web_side_waits_for_the_first_frame_before_loading_its_server():
+def test_the_box_never_loads_the_pages_server_before_or_after_its_first_frame():
     script = (
         "import sys, time\n"
         "from nsdevice.inputs.events import QueueInbox\n"
@@ -139,7 +139,7 @@ def test_the_web_side_waits_for_the_first_frame_before_loading_its_server():
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             timeout=60, env=env)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[] ['uvicorn', 'starlette', 'asyncio']"
+    assert result.stdout.strip() == "[] []"  # the page serves from its own process (issue 32)
 
 
 @pytest.mark.parametrize("flags", [("--phone-buttons",), ()])

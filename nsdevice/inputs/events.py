@@ -10,6 +10,8 @@ never sleep.
 from __future__ import annotations
 
 import math
+import mmap
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -205,19 +207,37 @@ class QueueInbox:
 
 class Busy:
     """Whether the loop is turning an input into its frame: the box's other threads (the
-    phones' fan-out, the voice's decoding) wait for the frame before doing their own
-    work, so a press never waits behind them for the interpreter. Thread-safe."""
+    voice's decoding, the page's items) and the phones' page in its own process wait for
+    the frame before doing their own work, so a press never waits behind them for the
+    interpreter or a core. Thread-safe."""
 
     def __init__(self) -> None:
         self._free = threading.Event()
         self._free.set()
+        self._shared: mmap.mmap | None = None  # one byte another process reads (`share`)
+        self._descriptor = -1
+
+    def share(self) -> int:
+        """A file descriptor of one byte of shared memory that says 1 while a frame is
+        being made, for another process's `BusyMirror` (the same one each call)."""
+        if self._shared is None:
+            descriptor = os.memfd_create("nsdevice-busy")  # Linux's, as the box's
+            os.ftruncate(descriptor, 1)
+            self._shared = mmap.mmap(descriptor, 1)
+            self._shared[0] = 0 if self._free.is_set() else 1
+            self._descriptor = descriptor
+        return self._descriptor
 
     def start(self) -> None:
         """On the loop's thread: an input arrived; its frame is not out yet."""
         self._free.clear()
+        if self._shared is not None:
+            self._shared[0] = 1
 
     def done(self) -> None:
         """On the loop's thread: the frame is out (or the input needed none)."""
+        if self._shared is not None:
+            self._shared[0] = 0
         self._free.set()
 
     @property
@@ -228,6 +248,18 @@ class Busy:
         """On another thread: wait until no frame is being made, at most `timeout`
         seconds (a loop stuck for longer does not stop the others); True when free."""
         return self._free.wait(timeout)
+
+
+class BusyMirror:
+    """Another process's view of the loop's `Busy` (`Busy.share`'s descriptor): the
+    phones' page reads it before work that would take a core from a frame."""
+
+    def __init__(self, descriptor: int) -> None:
+        self._shared = mmap.mmap(descriptor, 1, access=mmap.ACCESS_READ)
+
+    @property
+    def busy(self) -> bool:
+        return self._shared[0] == 1
 
 
 @dataclass(slots=True)

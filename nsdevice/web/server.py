@@ -1,24 +1,61 @@
-"""The web side's thread: waits for the box's first frame, then serves the page.
+"""The box's side of the phones' page: starts the page's own process and talks to it.
 
-Starlette and uvicorn are imported on that thread after the first frame, so the box's
-cold start does not pay for them. `publish` is the loop's output; `close` stops it.
+The page answers phones in a process of its own (`web.process`, issue 32): a storm of
+joins there takes a core, never this process's interpreter lock, so the caller's frame
+does not wait behind it. This side imports no uvicorn, Starlette or asyncio.
+
+- `publish` is the loop's output, after each frame: it packs the table (the loop's own
+  thread, while it waits for the next input) and leaves it for the sending thread, which
+  sends only the latest (a page behind skips tables, never queues them).
+- The sending thread waits for the box's first frame, starts the page's process with one
+  end of a socket pair and the loop's shared `Busy` byte, draws the artwork and sends it,
+  then each new table and how many items the box took.
+- The reading thread turns what the page sends into the box's items (checked field by
+  field, `web.wire`), after any frame in the making, and puts them in the inbox; one the
+  inbox refuses is tried again, so a join the page answered is never lost.
+
+`close` closes the box's end: the page's process ends (it would as well if the box were
+killed, its end closed by the kernel).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import os
+import pickle
+import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
 
 from nsdevice.inputs.events import Busy, Item
 from nsdevice.views import TableView
 from nsdevice.web.payload import Artwork
-from nsdevice.web.stage import Stage
+from nsdevice.web.wire import (
+    ARTWORK,
+    CONFIG,
+    ITEM,
+    MOST_FROM_PAGE,
+    STARTED,
+    STOPPED,
+    TABLE,
+    TAKEN,
+    Frames,
+    WireError,
+    frame,
+    item_of,
+    said,
+)
 
 DEFAULT_PORT = 8414
 FIRST_FRAME_WAIT = 30.0  # seconds: a box that never draws never serves
-SETTLE = 0.2  # seconds after the first frame before the page loads its server
+SETTLE = 0.2  # seconds after the first frame before the page's process is started
+MOST_FRAME_WAIT = 0.05  # seconds the page's items wait for a frame, at most (a stuck loop)
+RETRY = 0.01  # seconds between two offers of an item a full inbox refused
+CLOSE_WAIT = 3.0  # seconds the page's process has to end once its socket is closed
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -44,100 +81,155 @@ class WebSide:
         busy: Busy | None = None,
         streams: int | None = None,  # event streams open at once: None, the page's own bound
     ) -> None:
-        self._buttons = buttons
-        self._streams = streams
         self.host, self.port = host, port
-        self.stage = Stage(busy)  # busy: the loop's, so the fan-out lets a frame go first
+        self._config = {"host": host, "port": port, "buttons": buttons, "streams": streams}
+        self.busy = busy if busy is not None else Busy()  # the loop's: a frame goes first
         self._inbox_put = inbox_put
         self._artwork = artwork
         self._on_error = on_error
-        self._server: Any = None
-        self.doorman: Any = None  # the web thread's count of connections, once it serves
-        self._stop_soon: Callable[[], object] = lambda: None
+        self._changed = threading.Condition()
+        self._number = 0  # tables published: the page numbers them the same
+        self._packed: bytes | None = None  # the latest table's frame, not sent yet
+        self._taken = 0  # items put in the inbox since the page was last told
+        self._first = threading.Event()
         self._stopping = threading.Event()
+        self._socket: socket.socket | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.started = threading.Event()  # set once the page answers
         self._thread = threading.Thread(target=self._serve, name="nsdevice-web", daemon=True)
+        self._reader = threading.Thread(target=self._read, name="nsdevice-web-items", daemon=True)
 
     def publish(self, table: TableView) -> None:
-        self.stage.publish(table)
+        """On the loop's thread, after a frame: the table packed for the page, never waiting."""
+        number = self._number + 1
+        packed = frame(TABLE, pickle.dumps((number, table), pickle.HIGHEST_PROTOCOL))
+        with self._changed:
+            self._number, self._packed = number, packed
+            self._changed.notify()
+        self._first.set()
+
+    @property
+    def published(self) -> int:
+        """The number of the latest table published (the page's `Stage` says the same)."""
+        return self._number
 
     def start(self) -> None:
         self._thread.start()
 
     def _serve(self) -> None:
-        if not self.stage.wait_first(FIRST_FRAME_WAIT):
+        if not self._first.wait(FIRST_FRAME_WAIT):
             return
         # The first table comes with the first frame, just before the loop tells systemd
-        # it is ready: let that go first, the imports below would compete for the GIL.
+        # it is ready: let that go first.
         if self._stopping.wait(SETTLE):
             return
         try:
-            # drawn before the server's modules are loaded: its big working pictures are
-            # freed at once, so they add to a smaller total (the box's peak memory, issue 23)
-            artwork = self._artwork()
-            import asyncio
-
-            from nsdevice.imports import provide, without_init
-
-            # uvicorn's __init__ would load its command line (click, multiprocessing): 2.3 MB
-            without_init("uvicorn")
-            from uvicorn.config import Config
-            from uvicorn.server import Server as UvicornServer
-
-            provide("uvicorn", Config=Config, Server=UvicornServer)  # its lifespan takes Config
-
-            from nsdevice.web.app import MOST_WATCHERS, make_app
-            from nsdevice.web.doorman import Doorman, guarded, raise_file_limit
-            from nsdevice.web.guard import own_names
-
-            side = self
-
-            class Server(UvicornServer):
-                async def main_loop(self) -> None:
-                    """Wait for `close` instead of uvicorn's ten checks a second: an idle
-                    page wakes the box for nothing."""
-                    stopped = asyncio.Event()
-                    loop = asyncio.get_running_loop()
-                    side._stop_soon = lambda: loop.call_soon_threadsafe(stopped.set)
-                    side.started.set()
-                    if not side._stopping.is_set():
-                        await stopped.wait()
-
-            # Connections are counted and timed out by the doorman, not by uvicorn's
-            # limit_concurrency (which idle streams and half-sent requests exhausted).
-            self.doorman = doorman = Doorman(raise_file_limit())
-            names = own_names([self.host] if self.host not in ("0.0.0.0", "::") else [])
-            app = make_app(
-                self.stage, self._inbox_put, artwork, self._buttons, None, names,
-                streams=self._streams if self._streams is not None else MOST_WATCHERS,
-            )  # fmt: skip
-            config = Config(
-                app,
-                host=self.host,
-                port=self.port,
-                log_level="warning",
-                access_log=False,
-                lifespan="on",
-                timeout_graceful_shutdown=1,
-                http=guarded(doorman),
-                ws="none",  # the page has no websocket: its modules would cost 1.2 MB
-                date_header=False,  # it would go stale: nothing ticks to refresh it
-            )
-            self._server = server = Server(config)
-            if self._stopping.is_set():
+            mine = self._open()
+            if mine is None:
                 return
-            server.run()
-            if not server.started:
-                self._on_error(f"the phones' page could not start on {self.host}:{self.port}")
-        except (Exception, SystemExit) as error:  # the box goes on without its page
-            self._on_error(f"the phones' page stopped ({error})")
+            self._reader.start()
+            # drawn here, not in the page's process, which then needs no pygame
+            mine.sendall(frame(ARTWORK, pickle.dumps(self._artwork(), pickle.HIGHEST_PROTOCOL)))
+            self._send(mine)
+        except (OSError, ValueError) as error:  # the box goes on without its page
+            if not self._stopping.is_set():
+                self._on_error(f"the phones' page stopped ({error})")
+
+    def _open(self) -> socket.socket | None:
+        """The page's process, started with the other end of a new socket pair."""
+        mine, theirs = socket.socketpair()
+        shared = self.busy.share()
+        package = str(Path(__file__).resolve().parents[2])  # where `nsdevice` is found
+        path = os.environ.get("PYTHONPATH")
+        environment = {**os.environ, "PYTHONPATH": package + (os.pathsep + path if path else "")}
+        command = [sys.executable, "-m", "nsdevice.web.process", str(theirs.fileno()), str(shared)]
+        with self._changed:  # `close` either comes first, or finds the process to end
+            if self._stopping.is_set():
+                mine.close()
+                theirs.close()
+                return None
+            try:
+                self.process = subprocess.Popen(
+                    command, pass_fds=(theirs.fileno(), shared), stdin=subprocess.DEVNULL,
+                    env=environment,
+                )  # fmt: skip
+            finally:
+                theirs.close()
+            self._socket = mine
+        mine.sendall(said(CONFIG, self._config))
+        return mine
+
+    def _send(self, mine: socket.socket) -> None:
+        """The latest table and the items taken, whenever there are new ones."""
+        while True:
+            with self._changed:
+                while not self._stopping.is_set() and self._packed is None and not self._taken:
+                    self._changed.wait()
+                if self._stopping.is_set():
+                    return
+                packed, self._packed = self._packed, None
+                taken, self._taken = self._taken, 0
+            if taken:
+                mine.sendall(said(TAKEN, taken))
+            if packed is not None:
+                mine.sendall(packed)
+
+    def _read(self) -> None:
+        """What the page sends, until its end closes."""
+        assert self._socket is not None
+        frames = Frames(MOST_FROM_PAGE)
+        try:
+            while data := self._socket.recv(1 << 16):
+                self.busy.wait(MOST_FRAME_WAIT)  # a frame in the making goes first
+                taken = 0
+                for kind, body in frames.feed(data):
+                    taken += self._heard(kind, body)
+                if taken:
+                    with self._changed:
+                        self._taken += taken
+                        self._changed.notify()
+        except (OSError, WireError) as error:
+            if not self._stopping.is_set():
+                self._on_error(f"the phones' page stopped ({error})")
+            return
+        if not self._stopping.is_set() and self.started.is_set():
+            self._on_error("the phones' page stopped (its process ended)")
+
+    def _heard(self, kind: bytes, body: bytes) -> int:
+        """One frame from the page; the number of items put in the inbox (0 or 1)."""
+        if kind == STARTED:
+            self.started.set()
+        elif kind == STOPPED:
+            self._on_error(str(json.loads(body)))
+        elif kind == ITEM:
+            try:
+                item = item_of(body)
+            except WireError as error:
+                print(f"nsdevice: the page sent an item the box refused ({error})",
+                      file=sys.stderr)  # fmt: skip
+                return 1  # counted all the same: the page may send another
+            while not self._inbox_put(item):  # the page answered 200: the box keeps it
+                if self._stopping.wait(RETRY):
+                    return 0
+            return 1
+        return 0
 
     def close(self) -> None:
-        self._stopping.set()
-        self.stage.release()  # a thread still waiting for the first frame; the streams
-        if self._server is not None:
-            self._server.should_exit = True
-        with contextlib.suppress(RuntimeError):  # its event loop may be gone already
-            self._stop_soon()
-        if self._thread.is_alive():
-            self._thread.join(timeout=3)
+        with self._changed:
+            self._stopping.set()
+            self._first.set()  # a thread still waiting for the first frame
+            self._changed.notify()
+        if self._socket is not None:
+            with contextlib.suppress(OSError):
+                self._socket.shutdown(socket.SHUT_RDWR)  # the page's end reads its close
+        for thread in (self._thread, self._reader):
+            if thread.is_alive():
+                thread.join(timeout=CLOSE_WAIT)
+        if self.process is not None:
+            try:
+                self.process.wait(CLOSE_WAIT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self._socket is not None:
+            self._socket.close()

@@ -1,8 +1,10 @@
-"""Where the loop leaves the latest table for the page: a replace-latest slot.
+"""Where the page keeps the box's latest table: a replace-latest slot.
 
-`publish` is called on the loop's thread and never waits for a phone: it swaps the slot
-and, once the web thread's event loop is there, schedules a wake-up on it. Each event
-stream waits on an asyncio event, so with no change nothing runs (no polling).
+`publish` never waits for a phone: it swaps the slot and, once the page's event loop is
+there, schedules a wake-up on it. In the box the page's process publishes each table the
+box sends (web.process); tests publish from their own thread. Each event stream waits on
+an asyncio event, so with no change nothing runs (no polling). `busy` is the box's loop
+(`Busy`, or its `BusyMirror` in the page's process): the fan-out lets a frame go first.
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from nsdevice.inputs.events import Busy
+from nsdevice.inputs.events import Busy, BusyMirror
 from nsdevice.views import TableView
 
-if TYPE_CHECKING:  # asyncio itself is imported on the web thread, after the first frame
+if TYPE_CHECKING:  # asyncio itself is imported by the page, after the first frame
     import asyncio
 
 
@@ -22,7 +24,7 @@ MOST_FRAME_WAIT = 0.05  # a loop busy for longer (a stuck one) does not stop the
 
 
 class Stage:
-    def __init__(self, busy: Busy | None = None) -> None:
+    def __init__(self, busy: Busy | BusyMirror | None = None) -> None:
         self.busy = busy if busy is not None else Busy()
         self._lock = threading.Lock()
         self._number = 0  # counts the tables published: a stream sends each number once
@@ -32,10 +34,11 @@ class Stage:
         self._changed: asyncio.Event | None = None
         self._closing = False
 
-    def publish(self, table: TableView) -> None:
-        """On the loop's thread: replace the latest table; never blocks on the page."""
+    def publish(self, table: TableView, number: int | None = None) -> None:
+        """Replace the latest table (numbered `number`, or the next number); never blocks
+        on the page. Any thread: the box's loop, or the page's own reading the box."""
         with self._lock:
-            self._number += 1
+            self._number = self._number + 1 if number is None else number
             self._table = table
             loop = self._loop
         self._first.set()

@@ -1,0 +1,213 @@
+"""The phones' page in its own process (issue 32): `python -m nsdevice.web.process SOCKET BUSY`.
+
+The box (`web.server.WebSide`) starts it after its first frame, with one end of a socket
+pair (`SOCKET`, a file descriptor) and the loop's shared `Busy` byte (`BUSY`). Over the
+socket (`web.wire`) it reads the page's settings, the box's artwork and each new table,
+and sends back the phones' joins, sheets and presses; the box says how many it has taken,
+so no more than `MOST_IN_FLIGHT` wait between the two (past that a phone is answered 503
+and tries again, as with a full inbox). Serving a storm of phones here takes a core, never
+the box's interpreter lock: the box's process imports no uvicorn, Starlette or asyncio.
+
+It ends when the box's end of the socket closes: the box closing, or killed outright.
+Ctrl-C in a terminal reaches the whole process group; the page leaves its end to the box.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import pickle
+import signal
+import socket
+import sys
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from nsdevice.inputs.events import BusyMirror, Item
+from nsdevice.views import TableView
+from nsdevice.web.payload import Artwork
+from nsdevice.web.wire import (
+    ARTWORK,
+    CONFIG,
+    MOST_FROM_BOX,
+    STARTED,
+    STOPPED,
+    TABLE,
+    TAKEN,
+    Frames,
+    item_frame,
+    said,
+)
+
+MOST_IN_FLIGHT = 64  # items sent that the box has not taken yet: past this, 503
+
+
+class ToBox:
+    """The page's `inbox_put`: an item goes to the box at once, never waiting; False when
+    `MOST_IN_FLIGHT` are on their way already (the box's inbox is full)."""
+
+    def __init__(self, most: int = MOST_IN_FLIGHT) -> None:
+        self.most = most
+        self.in_flight = 0
+        self._write: Any = None  # the socket's asyncio transport's write, once attached
+        self._waiting: list[bytes] = []  # items put before it was
+
+    def attach(self, write: Any) -> None:
+        self._write = write
+        for data in self._waiting:
+            write(data)
+        self._waiting.clear()
+
+    def put(self, item: Item) -> bool:
+        if self.in_flight >= self.most:
+            return False
+        self.in_flight += 1
+        data = item_frame(item)
+        if self._write is None:
+            self._waiting.append(data)
+        else:
+            self._write(data)
+        return True
+
+    def taken(self, count: int) -> None:
+        self.in_flight = max(0, self.in_flight - count)
+
+
+def opening(
+    connection: socket.socket, frames: Frames
+) -> tuple[dict[str, Any], Artwork, list[tuple[bytes, bytes]]]:
+    """Read, waiting, what the page needs before it serves: its settings, the artwork and
+    a table; with the other frames that came in the same reads (a part of one stays in
+    `frames`). EOFError: the box went."""
+    config: dict[str, Any] | None = None
+    artwork: Artwork | None = None
+    later: list[tuple[bytes, bytes]] = []
+    while config is None or artwork is None or not any(kind == TABLE for kind, _ in later):
+        data = connection.recv(1 << 20)
+        if not data:
+            raise EOFError("the box closed the page's socket")
+        for kind, body in frames.feed(data):
+            if kind == CONFIG:
+                config = json.loads(body)
+            elif kind == ARTWORK:
+                artwork = pickle.loads(body)  # the box, this process's parent: trusted
+            else:
+                later.append((kind, body))
+    return config, artwork, later
+
+
+def serve(connection: socket.socket, busy: BusyMirror) -> int:
+    """Serve the page until the box's end of `connection` closes."""
+    frames = Frames(MOST_FROM_BOX)
+    try:
+        config, artwork, later = opening(connection, frames)
+    except EOFError:
+        return 0
+    import asyncio
+
+    from nsdevice.imports import provide, without_init
+
+    # uvicorn's __init__ would load its command line (click, multiprocessing): 2.3 MB
+    without_init("uvicorn")
+    from uvicorn.config import Config
+    from uvicorn.server import Server as UvicornServer
+
+    provide("uvicorn", Config=Config, Server=UvicornServer)  # its lifespan takes Config
+
+    from nsdevice.web.app import MOST_WATCHERS, make_app
+    from nsdevice.web.doorman import Doorman, guarded, raise_file_limit
+    from nsdevice.web.guard import own_names
+    from nsdevice.web.stage import Stage
+
+    host, port = str(config["host"]), int(config["port"])
+    stage = Stage(busy)
+    to_box = ToBox()
+
+    def heard(kind: bytes, body: bytes) -> None:
+        if kind == TABLE:
+            number, table = pickle.loads(body)  # the box, this process's parent: trusted
+            assert isinstance(table, TableView)
+            stage.publish(table, number)
+        elif kind == TAKEN:
+            to_box.taken(int(json.loads(body)))
+
+    for kind, body in later:
+        heard(kind, body)
+
+    class FromBox(asyncio.Protocol):
+        """The box's end of the socket, once the page serves: tables and what it took."""
+
+        def __init__(self, gone: asyncio.Event) -> None:
+            self.gone = gone
+
+        def data_received(self, data: bytes) -> None:
+            for kind, body in frames.feed(data):
+                heard(kind, body)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self.gone.set()
+
+    class Server(UvicornServer):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Generator[None, None, None]:
+            yield  # the box ends the page (its socket closes), not a signal
+
+        async def main_loop(self) -> None:
+            """Wait for the box's end to close instead of uvicorn's ten checks a second:
+            an idle page wakes for nothing."""
+            gone = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            transport, _ = await loop.create_unix_connection(lambda: FromBox(gone), sock=connection)
+            to_box.attach(transport.write)
+            transport.write(said(STARTED, f"{host}:{port}"))
+            await gone.wait()
+
+    # Connections are counted and timed out by the doorman, not by uvicorn's
+    # limit_concurrency (which idle streams and half-sent requests exhausted).
+    doorman = Doorman(raise_file_limit())
+    names = own_names([host] if host not in ("0.0.0.0", "::") else [])
+    streams = config.get("streams")
+    app = make_app(
+        stage, to_box.put, artwork, bool(config["buttons"]), None, names,
+        streams=int(streams) if streams is not None else MOST_WATCHERS,
+    )  # fmt: skip
+    server = Server(
+        Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=1,
+            http=guarded(doorman),
+            ws="none",  # the page has no websocket: its modules would cost 1.2 MB
+            date_header=False,  # it would go stale: nothing ticks to refresh it
+        )
+    )
+    try:
+        server.run()
+    except (Exception, SystemExit) as error:
+        with contextlib.suppress(OSError):
+            connection.sendall(said(STOPPED, f"the phones' page stopped ({error})"))
+        return 1
+    if not server.started:
+        with contextlib.suppress(OSError):
+            connection.sendall(said(STOPPED, f"the phones' page could not start on {host}:{port}"))
+        return 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if len(arguments) != 2 or not all(argument.isdigit() for argument in arguments):
+        print("nsdevice.web.process: the box starts it with SOCKET BUSY (file descriptors)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the box's to handle
+    connection = socket.socket(fileno=int(arguments[0]))
+    return serve(connection, BusyMirror(int(arguments[1])))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
