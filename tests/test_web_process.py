@@ -181,7 +181,7 @@ sys.stdin.read()
 """
 
 
-def test_the_pages_process_ends_when_the_box_is_killed_and_never_loads_pygame():
+def test_the_pages_process_yields_to_the_box_ends_when_it_is_killed_and_never_loads_pygame():
     box = subprocess.Popen([sys.executable, "-c", BOX, str(free_port())], cwd=ROOT, env=ENV,
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
     try:
@@ -191,6 +191,8 @@ def test_the_pages_process_ends_when_the_box_is_killed_and_never_loads_pygame():
         maps = (page / "maps").read_text()
         assert "pygame" not in maps and "SDL" not in maps  # the box draws the artwork
         assert server.strip() == "[]"  # the box's own process: no server, no asyncio
+        # the page yields a busy processor to the caller's frames
+        assert _stat(page)[16] > _stat(Path(f"/proc/{box.pid}"))[16]
         box.send_signal(signal.SIGKILL)
         box.wait(30)
         deadline = time.monotonic() + 30
@@ -201,8 +203,14 @@ def test_the_pages_process_ends_when_the_box_is_killed_and_never_loads_pygame():
         box.kill()
 
 
+def _stat(process: Path) -> list[int | str]:
+    """/proc/PID/stat's fields after the name: [0] the state, [16] the niceness."""
+    fields = (process / "stat").read_text().rsplit(")", 1)[1].split()
+    return [int(field) if field.lstrip("-").isdigit() else field for field in fields]
+
+
 def _state(page: Path) -> str:
     try:
-        return (page / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        return str(_stat(page)[0])
     except (OSError, IndexError):
         return "Z"

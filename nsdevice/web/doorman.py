@@ -14,7 +14,7 @@ alike and times neither out, so 63 idle streams refused every phone. Here:
 - the moment a phone goes its connection leaves the count (the event stream itself
   ends at once too: see `app.py`), and TCP keepalive finds a phone that vanished.
 
-Imported on the web thread only, with uvicorn (server.py).
+Imported in the page's process only, with uvicorn (process.py).
 """
 
 from __future__ import annotations

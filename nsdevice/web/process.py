@@ -7,6 +7,8 @@ and sends back the phones' joins, sheets and presses; the box says how many it h
 so no more than `MOST_IN_FLIGHT` wait between the two (past that a phone is answered 503
 and tries again, as with a full inbox). Serving a storm of phones here takes a core, never
 the box's interpreter lock: the box's process imports no uvicorn, Starlette or asyncio.
+And it runs at a lower priority (`NICENESS`): on a busy processor the caller's frames go
+first (the page also waits while the loop makes one: `Stage.after_frame`, `Gate`).
 
 It ends when the box's end of the socket closes: the box closing, or killed outright.
 Ctrl-C in a terminal reaches the whole process group; the page leaves its end to the box.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import pickle
 import signal
 import socket
@@ -24,6 +27,7 @@ from collections.abc import Generator, Sequence
 from typing import Any
 
 from nsdevice.inputs.events import BusyMirror, Item
+from nsdevice.inputs.room_inbox import ROOM_BOUND
 from nsdevice.views import TableView
 from nsdevice.web.payload import Artwork
 from nsdevice.web.wire import (
@@ -39,7 +43,12 @@ from nsdevice.web.wire import (
     said,
 )
 
-MOST_IN_FLIGHT = 64  # items sent that the box has not taken yet: past this, 503
+# Items sent that the box has not taken yet: past this, 503. A whole room's seats, as the
+# box's own RoomInbox takes: a whole room joining at once is never refused for room.
+MOST_IN_FLIGHT = ROOM_BOUND
+# The page's share of a busy processor, below the box's loop: a storm of phones takes what
+# the caller's frames leave, never a core a frame is waiting for (0 is the box's, 19 the least).
+NICENESS = 10
 
 
 class ToBox:
@@ -205,6 +214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the box's to handle
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
     connection = socket.socket(fileno=int(arguments[0]))
     return serve(connection, BusyMirror(int(arguments[1])))
 

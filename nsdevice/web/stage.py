@@ -50,7 +50,7 @@ class Stage:
             return self._number, self._table
 
     def wait_first(self, timeout: float | None = None) -> bool:
-        """On the web thread: wait for the box's first frame before serving anything."""
+        """Wait for the first table before serving anything."""
         return self._first.wait(timeout)
 
     def release(self) -> None:
@@ -63,7 +63,7 @@ class Stage:
             loop.call_soon_threadsafe(self._wake)
 
     def bind(self) -> None:
-        """On the web thread's event loop, once: where the wake-ups go."""
+        """On the page's event loop, once: where the wake-ups go."""
         import asyncio
 
         self._changed = asyncio.Event()
@@ -78,7 +78,7 @@ class Stage:
             changed.set()
 
     async def after_frame(self) -> None:
-        """On the web thread: return once the loop is not making a frame (at most
+        """On the page's event loop: return once the loop is not making a frame (at most
         MOST_FRAME_WAIT later). A short poll, and only while a frame is under way: the
         loop's thread would otherwise have to wake this one after every frame."""
         import asyncio
