@@ -62,7 +62,7 @@ def test_a_rooms_round_start_shows_every_table_sizes_whole_row_C8(profile, langu
     assert isinstance(view, RoundStartView) and view.room is not None
     words = Words(language)
     shown = [p.text for p in drawing.texts if p.role == "pencil"]
-    wanted = [words.pencil_line(p, size, start=False)
+    wanted = [words.pencil_line(p, size)
               for size, row in enumerate(view.room.rows, start=1) for p in row]  # fmt: skip
     # every line drawn, whole (a line wrapped in two is still all there)
     assert " ".join(shown).split() == " ".join(wanted).split()

@@ -80,6 +80,33 @@ def test_the_issues_known_terms_hold():
     assert found(it["stamp"].forms, "Francobolli") and found(it["stamp"].forbidden, "Timbri")
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_city_names_each_card_kind_with_one_word_and_its_source(language):
+    """Issue 34: each card kind (underground, street) has one word per city and edition, in
+    `[cards.<city>]`: the word the catalogs give the box (so every surface says it), one
+    of the concept's forms, from the seed it names (that edition's rulebook prints it) or
+    chosen, with why."""
+    from nsdevice.rules.cities import CityName
+    from nsdevice.texts import Words
+
+    edition, said = load(language), Words(language)
+    assert sorted(edition.cards) == sorted(c.value for c in CityName)
+    folder = seeds_folder()
+    for city, kinds in edition.cards.items():
+        assert sorted(kinds) == ["street", "underground"], city
+        for kind, card in kinds.items():
+            assert card.word == said.kind(kind, city), (city, kind)
+            concept = "street" if kind == "street" else "metro" if city == "paris" else kind
+            assert found(edition.entries[concept].forms, card.word), (city, kind, card.word)
+            if card.source == "choice":
+                assert card.why, (city, kind)
+                continue
+            assert glossary.SEED_NAME.fullmatch(card.source), (city, kind, card.source)
+            if folder is not None:  # the edition's rulebook prints it (as its card's name)
+                text = (folder / card.source).read_text("utf-8").casefold()
+                assert card.word.casefold() in text, (city, kind, card.source)
+
+
 # --- the catalogs follow them ------------------------------------------------------------
 
 

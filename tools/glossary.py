@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import sys
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -57,10 +57,21 @@ class Allowed:
 
 
 @dataclass(frozen=True)
+class CardWord:
+    """A card kind's one word in one city and edition (issue 34), and where it is from."""
+
+    word: str
+    source: str  # a seed file's name, or "choice"
+    why: str = ""
+
+
+@dataclass(frozen=True)
 class Glossary:
     language: str
     entries: dict[str, Entry]
     allowed: tuple[Allowed, ...]
+    # city → card kind ("underground", "street") → its one word: the `[cards.<city>]` tables
+    cards: dict[str, dict[str, CardWord]] = field(default_factory=dict)
 
 
 def path(language: str) -> Path:
@@ -79,10 +90,16 @@ def load(language: str) -> Glossary:
             ignore=tuple(table.get("ignore", ())),
         )
         for name, table in data.items()
-        if isinstance(table, dict)
+        if isinstance(table, dict) and name != "cards"
     }
     allowed = tuple(Allowed(a["msgid"], a["word"], a["why"]) for a in data.get("allowed", ()))
-    return Glossary(data["language"], entries, allowed)
+    cards = {
+        city: {
+            kind: CardWord(c["word"], c["source"], c.get("why", "")) for kind, c in kinds.items()
+        }
+        for city, kinds in data.get("cards", {}).items()
+    }
+    return Glossary(data["language"], entries, allowed, cards)
 
 
 def pattern(form: str) -> re.Pattern[str]:

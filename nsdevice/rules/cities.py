@@ -36,9 +36,11 @@ class CityWords:
     translate): the data file's `[words]` table."""
 
     name: str
-    underground: str  # the underground cards, as this city calls them ("Metro" in Paris)
+    # the underground cards, as this city calls them ("Metro" in Paris): one word on every
+    # surface, the card, the count, the deck, the phones and the voice (each edition's
+    # word and its source: nsdevice/locale/<lang>/glossary.toml, [cards.<city>])
+    underground: str
     underground_count: str  # "{seen}/{total}" of them, for the turn screen (C-4)
-    underground_short: str  # a short word for them, where the long one cannot fit
     objectives: Mapping[str, str]  # C-11: objective id → its short title
 
 
@@ -101,7 +103,6 @@ def _words(table: dict[str, Any]) -> CityWords:
         name=str(table["name"]),
         underground=str(table["underground"]),
         underground_count=str(table["underground_count"]),
-        underground_short=str(table.get("underground_short", table["underground"])),
         objectives={str(k): str(v) for k, v in table["objectives"].items()},
     )
 

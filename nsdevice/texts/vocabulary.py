@@ -155,16 +155,11 @@ class Vocabulary:
         return self.special(card.special.value if card.special else None)
 
     def kind(self, kind: Kind | str, city: str) -> str:
+        """The card kind's one word in this city and edition, wherever the card is named
+        (the glossary's `[cards.<city>]` table says where each word comes from)."""
         if Kind(kind) is Kind.STREET:
             return self._("Street")
         return self._(city_data(city).words.underground)
-
-    def short_kind(self, kind: Kind | str, city: str) -> str:
-        """The card's kind in a short word, for a small panel where the kind's own word
-        would not fit at a size read across the table."""
-        if Kind(kind) is Kind.STREET:
-            return self._("Street")
-        return self._(city_data(city).words.underground_short)
 
     def colour(self, name: str) -> str:
         return self._(COLOURS[name])
@@ -226,19 +221,12 @@ class Vocabulary:
         return self._("{count} players").format(count=players)
 
     # --- the round start and the turn (drawn by their own layouts, words from here) -------
-    def pencil_line(self, pencil: views.SeatPencil, players: int, start: bool = True) -> str:
-        """`start`: the start station in words (False where its symbol is drawn beside)."""
+    def pencil_line(self, pencil: views.SeatPencil, players: int) -> str:
+        """A seat and its pencil ("Seat 2: Brown"), with its power (L-PP). The start station
+        is written for no pencil (docs/decisions/0007): every sheet prints each start in
+        its pencil's colour, and the box knows some starts only unconfirmed or not at all;
+        the painted builds draw the start's symbol beside each pencil whose start it knows."""
         text = self.labelled(self.slot(pencil.slot, players), self.colour(pencil.colour))
-        # A start we could not confirm from the rulebooks is left out rather than marked
-        # with a "?" that reads as a question: the map printed on the sheet says it anyway.
-        if (
-            start
-            and pencil.start_symbol
-            and not pencil.slot.startswith("table")
-            and not (pencil.start_unverified)
-        ):
-            symbol = self.symbol(pencil.start_symbol)
-            text += " · " + self._("start {symbol}").format(symbol=symbol)
         if pencil.power:  # L-PP: the power travels with the pencil
             text += " · " + self.power(pencil.power)
         return text

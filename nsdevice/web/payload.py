@@ -55,7 +55,7 @@ def _room(table: views.TableView, said: Words, art: Artwork) -> dict[str, Any]:
     assert room is not None
 
     def entry(pencil: views.SeatPencil, size: int) -> dict[str, Any]:
-        line = said.pencil_line(pencil, size)  # "Seat 2: Brown · start …"
+        line = said.pencil_line(pencil, size)  # "Seat 2: Brown · Joker"
         colour = said.colour(pencil.colour)
         place = said.labelled(said.slot(pencil.slot, size), colour)
         return {

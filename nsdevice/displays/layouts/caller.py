@@ -135,7 +135,7 @@ def size_columns(canvas: Canvas, room: views.RoomCall, words: Words, box: Box) -
             spare = pencil.slot.startswith("table")
             start = Icon("symbol", pencil.start_symbol) if pencil.start_symbol and not spare \
                 else Icon("blank")  # fmt: skip
-            items.append(Item(words.pencil_line(pencil, size, start=False),
+            items.append(Item(words.pencil_line(pencil, size),
                               palette.dim if spare else palette.text,
                               icons=(Icon("pencil", pencil.colour, length=1.6), start),
                               max_lines=3, role="pencil"))  # fmt: skip

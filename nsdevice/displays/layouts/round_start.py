@@ -33,8 +33,7 @@ def round_start_items(canvas: Canvas, view: views.RoundStartView, words: Words) 
             items.append(Item(room_size(words, players), palette.dim, scale=0.85, role="heading"))
             continue
         table = pencil.slot.startswith("table")
-        # on a small panel the start is the symbol beside, not words: the line stays short
-        text = words.pencil_line(pencil, players, start=not is_small(canvas))
+        text = words.pencil_line(pencil, players)  # the start: its symbol beside (0007)
         symbol = (
             Icon("symbol", pencil.start_symbol)
             if pencil.start_symbol and not table

@@ -3,7 +3,10 @@ HAT Mini): the whole turn on one glass. The side buttons' labels sit in the corn
 (`corner_hints`), so no label column takes the width:
 
 - the card at the right, from under the top labels down to the glass's edge, its symbol
-  at least `SYMBOL_MM` tall and its kind written on it at `KIND_MM`;
+  at least `SYMBOL_MM` tall and its kind written on it at `KIND_MM`: the kind's one word
+  (the same on every surface), giving way down to `KIND_LEAST_MM` where it is wider than
+  the symbol ("Untergrund"), the card widening only for a word wider still at that size
+  ("Underground"), up to `CARD_MOST`;
 - at the left, the underground count k/5 at `COUNT_MM` with its pips, always (on a
   switch turn the switch card stands beside the count instead of the pips, its rule is
   the first note);
@@ -39,12 +42,14 @@ from nsdevice.texts import Words
 SMALL_GLASS_MM = 40.0  # shorter glass than this gets the one-glass turn
 SYMBOL_MM = 15.0  # the card's symbol, drawn pixels top to bottom
 KIND_MM = 4.0  # capital height of the card's kind word
+KIND_LEAST_MM = 2.5  # ... giving way for a long word, never under what reads at arm's length
 COUNT_MM = 4.0  # capital height of the underground count
 NOTE_MM = 3.0  # capital height of what acts this turn
 NOTE_LEAST_MM = 1.9  # ... giving way only for a word wider than the column ("Spezialeffekt:")
 IDLE_MM = 1.8  # what does nothing this turn: greyed, and smaller than anything that acts
 SYMBOL_FILL = 0.85  # the least share of its box a symbol's drawn pixels fill (a triangle)
 CARD_SHARE = 0.55  # the most of the width the card takes: the count and notes need the rest
+CARD_MOST = 0.6  # ... or a long kind word at `KIND_LEAST_MM` takes (the notes still fit)
 NOTE_SECONDS = 4.0  # how long each page of notes stays, when they take turns
 
 
@@ -83,7 +88,8 @@ class Areas:
     card: pygame.Rect
     count: Box
     notes: Box
-    label: str  # the kind word that fits the card
+    label: str  # the card kind's one word
+    label_px: int  # the size it is written at: `KIND_MM`, or less where it is wide
 
 
 def areas(canvas: Canvas, view: views.TurnView, words: Words, bands: dict[str, Box]) -> Areas:
@@ -91,13 +97,15 @@ def areas(canvas: Canvas, view: views.TurnView, words: Words, bands: dict[str, B
     margin = canvas.margin()
     card = view.cards[-1]
     top = bands["top"][1] + bands["top"][3] + margin if "top" in bands else margin
-    label_px = canvas.cap_px(KIND_MM)
     symbol = round(canvas.mm(SYMBOL_MM) / SYMBOL_FILL)
-    widest = round(width * CARD_SHARE)
     label = words.kind(card.kind, view.city)
     edge = 4 * max(1, round(height * 0.012))
-    if canvas.fonts.width(label, label_px) + edge > widest:  # "Underground" at 4 mm
-        label = words.short_kind(card.kind, view.city)
+    # the word gives way before the card widens: the notes beside it need every pixel
+    label_px = kind_px(canvas, label, min(symbol, round(width * CARD_SHARE) - edge))
+    widest = max(
+        round(width * CARD_SHARE),
+        min(round(width * CARD_MOST), canvas.fonts.width(label, label_px) + edge),
+    )
     card_w = min(widest, max(symbol, canvas.fonts.width(label, label_px)) + edge)
     left = width - margin - card_w
     below = bands.get("bottom")
@@ -113,7 +121,17 @@ def areas(canvas: Canvas, view: views.TurnView, words: Words, bands: dict[str, B
         (margin, top, room, count_h),
         (margin, notes_top, room, max(0, notes_bottom - notes_top)),
         label,
+        label_px,
     )
+
+
+def kind_px(canvas: Canvas, label: str, room: int) -> int:
+    """The size of the kind's word: `KIND_MM`, or as little less as it needs to fit `room`
+    (the card's width for its symbol; never under `KIND_LEAST_MM`: the card then widens)."""
+    size, least = canvas.cap_px(KIND_MM), canvas.cap_px(KIND_LEAST_MM)
+    while size > least and canvas.fonts.width(label, size) > room:
+        size -= 1
+    return size
 
 
 def small_turn(
@@ -146,7 +164,7 @@ def _card(canvas: Canvas, view: views.TurnView, placed: Areas) -> None:
         label=placed.label,
         role="card-symbol",
         symbol_size=round(canvas.mm(SYMBOL_MM) / SYMBOL_FILL),
-        label_size=canvas.cap_px(KIND_MM),
+        label_size=placed.label_px,
     )
 
 
