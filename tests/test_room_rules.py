@@ -172,6 +172,15 @@ def test_table_winners_per_room_and_table_C12():
     assert winners == {("A", 1, 1), ("A", 1, 2), ("A", 2, 2), ("B", 1, 1)}
 
 
+def test_a_tables_winner_is_named_once_every_seat_of_it_is_in_D14_C12():
+    sizes = {("A", 2): 2}  # table 2 seats two players
+    alone = [scored(2, 1, 60, 10), scored(5, 1, 30, 4)]  # table 5: sizes do not say
+    assert [p.table_winner for p in rank(alone, sizes)] == [False, True]
+    both = [*alone, scored(2, 2, 50, 9)]
+    assert [p.table_winner for p in rank(both, sizes)] == [True, False, True]
+    assert [p.table_winner for p in rank(alone)] == [True, True]  # merged files: unknown
+
+
 def test_a_seat_scored_twice_is_refused():
     with pytest.raises(ValueError, match="table 3 seat 2 is scored twice"):
         rank([scored(3, 2, 5, 1), scored(3, 2, 6, 1)])

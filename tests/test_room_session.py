@@ -167,6 +167,19 @@ def test_sheets_are_taken_only_at_the_rooms_end_and_ranked_C12():
     assert session.table().room.ranking[0].name == "Ana"
 
 
+def test_a_player_alone_at_a_table_of_two_is_no_winner_of_it_until_the_other_sheet_D14():
+    session = room_session()
+    session.join(1, 2, 1, "Ana")
+    session.join(1, 2, 2, "Bo")
+    to_screen(session, ScreenName.ROOM_RESULTS)
+    assert session.room_score(1, 1, 90, 20)
+    ranking = session.table().room.ranking
+    assert [(p.name, p.table_winner) for p in ranking] == [("Ana", False)]
+    assert session.room_score(1, 2, 80, 10)
+    ranking = session.table().room.ranking
+    assert [(p.name, p.table_winner) for p in ranking] == [("Ana", True), ("Bo", False)]
+
+
 def test_the_results_go_to_pages_of_eight_and_next_turns_them():
     session = room_session()
     for table in range(1, 6):
@@ -272,8 +285,10 @@ def test_the_loop_takes_joins_and_sheets_for_this_game_only_with_a_frame_and_a_s
     assert isinstance(summary, views.SummaryView) and summary.room is not None
     assert summary.room.players == 1 and summary.room.tables == 1  # the caller's count
     assert published[-1].room is not None and published[-1].room.seats[0].name == "Ana"
-    # the phones never get the join code inside the game's view
-    assert published[-1].view is not None and published[-1].view.room is None  # type: ignore[union-attr]
+    # the phones never get the join code, the address or every size's pencils inside the
+    # game's view: only the room's counts (issue 34: their cut-down room)
+    phones_call = published[-1].view.room  # type: ignore[union-attr]
+    assert phones_call == views.RoomCall(tables=1, players=1)
     to_screen(session, ScreenName.ROOM_RESULTS)
     for item in (RoomScored(3, 1, 90, 20, game - 1), RoomScored(3, 1, 90, 20, game), Stop()):
         inbox.put(item)

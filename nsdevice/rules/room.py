@@ -15,7 +15,8 @@ import io
 import itertools
 import json
 import re
-from collections.abc import Iterator, Sequence
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -42,16 +43,24 @@ FIELD_LIMIT = 200  # characters of a CSV field: a name is 20, every module joine
 JSON_DEPTH = 3  # {"ranking": [{...}]}: the deepest a results file nests
 
 
+class MarksOnly(ValueError):
+    """A name made of combining marks alone: nothing for them to sit on (D-15)."""
+
+
 def player_name(text: str, what: str = "name") -> str:
-    """A player's name (or a room's label) as the room keeps it: stripped, 1 to
-    NAME_LENGTH printable characters. ValueError says what is wrong in one line."""
+    """A player's name (or a room's label) as the room keeps it: composed (NFC, so "Zoë"
+    typed as "e" and a diaeresis is the same name, and counts 3), stripped, 1 to
+    NAME_LENGTH printable characters, not only combining marks (MarksOnly, D-15).
+    ValueError says what is wrong in one line."""
     if not isinstance(text, str):  # a file's 7 or {"a": 1} is not a name
         raise ValueError(f"{what} must be text, not {_shown(text)}")
-    name = text.strip()
+    name = unicodedata.normalize("NFC", text).strip()
     if not 1 <= len(name) <= NAME_LENGTH:
         raise ValueError(f"{what} must be 1 to {NAME_LENGTH} characters, not {text!r}")
     if not name.isprintable():
         raise ValueError(f"{what} must be printable characters, not {text!r}")
+    if all(unicodedata.category(c).startswith("M") or c.isspace() for c in name):
+        raise MarksOnly(f"{what} must hold a letter, not only marks, not {text!r}")
     return name
 
 
@@ -105,16 +114,23 @@ class Placed:
     table_winner: bool  # won, or shares the win of, their own table (C-12)
 
 
-def rank(results: Sequence[Result]) -> tuple[Placed, ...]:
+def rank(
+    results: Sequence[Result], sizes: Mapping[tuple[str, int], int] | None = None
+) -> tuple[Placed, ...]:
     """Best total first; a tie broken by the best line (C-12 across the room); still tied:
-    the same place (1, 2, 2, 4). `table_winner` per (room, table) by rules.scoring.winner."""
+    the same place (1, 2, 2, 4). `table_winner` per (room, table) by rules.scoring.winner.
+    `sizes`: each (room, table)'s seats, where known (a box's own room): a table's winner
+    is named only once every one of its seats has a result (D-14); a table it does not
+    name, and every table without `sizes` (merged files), as its results stand."""
     _refuse_repeats(results)
     tables: dict[tuple[str, int], list[Result]] = {}
     for result in results:
         tables.setdefault((result.room, result.table), []).append(result)
+    known = sizes or {}
     winners = {
         (room, table, seat)
         for (room, table), seated in tables.items()
+        if len(seated) >= known.get((room, table), 0)
         for seat in winner([SeatScore(r.seat, r.total, r.best_line) for r in seated]).winners
     }
     # Within a shared place the order is only for a steady display: by room, table, seat.
@@ -173,14 +189,16 @@ def _unsafe(text: str) -> str:
     return text[1:] if text.startswith("'") else text
 
 
-def results_csv(key: RoomKey, results: Sequence[Result]) -> str:
+def results_csv(
+    key: RoomKey, results: Sequence[Result], sizes: Mapping[tuple[str, int], int] | None = None
+) -> str:
     """The room's results, ranked, one row a player; every row carries the key so a row
-    copied out of the file still says which deal it was scored on."""
+    copied out of the file still says which deal it was scored on. `sizes`: as `rank`'s."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)
     modules = MODULE_JOIN.join(m.value for m in key.modules)
-    for placed in rank(results):
+    for placed in rank(results, sizes):
         r = placed.result
         where = (_safe(r.room), r.table, r.seat, _safe(r.name))
         score = (placed.place, r.total, r.best_line, "yes" if placed.table_winner else "no")
@@ -188,7 +206,9 @@ def results_csv(key: RoomKey, results: Sequence[Result]) -> str:
     return out.getvalue()
 
 
-def results_json(key: RoomKey, results: Sequence[Result]) -> dict[str, Any]:
+def results_json(
+    key: RoomKey, results: Sequence[Result], sizes: Mapping[tuple[str, int], int] | None = None
+) -> dict[str, Any]:
     """The same as `results_csv`, as data: the key once, then the ranking."""
     return {
         "code": key.code,
@@ -205,7 +225,7 @@ def results_json(key: RoomKey, results: Sequence[Result]) -> dict[str, Any]:
                 "best_line": placed.result.best_line,
                 "table_winner": placed.table_winner,
             }
-            for placed in rank(results)
+            for placed in rank(results, sizes)
         ],
     }
 

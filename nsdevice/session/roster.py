@@ -126,6 +126,7 @@ class Roster:
             Result(ROOM, table, seat, self.seats[(table, seat)], total, best)
             for (table, seat), (total, best) in sorted(self.scores.items())
         ]
+        sizes = {(ROOM, table): size for table, size in self.tables.items()}
         return tuple(
             views.RoomPlace(
                 place=placed.place,
@@ -136,7 +137,7 @@ class Roster:
                 best_line=placed.result.best_line,
                 table_winner=placed.table_winner,
             )
-            for placed in rank(results)
+            for placed in rank(results, sizes)  # a table's winner once all its seats are in (D-14)
         )
 
     def table_list(self) -> tuple[tuple[int, int], ...]:

@@ -32,6 +32,7 @@ from nsdevice.rules.modules import Module
 from nsdevice.rules.room import (
     MOST_TABLES,
     ROOM,
+    MarksOnly,
     Result,
     RoomKey,
     player_name,
@@ -53,13 +54,15 @@ FIELDS = frozenset({"name", "table", "size", "seat"})
 
 
 def checked_name(value: Any) -> str:
-    """A player's name as the ranking shows it (rules.room.player_name: 1..NAME_LENGTH
-    printable characters, stripped: no control, format or line-separating character);
-    SheetError otherwise."""
+    """A player's name as the ranking shows it (rules.room.player_name: composed, 1..
+    NAME_LENGTH printable characters, stripped: no control, format or line-separating
+    character); a Refusal (400) for marks alone, SheetError otherwise."""
     if not isinstance(value, str):
         raise SheetError("name must be text")
     try:
         return player_name(value)
+    except MarksOnly as error:  # a name that draws as nothing: the phone says so (D-15)
+        raise Refusal(400, str(error).partition(", not")[0], why="name_marks") from None
     except ValueError as error:
         raise SheetError(str(error).partition(", not")[0]) from None
 
@@ -165,8 +168,8 @@ class RoomRoutes:
         self.acts.add(key)
         return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
 
-    def ranked(self) -> tuple[RoomKey, list[Result]]:
-        """The ranking so far in rules.room's terms, or the refusal."""
+    def ranked(self) -> tuple[RoomKey, list[Result], dict[tuple[str, int], int]]:
+        """The ranking so far in rules.room's terms with each table's size, or the refusal."""
         _, table = self.latest()
         if table is None or table.room is None:
             raise Refusal(409, "this game is for one table, not a room")
@@ -177,14 +180,15 @@ class RoomRoutes:
         results = [
             Result(ROOM, p.table, p.seat, p.name, p.total, p.best_line) for p in room.ranking
         ]
-        return key, results
+        return key, results, {(ROOM, number): size for number, size in room.tables}
 
     @answering
     async def csv(self, request: Request) -> Response:
-        key, results = self.ranked()
+        key, results, sizes = self.ranked()
         name = f"nsdevice-room-{UNSAFE.sub('', key.code)}.csv"
         headers = {**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'}
-        return Response(results_csv(key, results), media_type="text/csv", headers=headers)
+        text = results_csv(key, results, sizes)
+        return Response(text, media_type="text/csv", headers=headers)
 
     @answering
     async def json_form(self, request: Request) -> Response:
