@@ -218,7 +218,7 @@ def test_three_phones_watch_a_tokyo_game_and_score_it(browser):
                 box_field.clear()
                 box_field.send_keys(str(value))
             browser.find_element(By.ID, "send").click()
-            answer = browser.find_element(By.ID, "sheet-said")
+            answer = browser.find_element(By.ID, "sheet-sent-text")
             wait(lambda a=answer: a.text.startswith("Sent"), what="the box's answer")
         wait(lambda: isinstance(box.frames[-1][2], views.ResultView), what="the ending card")
         result = box.frames[-1][2]

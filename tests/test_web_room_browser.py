@@ -88,7 +88,7 @@ def test_a_phone_joins_a_room_table_sees_its_pencil_scores_and_is_ranked():
             box.clear()
             box.send_keys(str(value))
         browser.find_element(By.ID, "send").click()
-        said = browser.find_element(By.ID, "sheet-said")
+        said = browser.find_element(By.ID, "sheet-sent-text")
         wait(lambda: said.text.startswith("Sent"), what="the box's answer")
         sheet = {"lines": [[5, 4], [6, 3]], "stamps": 20, "ring_unconnected": 0,
                  "interchanges": {"3": 0, "4": 0, "5": 0}, "objectives": 0}  # fmt: skip
@@ -238,7 +238,7 @@ def test_two_phones_join_a_real_boxs_room_and_the_caller_ranks_their_sheets():
                 box_field.clear()
                 box_field.send_keys(str(value))
             browser.find_element(By.ID, "send").click()
-            said = browser.find_element(By.ID, "sheet-said")
+            said = browser.find_element(By.ID, "sheet-sent-text")
             wait(lambda s=said: s.text.startswith("Sent"), what="the box's answer")
         # the caller screen's ranking shows both sheets, best first (58 and 3 x 3 = 9)
         wait(lambda: isinstance(box.shown[-1], views.RoomResultsView)

@@ -341,4 +341,9 @@ PHONE = {
     "table_winner": N_("Won their table"),
     "your_rank": N_("Your rank: {place} of {count}"),
     "deal_code": N_("Deal code: {code}"),
+    # a room phone's own table, in its header (issue 34): "Tokyo · Room" before it joins
+    "room": N_("Room"),
+    "room_place": N_("Room · table {table} · {players}"),
+    "change_sheet": N_("Change my sheet"),
+    "name_marks": N_("Write your name with at least one letter"),
 }

@@ -16,6 +16,7 @@ from nsdevice import views
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cards import StationCard
 from nsdevice.rules.frozen import dataclass
+from nsdevice.rules.room import SEATS
 from nsdevice.texts import LANGUAGE_NAMES, Role, Words, words
 from nsdevice.voice import CATALOGUE, phrase_ids, phrase_text
 
@@ -81,6 +82,8 @@ def _room(table: views.TableView, said: Words, art: Artwork) -> dict[str, Any]:
         "next_rows": [row(pencils, size) for size, pencils in enumerate(room.next_rows, 1)],
         "tables": len(room.tables),
         "players": len(room.seats),
+        # "Solo", "2 players"…: a phone names its own table's size, never the room's
+        "sizes": [said.players(size) for size in range(1, SEATS + 1)],
         # each table's seats taken, as bits (seat k: 1 << k - 1): a phone whose seat is no
         # longer here was freed by the caller (issue 32); a few bytes a table for 300 phones
         "seated": seated(room.seats),
@@ -157,7 +160,7 @@ def payload(
         "words": said.phone(),
         "screen": view.screen if view is not None else "",
         "city": said.city(table.city) if table.city else "",
-        "players": table.players,
+        "players": 0 if table.room else table.players,  # a room's phone: its table's size
         "title": "",
         "lines": [],
         "cards": [],

@@ -98,8 +98,11 @@ def table_view(session: Context) -> views.TableView:
     deal = session.current_deal()
     over = session.screens[beneath].over
     view: views.View = session.screens[beneath].view(session)
-    if getattr(view, "room", None) is not None:
-        view = replace(view, room=None)  # type: ignore[call-arg]  # the join code stays home
+    call = getattr(view, "room", None)
+    if call is not None:  # the phones' cut-down room: the join code, the address and every
+        # size's pencils stay home (a phone shows its own table's from `room_table`)
+        phones_call = replace(call, code="", address="", rows=())
+        view = replace(view, room=phones_call)  # type: ignore[call-arg]
     return views.TableView(
         game=session.game,
         code=session.join_code,

@@ -66,6 +66,8 @@ def joined(words: Pages, room: views.RoomCall) -> str:
 def room_join(words: Pages, room: views.RoomCall) -> list[Line]:
     """How a player joins: the page's address (the QR code) and the join code."""
     _ = words._
+    if not room.code:  # the phones' copy: their own join box asks, the counts stay
+        return [Line(joined(words, room), Role.NOTE)]
     lines = [Line(_("Join on your phone: name, table, seat."), Role.NOTE)]
     if room.address:
         lines.append(Line(room.address, Role.DETAIL))

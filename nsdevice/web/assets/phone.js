@@ -14,6 +14,10 @@
                  // the seat's claim (issue 32): drawn by the box at the seat's first join, kept
                  // here across reloads and restarts; a rejoin or a rename needs it
                  claim: JSON.parse(store.getItem("nsdevice.claim") || "null"),
+                 // each seat's sheet as the box took it, by game and seat: the sheet folds
+                 // to that one line; `changing` names the seat whose sheet is open again
+                 sent: JSON.parse(window.sessionStorage.getItem("nsdevice.sent") || "{}"),
+                 changing: "",
                  data: null, sheetFor: "", stream: null };
   window.nsdeviceSeen = [];  // what this page showed and when: read by the browser tests
 
@@ -43,7 +47,6 @@
     said.data = data;
     const words = data.words;
     document.documentElement.lang = data.language;
-    $("city").textContent = data.city || "nsdevice";
     $("title").textContent = data.title || words.waiting;
     const cards = $("cards");
     cards.replaceChildren(...data.cards.map((item) => card(item, false)));
@@ -56,6 +59,7 @@
     $("deck-title").textContent = words.deck;
     $("deck").replaceChildren(...data.deck.map((item) => card(item, true)));
     if (data.room) renderRoom(data); else renderSeats(data);
+    $("city").textContent = heading(data);
     renderButtons(data);
     renderJoin(data);
     renderSheet(data);
@@ -67,6 +71,17 @@
                                deck: [...$("deck").children].map((node) => node.dataset.symbol),
                                pencil: $("pencil").hidden ? "" : $("pencil").dataset.colour,
                                pass: $("pass").hidden ? "" : $("pass").dataset.colour });
+  }
+
+  // The header: the city; a room's phone names its own table and that table's size, never
+  // the room's ("Tokyo · Room" until it joins)
+  function heading(data) {
+    if (!data.room) return data.city || "nsdevice";
+    const words = data.words;
+    const mine = inRoom(data);
+    if (!mine) return `${data.city} · ${words.room}`;
+    return words.room_place.replace("{table}", mine.table)
+      .replace("{players}", data.room.sizes[mine.size - 1] || "");
   }
 
   function swatch(id, pencil, text) {
@@ -275,6 +290,7 @@
     $("code-label").textContent = words.join_code;
     $("join-button").textContent = words.join;
     $("join").hidden = !data.players || Boolean(data.room);
+    $("join-form").hidden = Boolean(joined(data));  // joined: only its one line stays
     if (joined(data)) $("join-said").textContent = words.joined;
     else if ($("join-said").textContent === words.joined) $("join-said").textContent = "";
   }
@@ -307,6 +323,22 @@
     return row;
   }
 
+  function sheetSeat(data, room) {
+    return `${data.game}/${room ? `${room.table}-${room.seat}` : said.seat}`;
+  }
+
+  // What this seat's sheet came to as the box took it, or null: a room's from its
+  // ranking, else the box's answer this page kept (a table's seat sends once)
+  function sentSheet(data, room) {
+    if (room) {
+      const own = data.room.ranking.find((entry) => entry.table === room.table && entry.seat === room.seat);
+      if (own) return { total: own.total, best_line: own.best_line };
+    } else if (!joined(data) || !data.seats_in.includes(said.seat)) {
+      return null;
+    }
+    return said.sent[sheetSeat(data, room)] || null;
+  }
+
   function renderSheet(data) {
     const form = $("sheet");
     const words = data.words;
@@ -314,11 +346,20 @@
     // a room's seat may send again (a correction); a table's seat once, then the box has it
     const open = data.room ? Boolean(data.scoring && room)
       : data.scoring && said.seat && joined(data) && !data.seats_in.includes(said.seat);
-    form.hidden = data.room ? !open : !open && !data.seats_in.includes(said.seat);
+    const sent = sentSheet(data, room);
+    // what is done folds away: a sent sheet is its one line, until a room's seat opens it
+    const folded = Boolean(sent) && said.changing !== sheetSeat(data, room);
+    form.hidden = data.room ? !open : !open && !sent;
     $("sheet-title").textContent = `${words.score_sheet} · `
       + (room ? tableSeat(words, room) : `${words.seat} ${said.seat}`);
     $("send").textContent = words.send;
     $("send").disabled = !open;
+    $("fields").hidden = $("send").hidden = folded;
+    $("sheet-sent").hidden = !folded;
+    $("sheet-sent-text").textContent = sent
+      ? words.sent.replace("{total}", sent.total).replace("{best}", sent.best_line) : "";
+    $("sheet-change").hidden = !room;
+    $("sheet-change").textContent = words.change_sheet;
     const seat = room ? `${room.table}-${room.seat}` : said.seat;
     const key = `${data.game}/${data.line_scoring}/${seat}/${data.language}`;
     if (!open || said.sheetFor === key) return;
@@ -388,9 +429,15 @@
       return;
     }
     const body = await answer.json();
-    $("sheet-said").textContent = answer.ok
-      ? data.words.sent.replace("{total}", body.total).replace("{best}", body.best_line)
-      : body.error;
+    if (!answer.ok) {
+      $("sheet-said").textContent = body.error;
+      return;
+    }
+    said.sent[sheetSeat(data, room)] = { total: body.total, best_line: body.best_line };
+    window.sessionStorage.setItem("nsdevice.sent", JSON.stringify(said.sent));
+    said.changing = "";
+    $("sheet-said").textContent = "";
+    render(said.data);
   }
 
   // The live table (issue 32). A box with every stream taken answers 503, which ends an
@@ -462,6 +509,10 @@
   $("press-next").addEventListener("click", () => press("next"));
   $("press-back").addEventListener("click", () => press("back"));
   $("sheet").addEventListener("submit", (event) => send(event, 0));
+  $("sheet-change").addEventListener("click", () => {
+    said.changing = sheetSeat(said.data, inRoom(said.data));
+    render(said.data);
+  });
   languages();
   listen();
 })();
