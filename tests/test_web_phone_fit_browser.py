@@ -125,7 +125,7 @@ class Phones:
 
     def rendered(self, language: str) -> None:
         """The page shows the latest table, in `language`."""
-        number = self.web.stage.latest()[0]
+        number = self.web.published
         wait(
             lambda: self.browser.execute_script(
                 "const seen = window.nsdeviceSeen || [];"
