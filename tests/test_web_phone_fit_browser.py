@@ -138,23 +138,35 @@ class Phones:
             f"table {number} in {language}",
         )
 
-    def click(self, element_id: str) -> None:
-        from selenium.webdriver.common.by import By
+    def fresh(self, act):
+        """`act` again when the page redrew its element in between (a new table renders
+        the seat buttons and the sheet's fields anew): a person would tap again."""
+        from selenium.common.exceptions import StaleElementReferenceException
 
-        self.browser.find_element(By.ID, element_id).click()
+        for _ in range(20):
+            try:
+                return act()
+            except StaleElementReferenceException:
+                continue
+        return act()
+
+    def click(self, element_id: str) -> None:
+        self.fresh(lambda: self.browser.find_element("id", element_id).click())
 
     def type(self, element_id: str, text: str) -> None:
-        from selenium.webdriver.common.by import By
+        def typed() -> None:
+            box = self.browser.find_element("id", element_id)
+            box.clear()
+            box.send_keys(text)
 
-        box = self.browser.find_element(By.ID, element_id)
-        box.clear()
-        box.send_keys(text)
+        self.fresh(typed)
 
     def shown(self, element_id: str) -> bool:
-        from selenium.webdriver.common.by import By
+        def looked() -> bool:
+            found = self.browser.find_elements("id", element_id)
+            return bool(found) and found[0].is_displayed()
 
-        found = self.browser.find_elements(By.ID, element_id)
-        return bool(found) and found[0].is_displayed()
+        return bool(self.fresh(looked))
 
     def each_language(self, what: str, size: int) -> dict[str, str]:
         """Checks the page as it is now in every language (see the module's docstring);
