@@ -11,8 +11,9 @@ does not wait behind it. This side imports no uvicorn, Starlette or asyncio.
   end of a socket pair and the loop's shared `Busy` byte, draws the artwork and sends it,
   then each new table and how many items the box took.
 - The reading thread turns what the page sends into the box's items (checked field by
-  field, `web.wire`), after any frame in the making, and puts them in the inbox; one the
-  inbox refuses is tried again, so a join the page answered is never lost.
+  field, `web.wire`), after any frame in the making and at most every READ_PERIOD, and
+  puts them in the inbox; one the inbox refuses is tried again, so a join the page
+  answered is never lost.
 
 `close` closes the box's end: the page's process ends (it would as well if the box were
 killed, its end closed by the kernel).
@@ -56,6 +57,8 @@ SETTLE = 0.2  # seconds after the first frame before the page's process is start
 MOST_FRAME_WAIT = 0.05  # seconds the page's items wait for a frame, at most (a stuck loop)
 RETRY = 0.01  # seconds between two offers of an item a full inbox refused
 CLOSE_WAIT = 3.0  # seconds the page's process has to end once its socket is closed
+READ_PERIOD = 0.05  # seconds between two reads of the page's items: half a batch's period
+TELL_TAKEN = 32  # items taken that are told the page at once, without waiting for a table
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -187,7 +190,15 @@ class WebSide:
                 if taken:
                     with self._changed:
                         self._taken += taken
-                        self._changed.notify()
+                        # told with the next table (a batch's, at most ROOM_PERIOD away),
+                        # or at once when many wait: not a wake-up of the sender per join
+                        if self._taken >= TELL_TAKEN:
+                            self._changed.notify()
+                # The loop takes the room's items in batches anyway: waking for each
+                # phone's join would only give a storm more turns at the interpreter lock
+                # (each a chance to be descheduled holding it while a frame waits).
+                if self._stopping.wait(READ_PERIOD):
+                    return
         except (OSError, WireError) as error:
             if not self._stopping.is_set():
                 self._on_error(f"the phones' page stopped ({error})")
