@@ -134,7 +134,7 @@ class WebSide:
             # drawn here, not in the page's process, which then needs no pygame
             mine.sendall(frame(ARTWORK, pickle.dumps(self._artwork(), pickle.HIGHEST_PROTOCOL)))
             self._send(mine)
-        except (OSError, ValueError) as error:  # the box goes on without its page
+        except Exception as error:  # the box goes on without its page
             if not self._stopping.is_set():
                 self._on_error(f"the phones' page stopped ({error})")
 
