@@ -3,6 +3,7 @@ SPI panel behind a fake (DESIGN.md: a small fake at the seam where the library h
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import sys
@@ -174,6 +175,38 @@ def test_a_no_break_space_is_drawn_as_a_space_not_a_box():
     narrow = fit_text("Joueur\u00a02\u00a0: Rose", 24, fonts.width("Joueur 2", 24) + 4,
                       fonts=fonts, max_lines=3)  # fmt: skip
     assert all(not line.startswith(":") for line in narrow.lines)  # never broken there
+
+
+# names as phones may send them (D-15: composed, not marks alone), each with the letters
+# the bundled font has nearest: "Ṩ" has no glyph but "S" does; "ễ" none but "ê"; "ǅ"
+# is "D" and "ž"; a mark the font lacks is left out (its letter stays); a script it has
+# nothing of is "?"
+NAMES = {"Ṩam": "Sam", "Nguyễn": "Nguyên", "ǅenana": "Dženana", "a\u0489b": "ab", "李雷": "??"}
+
+
+@pytest.mark.parametrize(("name", "nearest"), list(NAMES.items()))
+def test_a_letter_the_font_lacks_is_drawn_as_the_nearest_it_has_never_a_box_D15(name, nearest):
+    fonts = FontBook()
+    assert fonts.readable(name) == nearest and fonts.missing_glyphs(nearest) == set()
+    drawn, near = pygame.Surface((200, 40)), pygame.Surface((200, 40))
+    for surface, text in ((drawn, name), (near, nearest)):
+        surface.fill((0, 0, 0))
+        fonts.draw(surface, text, 24, (255, 255, 255), (2, 2))
+    assert pygame.image.tobytes(drawn, "RGB") == pygame.image.tobytes(near, "RGB")
+    assert fonts.width(name, 24) == fonts.width(nearest, 24)
+
+
+def test_the_callers_ranking_draws_a_name_the_font_lacks_as_its_nearest_letters_D15(painter):
+    """The room's results on the caller (the TV), as the phones' names come."""
+    [view, *_] = [v for _, v in example_views("tokyo", "en")
+                  if isinstance(v, views.RoomResultsView) and v.ranking]  # fmt: skip
+    pictures = []
+    for name in ("Nguyễn", "Nguyên"):
+        ranking = (dataclasses.replace(view.ranking[0], name=name), *view.ranking[1:])
+        surface = pygame.Surface((1280, 720))
+        painter.paint(dataclasses.replace(view, ranking=ranking), surface, Words("en"))
+        pictures.append(pygame.image.tobytes(surface, "RGB"))
+    assert pictures[0] == pictures[1]
 
 
 def test_the_font_book_measures_every_size_as_pygame_font_does():

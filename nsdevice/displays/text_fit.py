@@ -2,13 +2,16 @@
 
 Text is never clipped by the screen edge: `fit_text` shrinks it a little, then wraps it,
 then breaks words and cuts with an ellipsis as a last resort. The few characters the font
-lacks (`DRAWN_GLYPHS`) are drawn here too, so that measuring and drawing always agree.
+lacks (`DRAWN_GLYPHS`) are drawn here too, so that measuring and drawing always agree;
+any other letter it lacks (a player's name may hold anything) is drawn as the nearest
+one it has (`FontBook.readable`), never as the font's box.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from pathlib import Path
 
 import pygame
@@ -26,6 +29,7 @@ ELLIPSIS = "…"
 # box): drawn as the space they are. Lines still never break there: wrapping splits on
 # plain spaces only.
 SPACES = str.maketrans({"\u00a0": " ", "\u202f": " "})
+UNKNOWN = "?"  # a letter the font has nothing near (a script it lacks): never its box
 WIDTHS_KEPT = 8192  # widths and fits remembered per font book: a few screens' words, sizes
 # FreeType's glyphs kept by pygame for the one face (its own default is 64): with every
 # size drawn from one face, 64 are thrown out several times per press and each comes back
@@ -79,6 +83,7 @@ class FontBook:
         self._metrics: dict[int, Metrics] = {}
         self._caps: dict[int, int] = {}
         self._glyphs: dict[str, bool] = {}
+        self._readable: dict[str, str] = {}  # texts with a letter the font lacks, as drawn
         self._for_cap: dict[float, int] = {}
         self._widths: dict[tuple[str, int], int] = {}  # fitting asks for the same words often
         self._fits: dict[tuple[str, int, int, int, int | None], Fitted] = {}  # see fit_text
@@ -143,7 +148,7 @@ class FontBook:
         if known is not None:
             return known
         total = 0
-        for piece in _pieces(text):
+        for piece in _pieces(self.readable(text)):
             total += self._arrow_width(px) if piece in DRAWN_GLYPHS else self._width(piece, px)
         if len(self._widths) >= WIDTHS_KEPT:
             self._widths.clear()
@@ -166,6 +171,31 @@ class FontBook:
             known = self._glyphs[char] = char.isspace() or drawn != missing
         return known
 
+    def readable(self, text: str) -> str:
+        """`text` as it is drawn and measured: each letter the font lacks as the nearest
+        one it has ("Ṩ" as "S", "ǅ" as "Dž"), a combining mark it lacks left out (its
+        letter stays), a letter of a script it lacks as UNKNOWN: never the font's box. A
+        player's name may be anything (rules.room.player_name keeps it composed)."""
+        if text.isascii():  # every printable ASCII letter is in the font
+            return text
+        known = self._readable.get(text)
+        if known is None:
+            known = "".join(self._nearest(char) for char in text)
+            if len(self._readable) >= WIDTHS_KEPT:
+                self._readable.clear()
+            self._readable[text] = known
+        return known
+
+    def _nearest(self, char: str) -> str:
+        if char in DRAWN_GLYPHS or self.has_glyph(char):
+            return char
+        parts = unicodedata.normalize("NFKD", char)
+        for end in range(len(parts), 0, -1):  # the letter with as many of its marks as drawn
+            shorter = unicodedata.normalize("NFC", parts[:end])
+            if shorter != char and all(self.has_glyph(c) for c in shorter):
+                return shorter
+        return "" if unicodedata.category(char).startswith("M") else UNKNOWN
+
     def missing_glyphs(self, text: str) -> set[str]:
         """Characters of `text` that would show as boxes (the drawn glyphs are fine)."""
         return {c for c in set(text) if c not in DRAWN_GLYPHS and not self.has_glyph(c)}
@@ -175,7 +205,7 @@ class FontBook:
         metrics = self.metrics(px)
         x, y = round(at[0]), round(at[1])
         start = x
-        for piece in _pieces(text):
+        for piece in _pieces(self.readable(text)):
             if piece in DRAWN_GLYPHS:
                 width = self._arrow_width(px)
                 _draw_arrow(surface, (x, y), width, metrics, colour, leftward=piece == "←")
