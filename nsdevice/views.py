@@ -56,6 +56,7 @@ class ScreenName(StrEnum):
     ROOM_RESULTS = "room_results"  # a room game's end: the room's ranking (issue 25)
     PENCILS = "pencils"  # every seat's pencil this round, from the menu
     ROOM_TABLES = "room_tables"  # a room's tables and who sits where; the caller frees seats
+    LINE_ENTRY = "line_entry"  # a round's end: each seat's line of that round, seat by seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +256,8 @@ class RoundEndView(View):
     rounds: int = 4  # in the game
     solo: bool = False
     line_scoring: str = ""  # "districts", "quarters" or "" (London)
+    lines: bool = False  # a held NEXT enters each seat's line of this round (the line entry)
+    running: tuple[int | None, ...] = ()  # each seat's lines entered so far; None: none yet
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +331,7 @@ class SheetView(View):
     steps: int = 1
     line_scoring: str = "districts"
     module_penalty: int = 0  # solo: what C-13 takes off the total on the result
+    along: bool = False  # a round's line entered at the round's end (the line entry)
 
 
 @dataclass(frozen=True, slots=True)

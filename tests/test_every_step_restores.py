@@ -292,6 +292,9 @@ def test_a_walk_through_every_screen_restores_after_every_press_D1():
     solo.keys("menu,back")  # asked, and no
     solo.to_row("resume")
     solo.keys("menu")
+    solo.until(ScreenName.ROUND_END)
+    solo.keys("hold:next,next,menu,hold:next,menu,menu,menu")  # the round's line, as it goes
+    solo.keys("hold:next,hold:back")  # opened again on that line, and left as it was
     solo.until(ScreenName.GAME_END)
     solo.keys("hold:next")  # the scores, the sheet straight away
     solo.keys("hold:menu")  # skip the sheet: the total typed in

@@ -91,6 +91,11 @@ def every_screen() -> dict[ScreenName, tuple[views.View, ScreenName | None]]:
             _choose(session, "resume")
         assert session.screen is ScreenName.TURN, f"{key} does not return"
     press(BACK)  # the card back: the round's start
+    while session.screen is not ScreenName.ROUND_END:
+        press(NEXT)
+    press(Press(Button.NEXT, Gesture.HOLD))  # each seat's line of the round (issue 34)
+    press(Press(Button.MENU, Gesture.HOLD))  # seat 1 skipped
+    press(Press(Button.MENU, Gesture.HOLD))  # seat 2 too: the round's end again
     while session.screen is not ScreenName.GAME_END:
         press(NEXT)
     press(MENU)

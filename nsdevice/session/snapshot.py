@@ -16,14 +16,18 @@ from nsdevice.session.context import Context
 from nsdevice.session.names import ScreenName
 from nsdevice.session.roster import Roster
 from nsdevice.session.screens.fields import load_field
+from nsdevice.session.state import State
 from nsdevice.session.valid import QUESTIONS, ROUND_OVER, check
 
 __all__ = ["QUESTIONS", "ROUND_OVER", "check", "load", "take", "version"]
 
-VERSION = 3  # 2: the score entry's digits and the score sheet; 3: a room game's roster
+VERSION = 4  # 2: the score entry's digits and the score sheet; 3: a room game's roster;
+# 4: the lines entered as the game goes, the sheets walked and the seats' names
 # A one-table game still saves as version 2, so a box from before room games resumes it;
-# only a room game writes 3, which such a box refuses rather than playing it as one table.
+# only a room game writes 3, which such a box refuses rather than playing it as one table;
+# only a game that entered lines, walked a sheet or named a seat writes 4.
 ONE_TABLE_VERSION = 2
+ROOM_VERSION = 3
 
 
 def take(session: Context) -> dict[str, Any]:
@@ -41,10 +45,13 @@ def take(session: Context) -> dict[str, Any]:
         added["pencil_preference"] = list(state.pencil_preference)
     if state.room is not None:
         added["room"] = state.room.as_dict()
+    scored = _scored_along(session)
     shown = state.screen if state.screen is not ScreenName.SHUTDOWN else state.under
+    version = ONE_TABLE_VERSION if state.room is None else ROOM_VERSION
     return {
         **added,
-        "version": ONE_TABLE_VERSION if state.room is None else VERSION,
+        **scored,
+        "version": VERSION if scored else version,
         "settings": state.settings.as_dict(),
         "screen": _name(shown) or "setup",
         "setup": None
@@ -78,6 +85,55 @@ def take(session: Context) -> dict[str, Any]:
     }
 
 
+def _scored_along(session: Context) -> dict[str, Any]:
+    """Version 4's values, each only when it holds something: a seat's line per round
+    (seat, round, counts…), a seat's walked sheet (seat, counts…), a seat's name, and
+    the seat the line entry is on."""
+    state = session.state
+    scored: dict[str, Any] = {}
+    if state.lines:
+        scored["lines"] = [
+            [seat, number, *counts]
+            for seat, rounds in sorted(state.lines.items())
+            for number, counts in sorted(rounds.items())
+        ]
+    if state.sheets:
+        scored["sheets"] = [[seat, *counts] for seat, counts in sorted(state.sheets.items())]
+    if state.names:
+        scored["names"] = [[seat, name] for seat, name in sorted(state.names.items())]
+    if state.line_seat:
+        scored["line_seat"] = state.line_seat
+    return scored
+
+
+def _load_scored_along(state: State, data: dict[str, Any]) -> None:
+    """Version 4's values back (absent before it: none); each is checked by `valid`."""
+    lines: dict[int, dict[int, tuple[int, ...]]] = {}
+    for seat, number, *counts in data.get("lines", []):
+        rounds = lines.setdefault(_whole(seat), {})
+        if _whole(number) in rounds:
+            raise ValueError(f"saved session does not fit: seat {seat}'s line {number} twice")
+        rounds[_whole(number)] = tuple(_whole(v) for v in counts)
+    state.lines = lines
+    state.sheets = {}
+    for seat, *counts in data.get("sheets", []):
+        if _whole(seat) in state.sheets:
+            raise ValueError(f"saved session does not fit: seat {seat}'s sheet twice")
+        state.sheets[_whole(seat)] = tuple(_whole(v) for v in counts)
+    state.names = {}
+    for seat, name in data.get("names", []):
+        if _whole(seat) in state.names or not isinstance(name, str):
+            raise ValueError(f"saved session does not fit: seat {seat}'s name")
+        state.names[_whole(seat)] = name
+    state.line_seat = _whole(data.get("line_seat", 0))
+
+
+def _whole(value: object) -> int:
+    if type(value) is not int:
+        raise ValueError(f"saved session does not fit: {value!r} is not a whole number")
+    return value
+
+
 def _offers_own_order(session: Context) -> bool:
     """The pencil row is being laid in the last game's own order, not the city's: saved,
     so that a restart offers the same colour next (left out otherwise, as before)."""
@@ -105,7 +161,7 @@ def _screen(session: Context, name: object) -> ScreenName:
 def version(data: dict[str, Any]) -> int:
     """The snapshot's version, if this box reads it; ValueError otherwise."""
     found = data.get("version")
-    if found not in (1, ONE_TABLE_VERSION, VERSION):
+    if found not in (1, ONE_TABLE_VERSION, ROOM_VERSION, VERSION):
         raise ValueError(f"saved session version {found!r}")
     return int(found)
 
@@ -149,6 +205,7 @@ def load(session: Context, data: dict[str, Any]) -> None:
     state.sheet_best = [int(v) for v in data.get("sheet_best", [])]  # before: none known
     state.language_before = str(data.get("language_before", ""))
     state.recorded = bool(data["recorded"])
+    _load_scored_along(state, data)
     room = data.get("room")
     state.room = None if room is None else Roster.from_dict(room)
     best = data.get("best_before")

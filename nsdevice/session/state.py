@@ -41,11 +41,28 @@ class State:
     sheet_step: int = 0  # the count being set
     # seats whose best line a score sheet gave (the box's or a phone's): never asked (C-12)
     sheet_best: list[int] = field(default_factory=list)
+    # the lines entered as the game goes, at each round's end: seat → round → its counts
+    lines: dict[int, dict[int, tuple[int, ...]]] = field(default_factory=dict)
+    line_seat: int = 0  # the seat whose line the line entry is on (0: none)
+    # each seat's whole score sheet once walked at the game's end: its result's breakdown
+    sheets: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)  # seat → the name its phone gave
     recorded: bool = False
     best_before: int | None = None  # the solo best for the city before this game
     room: Roster | None = None  # a room game's tables, seats and sheets; None: one table
     chime: str | None = None
     request: str | None = None  # for the loop: "shutdown"
+
+    def forget_scores(self) -> None:
+        """A new game: nothing scored, no line entered, no seat named yet."""
+        self.scores = []
+        self.sheet_best = []
+        self.entry = 0
+        self.lines = {}
+        self.line_seat = 0
+        self.sheets = {}
+        self.names = {}
+        self.recorded = False
 
     def leave_game(self) -> None:
         """No game any more: its setup, its room (a room is its game's) and the game

@@ -22,18 +22,25 @@ from collections.abc import Sequence
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import city
 from nsdevice.rules.deal import ROUNDS, SEED_MAX_LENGTH, normalize_seed
+from nsdevice.rules.room import player_name
 from nsdevice.session.context import Context
-from nsdevice.session.digits import fits, value_of
+from nsdevice.session.digits import counting_field, fits, value_of
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.fields import SCORE_LIMITS, entry_field
+from nsdevice.session.screens.lines import line_counts, takes_lines
 from nsdevice.session.screens.menu import session_menu_rows
 from nsdevice.session.screens.room import show_room_results
-from nsdevice.session.screens.score_sheet import count_field, sheet_counts
+from nsdevice.session.screens.score_sheet import count_field, sheet_counts, sheet_sum
 from nsdevice.session.screens.setup import SEED_CHARACTERS, lays_own_pencils, session_setup_rows
 
 QUESTIONS = ("back_to_round", "restart_round", "new_game", "shutdown")
 # A round's last card is shown on these: a state on them holds every turn revealed.
-ROUND_OVER = (ScreenName.ROUND_END, ScreenName.PENCIL_PASS, ScreenName.GAME_END)
+ROUND_OVER = (
+    ScreenName.ROUND_END,
+    ScreenName.LINE_ENTRY,
+    ScreenName.PENCIL_PASS,
+    ScreenName.GAME_END,
+)
 
 
 class ForbiddenState(AssertionError):
@@ -111,6 +118,7 @@ def _check_state(session: Context) -> None:
         )
     _check_pencils(session)
     _check_values(session)
+    _check_lines(session)
 
 
 def _check_progress(session: Context) -> None:
@@ -156,6 +164,60 @@ def _check_digits(session: Context) -> None:
     _require(fits(state.digits, field), f"digits {state.digits!r}")
     _require(0 <= state.digit < field.width, f"digit {state.digit!r}")
     _require(value_of(state.digits) == value, f"digits {state.digits!r} for {value}")
+
+
+def _check_lines(session: Context) -> None:
+    """The lines entered as the game goes, the sheets walked and the seats' names: only in
+    a one-table game, for its seats and rounds, each count one its field takes, each
+    sheet one the rules add up (S-T, S-P, S-T-END, S-P-END); the line entry on a seat."""
+    state = session.state
+    setup = state.setup
+    given = bool(state.lines or state.sheets or state.names)
+    _require(not given or (setup is not None and state.room is None), "lines without a table")
+    on_entry = state.screen is ScreenName.LINE_ENTRY
+    _require(on_entry or state.line_seat == 0, f"line seat {state.line_seat!r} off its entry")
+    if setup is None:
+        return
+    seats = range(1, setup.players + 1)
+    counts = line_counts(setup)
+    fields = [counting_field(count.most) for count in counts]
+    for seat, rounds in state.lines.items():
+        _require(seat in seats and bool(counts), f"lines of seat {seat!r}")
+        for number, values in rounds.items():
+            _require(1 <= number <= ROUNDS, f"a line of round {number!r}")
+            _require(
+                len(values) == len(fields)
+                and all(f.low <= v <= f.high for f, v in zip(fields, values, strict=True)),
+                f"seat {seat}'s line {number}: {values!r}",
+            )
+    layout = sheet_counts(setup)
+    for seat, sheet in state.sheets.items():
+        _require(seat in seats and len(sheet) == len(layout), f"sheet of seat {seat!r}")
+        _require(all(0 <= v <= 99 for v in sheet), f"sheet of seat {seat}: {sheet!r}")
+        _require(sheet_sum(setup, sheet) is not None, f"sheet of seat {seat}: {sheet!r}")
+    for seat, name in state.names.items():
+        _require(seat in seats and _named(name), f"name of seat {seat!r}")
+    if on_entry:
+        _require(takes_lines(session), "a line entry where lines are not entered")
+        _require(state.line_seat in seats, f"line seat {state.line_seat!r}")
+        _require(len(state.sheet) == len(fields), f"line {state.sheet!r}")
+        _require(0 <= state.sheet_step < len(fields), f"line step {state.sheet_step!r}")
+        field = fields[state.sheet_step]
+        _require(fits(state.digits, field), f"digits {state.digits!r}")
+        _require(0 <= state.digit < field.width, f"digit {state.digit!r}")
+        _require(value_of(state.digits) == state.sheet[state.sheet_step], "digits for the line")
+        _require(
+            all(f.low <= v <= f.high for f, v in zip(fields, state.sheet, strict=True)),
+            f"line {state.sheet!r}",
+        )
+
+
+def _named(name: object) -> bool:
+    """A seat's name as a phone's join leaves it (`rules.room.player_name`)."""
+    try:
+        return isinstance(name, str) and player_name(name) == name
+    except ValueError:
+        return False
 
 
 def _check_pencils(session: Context) -> None:

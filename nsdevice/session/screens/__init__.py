@@ -18,6 +18,7 @@ from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens import (
     game,
     history,
+    lines,
     menu,
     phones,
     room,
@@ -26,7 +27,7 @@ from nsdevice.session.screens import (
     setup,
 )
 
-FAMILIES = (setup, game, scores, score_sheet, menu, history, phones, room)
+FAMILIES = (setup, game, lines, scores, score_sheet, menu, history, phones, room)
 RECORDS: tuple[Screen[Any], ...] = tuple(record for family in FAMILIES for record in family.RECORDS)
 SCREENS: dict[ScreenName, Screen[Any]] = {record.name: record for record in RECORDS}
 

@@ -1,12 +1,14 @@
-"""The numbers typed in at the game's end, digit by digit (`nsdevice.session.digits`):
-each seat's total and best line, as the score entry and the score sheet both set them."""
+"""The numbers typed in digit by digit (`nsdevice.session.digits`): each seat's total and
+best line, as the score entry and the score sheet both set them, and one press on any of
+the three digit screens (the score entry, the sheet, a round's line entry: `press_digits`)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.deal import Setup
+from nsdevice.rules.frozen import dataclass
 from nsdevice.session.context import Context
 from nsdevice.session.digits import (
     HOLD_STEP,
@@ -14,6 +16,7 @@ from nsdevice.session.digits import (
     NumberField,
     digits_of,
     turned,
+    untouched,
     value_of,
 )
 
@@ -75,3 +78,39 @@ def turn_digit(session: Context, press: Press, field: NumberField) -> int:
     step = step if press.button is Button.NEXT else -1
     state.digits = list(turned(state.digits, state.digit, step, field))
     return value_of(state.digits)
+
+
+@dataclass(frozen=True, slots=True)
+class DigitEnds:
+    """What a digit screen does where its digits end: the one thing each screen does its
+    own way, around the press ladder they share (`press_digits`)."""
+
+    value: Callable[[int], None]  # the field's new value, once a digit turned
+    done: Callable[[], None]  # MENU past the field's last digit: the next field, or the end
+    leave: Callable[[], None]  # BACK on an untouched field, or held on its first digit
+    held_menu: Callable[[], None]  # the screen's own hold (the sheet, a skip)
+
+
+def press_digits(session: Context, press: Press, field: NumberField, ends: DigitEnds) -> None:
+    """One press on a digit screen: NEXT/BACK turn the digit under the cursor (a held
+    NEXT by five), MENU moves on a digit (past the last: `ends.done`), a held BACK goes
+    to the digit before, and BACK on a field nothing was set in leaves it. A repeat does
+    nothing: one press, one step, so a wheel never races."""
+    state = session.state
+    if press.gesture is Gesture.REPEAT:
+        return
+    if press.button is Button.MENU:
+        if press.gesture is Gesture.HOLD:
+            ends.held_menu()
+        elif state.digit + 1 < field.width:
+            state.digit += 1
+        else:
+            ends.done()
+        return
+    back = press.button is Button.BACK
+    if back and press.gesture is Gesture.HOLD and state.digit > 0:
+        state.digit -= 1
+    elif back and (press.gesture is Gesture.HOLD or untouched(state.digits, state.digit)):
+        ends.leave()
+    else:
+        ends.value(turn_digit(session, press, field))

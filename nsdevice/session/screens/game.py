@@ -30,6 +30,7 @@ from nsdevice.session.screens.examples import (
     situation_deal,
     tables,
 )
+from nsdevice.session.screens.lines import open_lines, running_totals, takes_lines
 from nsdevice.session.screens.menu import ask, open_menu
 from nsdevice.session.screens.room import example_room_call, room_call, room_deal
 from nsdevice.session.screens.score_sheet import open_sheet, sheet_counts
@@ -275,25 +276,40 @@ def on_pencils(session: Context, press: Press) -> None:
 
 
 # --- a round's end and the pencils passed on --------------------------------------------------
-def round_end_view(deal: Deal, round_number: int, language: str) -> views.RoundEndView:
+def round_end_view(
+    deal: Deal,
+    round_number: int,
+    language: str,
+    lines: bool = False,
+    running: tuple[int | None, ...] = (),
+) -> views.RoundEndView:
+    """`lines`: a held NEXT opens the line entry; `running`: each seat's lines so far."""
     return views.RoundEndView(
         city=deal.setup.city.value,
         round=round_number,
         rounds=ROUNDS,
         solo=deal.setup.solo,
         line_scoring=deal.city.line_scoring,
+        lines=lines,
+        running=running if any(total is not None for total in running) else (),
         hints=hints(next="continue", back="back", menu="menu"),
         language=language,
     )
 
 
 def show_round_end(session: Context) -> views.RoundEndView:
-    return round_end_view(session.current_deal(), session.state.progress.round, session.language)
+    state = session.state
+    deal = session.current_deal()
+    taken = takes_lines(session)
+    running = running_totals(deal.setup, state.lines) if taken else ()
+    return round_end_view(deal, state.progress.round, session.language, taken, running)
 
 
 def on_round_end(session: Context, press: Press) -> None:
     state = session.state
-    if press.button is Button.NEXT:
+    if press.button is Button.NEXT and press.gesture is Gesture.HOLD and takes_lines(session):
+        open_lines(session)  # each seat's line of this round, as the game goes
+    elif press.button is Button.NEXT:
         last = state.progress.round >= ROUNDS
         state.screen = ScreenName.GAME_END if last else ScreenName.PENCIL_PASS
         if last and state.room is not None:  # a room's end: its results, page 1
@@ -447,8 +463,11 @@ def _deck_examples(album: Album) -> Iterator[tuple[str, views.View]]:
 
 
 def _round_end_examples(album: Album) -> Iterator[tuple[str, views.View]]:
+    """A round's end as it comes (its chime), and with the seats' lines so far."""
     three = tables(album.city).three
     yield "round-end", replace(round_end_view(three, 2, album.language), chime="round_end")
+    if three.city.line_scoring:  # lines entered as the game goes: seat 3 skipped one
+        yield "round-end-lines", round_end_view(three, 3, album.language, True, (44, 51, None))
 
 
 def _pencil_pass_examples(album: Album) -> Iterator[tuple[str, views.View]]:
@@ -508,6 +527,7 @@ ROUND_END = Screen(
     on_round_end,
     show_round_end,
     _round_end_examples,
+    holds=frozenset({Button.NEXT}),  # a held NEXT enters each seat's line of the round
     in_round=True,
 )
 PENCIL_PASS = Screen(

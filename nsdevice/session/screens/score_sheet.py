@@ -3,20 +3,26 @@ same digits as the entry, and the sheet's sum goes back into the seat's total.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from nsdevice import views
-from nsdevice.inputs.events import Button, Gesture, Press
+from nsdevice.inputs.events import Press
 from nsdevice.rules import scoring
 from nsdevice.rules.cities import city
 from nsdevice.rules.deal import Setup
 from nsdevice.rules.modules import Module
 from nsdevice.session.context import EVERY_BUTTON, Album, Context, Screen
-from nsdevice.session.digits import NumberField, counting_field, digits_of, untouched
+from nsdevice.session.digits import NumberField, counting_field, digits_of
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints
 from nsdevice.session.screens.examples import tables
-from nsdevice.session.screens.fields import SCORE_LIMITS, entry_field, load_field, turn_digit
+from nsdevice.session.screens.fields import (
+    SCORE_LIMITS,
+    DigitEnds,
+    entry_field,
+    load_field,
+    press_digits,
+)
 
 
 def sheet_counts(setup: Setup) -> tuple[tuple[int, scoring.Count], ...]:
@@ -112,11 +118,49 @@ def show_score_sheet(session: Context) -> views.SheetView:
 
 
 def open_sheet(session: Context) -> None:
-    """The sheet of the seat whose total the entry is on, every count at zero."""
+    """The sheet of the seat whose total the entry is on, on its first count not given:
+    its counts as far as they are known (its whole sheet once walked, else the lines
+    entered as the game went, the rest at zero)."""
     state = session.state
-    state.sheet = [0] * len(sheet_counts(session.current_setup()))
+    setup = session.current_setup()
+    seat = state.entry // 2 + 1
+    state.sheet = list(known_counts(setup, state.lines.get(seat, {}), state.sheets.get(seat)))
     state.screen = ScreenName.SCORE_SHEET
-    _load_count(session, 0)
+    _load_count(session, _asked_after(session, -1) or 0)
+
+
+def known_counts(
+    setup: Setup, lines: Mapping[int, Sequence[int]], sheet: Sequence[int] | None = None
+) -> tuple[int, ...]:
+    """A seat's sheet as far as it is known: `sheet` when it was walked, else zeros with
+    the lines entered as the game went (`lines`: round → that line's counts) in place."""
+    if sheet is not None:
+        return tuple(sheet)
+    counts = [0] * len(sheet_counts(setup))
+    for number, values in lines.items():
+        first = line_steps(setup, number)[0]
+        counts[first : first + len(values)] = values
+    return tuple(counts)
+
+
+def line_steps(setup: Setup, number: int) -> tuple[int, ...]:
+    """The sheet's steps of round `number`'s line."""
+    items = scoring.sheet_items(city(setup.city), Module.OBJECTIVES in setup.modules)
+    return tuple(
+        step
+        for step, (index, _) in enumerate(sheet_counts(setup))
+        if items[index].key == "line" and items[index].number == number
+    )
+
+
+def _asked_after(session: Context, step: int) -> int | None:
+    """The sheet's next count after `step` that was not given as the game went (a line
+    entered at its round's end is not asked again); None past the last."""
+    state = session.state
+    setup = session.current_setup()
+    seat = state.entry // 2 + 1
+    given = {s for number in state.lines.get(seat, {}) for s in line_steps(setup, number)}
+    return next((s for s in range(step + 1, len(state.sheet)) if s not in given), None)
 
 
 def _load_count(session: Context, step: int) -> None:
@@ -155,6 +199,7 @@ def _leave_sheet(session: Context, total: int | None) -> None:
         return
     state.scores[state.entry] = total
     setup = session.current_setup()
+    state.sheets[state.entry // 2 + 1] = tuple(state.sheet)  # for the result's breakdown
     if not setup.solo:
         state.scores[state.entry + 1] = sheet_best_line(setup, state.sheet)
         seat = state.entry // 2 + 1
@@ -164,36 +209,34 @@ def _leave_sheet(session: Context, total: int | None) -> None:
 
 
 def on_score_sheet(session: Context, press: Press) -> None:
-    """The same digits as the score entry, one count of the sheet after another; a held
-    MENU skips to typing the total in."""
+    """The same digits as the score entry (`fields.press_digits`), one count of the sheet
+    after another (past the lines given as the game went); a held MENU skips to typing
+    the total in, BACK walks back over every count, given ones too, to correct them."""
     state = session.state
-    if press.gesture is Gesture.REPEAT:
-        return
     setup = session.current_setup()
-    field = count_field(session)
-    steps = len(state.sheet)
-    if press.button is Button.MENU:
-        if press.gesture is Gesture.HOLD:
-            _leave_sheet(session, None)
-        elif state.digit + 1 < field.width:
-            state.digit += 1
-        elif state.sheet_step + 1 < steps:
-            _load_count(session, state.sheet_step + 1)
-        else:
-            total = sheet_sum(setup, state.sheet)
-            if total is not None:  # else the sheet says which counts cannot be right
-                _leave_sheet(session, total)
-        return
-    back = press.button is Button.BACK
-    if back and press.gesture is Gesture.HOLD and state.digit > 0:
-        state.digit -= 1
-    elif back and (press.gesture is Gesture.HOLD or untouched(state.digits, state.digit)):
+
+    def value(number: int) -> None:
+        state.sheet[state.sheet_step] = number
+
+    def done() -> None:
+        later = _asked_after(session, state.sheet_step)
+        if later is not None:
+            _load_count(session, later)
+            return
+        total = sheet_sum(setup, state.sheet)
+        if total is not None:  # else the sheet says which counts cannot be right
+            _leave_sheet(session, total)
+
+    def leave() -> None:
         if state.sheet_step == 0:
             _leave_sheet(session, None)
         else:
             _load_count(session, state.sheet_step - 1)
-    else:
-        state.sheet[state.sheet_step] = turn_digit(session, press, field)
+
+    def skip() -> None:
+        _leave_sheet(session, None)
+
+    press_digits(session, press, count_field(session), DigitEnds(value, done, leave, skip))
 
 
 # --- the gallery's examples ---------------------------------------------------------------

@@ -9,24 +9,25 @@ from dataclasses import replace
 from typing import Any
 
 from nsdevice import views
-from nsdevice.inputs.events import Button, Gesture, Press
+from nsdevice.inputs.events import Button, Press
 from nsdevice.rules import scoring
 from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import Setup, daily_seed
 from nsdevice.session.context import EVERY_BUTTON, Album, Context, Screen
-from nsdevice.session.digits import MINUS, digits_of, fits, untouched, value_of
+from nsdevice.session.digits import MINUS, digits_of, fits, value_of
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints
 from nsdevice.session.screens.examples import DAILY_EXAMPLE, tables
 from nsdevice.session.screens.fields import (
     SCORE_LIMITS,
+    DigitEnds,
     asked_fields,
     entry_field,
     field_place,
     load_field,
+    press_digits,
     score_field,
     score_fields,
-    turn_digit,
 )
 from nsdevice.session.screens.menu import open_menu
 from nsdevice.session.screens.score_sheet import count_field, open_sheet
@@ -97,43 +98,50 @@ def begin_scores(session: Context) -> None:
     if len(state.scores) != fields:
         state.scores = [0] * fields
         state.sheet_best = []
-    load_field(session, 0)
     state.screen = ScreenName.SCORE_ENTRY
+    enter_field(session, 0)
 
 
 def on_score_entry(session: Context, press: Press) -> None:
-    """Digit by digit (nsdevice.session.digits): NEXT/BACK turn the digit, a held NEXT
-    by five; MENU moves on a digit, past the last to the next field. BACK on an empty
-    field, or a held BACK, goes back (from the first: to the game's end); a held MENU
-    on a total opens that seat's score sheet."""
+    """Digit by digit (`fields.press_digits`). BACK on an empty field, or a held BACK,
+    goes back (from the first: to the game's end); a held MENU on a total opens that
+    seat's score sheet; MENU past the last digit moves to the next field."""
     state = session.state
-    if press.gesture is Gesture.REPEAT:  # one press, one step: a wheel never races
-        return
     setup = session.current_setup()
     fields = asked_fields(session)
     here = field_place(fields, state.entry)
-    field = entry_field(session)
-    if press.button is Button.MENU:
-        if press.gesture is Gesture.HOLD:
-            if score_entry_view(setup, state.scores, state.entry, "en").sheet:
-                open_sheet(session)
-        elif state.digit + 1 < field.width:
-            state.digit += 1
-        elif here + 1 < len(fields):
-            load_field(session, fields[here + 1])
+
+    def value(number: int) -> None:
+        state.scores[state.entry] = number
+
+    def done() -> None:
+        if here + 1 < len(fields):
+            enter_field(session, fields[here + 1])
         else:
             _finish(session)
-        return
-    back = press.button is Button.BACK
-    if back and press.gesture is Gesture.HOLD and state.digit > 0:
-        state.digit -= 1
-    elif back and (press.gesture is Gesture.HOLD or untouched(state.digits, state.digit)):
+
+    def leave() -> None:
         if here == 0:
             state.screen = ScreenName.GAME_END  # nothing entered yet: back to the game's end
         else:
             load_field(session, fields[here - 1])
-    else:
-        state.scores[state.entry] = turn_digit(session, press, field)
+
+    def sheet() -> None:
+        if score_entry_view(setup, state.scores, state.entry, "en").sheet:
+            open_sheet(session)
+
+    press_digits(session, press, entry_field(session), DigitEnds(value, done, leave, sheet))
+
+
+def enter_field(session: Context, entry: int) -> None:
+    """Forward onto field `entry`: a seat's total whose lines were entered as the game went
+    opens on that seat's score sheet, where only what is left is asked (its lines given)."""
+    state = session.state
+    load_field(session, entry)
+    seat = entry // 2 + 1
+    total = session.current_setup().solo or entry % 2 == 0
+    if total and state.lines.get(seat) and seat not in state.sheets:
+        open_sheet(session)
 
 
 def set_typed_digit(session: Context, character: str) -> bool:

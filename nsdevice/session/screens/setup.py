@@ -176,10 +176,7 @@ def _begin(session: Context, pencil_order: tuple[str, ...] | None) -> None:
     state.today = False
     state.pencil_choice = []
     state.progress = Progress()
-    state.scores = []
-    state.sheet_best = []
-    state.entry = 0
-    state.recorded = False
+    state.forget_scores()
     state.screen = ScreenName.SUMMARY
     session.new_table()
 

@@ -165,6 +165,15 @@ def _round_end(words: Pages, view: views.RoundEndView) -> Page:
     _ = words._
     lines = items([_("Draw the last section of this turn."), _("Then score this round's line:")])
     lines.append(Line(_(LINE_SCORING[view.line_scoring]), Role.FORMULA))
+    lines += items(  # the lines entered so far, seat by seat
+        tuple(
+            _("Seat {seat}: {total}").format(seat=seat, total=total)
+            for seat, total in enumerate(view.running, start=1)
+            if total is not None
+        )
+    )
+    if view.lines:
+        lines.append(Line(_("Hold NEXT: enter each seat's line"), Role.BUTTONS))
     return Page(words.title(view), tuple(lines), form=Form.MESSAGE)
 
 

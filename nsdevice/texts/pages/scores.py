@@ -98,7 +98,7 @@ def _score_sheet(words: Pages, view: views.SheetView) -> Page:
     where = _("{step} of {steps}").format(step=view.step + 1, steps=view.steps)
     lines = [
         Line("".join(view.digits), Role.CODE),
-        Line(f"{item} · {where}", Role.HEADING),
+        Line(item if view.along else f"{item} · {where}", Role.HEADING),
         Line(sheet_count(words, view.counts[view.count].key), Role.ITEM),
         Line(sheet_why(words, view), Role.FORMULA),
     ]
@@ -114,7 +114,10 @@ def _score_sheet(words: Pages, view: views.SheetView) -> Page:
                 penalty=view.module_penalty
             )
             lines.append(Line(solo, Role.NOTE))
-    lines.append(Line(_("Hold MENU: skip, type the total in"), Role.BUTTONS))
+    if view.along:  # a round's line as the game goes: a seat may leave it for the end
+        lines.append(Line(_("Hold MENU: skip this seat"), Role.BUTTONS))
+    else:
+        lines.append(Line(_("Hold MENU: skip, type the total in"), Role.BUTTONS))
     return Page(words.title(view), tuple(lines), emphasis=(0,), form=Form.CODE, cursor=view.cursor)
 
 
