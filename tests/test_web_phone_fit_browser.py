@@ -36,7 +36,8 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason=MISSING)
 WIDTH, HEIGHT = 390, 844  # a phone's viewport, in CSS pixels
 CODE = "87040219"  # eight digits, as the box draws them
 SHOTS = os.environ.get("NSDEVICE_PHONE_SHOTS", "")
-NEXT_SHEET = {"line-1-0": 5, "line-1-1": 4, "line-2-0": 6, "line-2-1": 3, "stamps": 20}
+TOKYO_SHEET = {"line-1-0": 5, "line-1-1": 4, "line-2-0": 6, "line-2-1": 3, "stamps": 20}
+PARIS_SHEET = {"line-1-0": 7, "line-1-1": 5, "line-1-2": 5, "overpasses_once": 3}
 
 # What on the page is wider than the viewport or than its own box: the page's width,
 # each element shown that reaches past the viewport's right or left edge, and each whose
@@ -73,12 +74,12 @@ class Phones:
     """The page over `session`, a browser whose windows are phones, and the loop's part:
     `settle` hands the box what the phones sent and publishes the table."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, buttons: bool = False) -> None:
         from nsdevice.runner.web import open_web
 
         self.session = session
         self.inbox = QueueInbox()
-        self.web = open_web(("127.0.0.1", free_port()), self.inbox)
+        self.web = open_web(("127.0.0.1", free_port()), self.inbox, buttons=buttons)
         self.web.publish(session.table())
         self.web.start()
         assert self.web.started.wait(20), "the page did not start"
@@ -223,8 +224,10 @@ class Phones:
 
 
 def one_table() -> Session:
+    """Paris (its sheet asks three counts a line) with objectives, the controller's phone
+    pressing NEXT and BACK: the longest one-table pages."""
     session = Session(
-        Settings(city="tokyo", players=3),
+        Settings(city="paris", players=3, modules=("objectives",)),
         capabilities=Capabilities(phones=("http://127.0.0.1:8414/",)),
         seed_source=lambda: "PHONEFIT",
         code_source=lambda: CODE,
@@ -250,18 +253,19 @@ def fill_sheet(phones: Phones, sheet: dict[str, int]) -> None:
 
 
 def test_every_page_of_a_one_table_phone_fits_a_phone_in_five_languages():
-    phones = Phones(one_table())
+    phones = Phones(one_table(), buttons=True)
     session = phones.session
     try:
         phones.open()
         phones.code_fits("code")
         phones.each_language("table-summary", 3)
         phones.next_until(ScreenName.ROUND_START)
-        phones.click("seat-2")
+        phones.click("seat-1")  # round 1's controller (C-10): NEXT and BACK on the phone
         phones.each_language("table-round-start-watching", 3)
         phones.type("code", CODE)
         phones.click("join-button")
         wait(lambda: not phones.shown("code"), 30, "the join box folded away")
+        assert phones.shown("press-next")
         phones.each_language("table-round-start-joined", 3)
         for screen in (ScreenName.TURN, ScreenName.ROUND_END, ScreenName.PENCIL_PASS):
             phones.next_until(screen)
@@ -269,14 +273,14 @@ def test_every_page_of_a_one_table_phone_fits_a_phone_in_five_languages():
         phones.next_until(ScreenName.GAME_END)
         wait(lambda: phones.shown("line-1-0"), 30, "the score sheet")
         phones.each_language("table-sheet-open", 3)
-        fill_sheet(phones, NEXT_SHEET)
+        fill_sheet(phones, PARIS_SHEET)
         phones.click("send")
         wait(lambda: phones.arrived() > 0, 30, "the sheet at the box")
         phones.settle()
         wait(lambda: phones.shown("sheet-sent"), 30, "the sheet folded to its line")
         assert not phones.shown("line-1-0") and not phones.shown("send")
         phones.each_language("table-sheet-sent", 3)
-        for seat, total in ((1, 40), (3, 31)):
+        for seat, total in ((2, 40), (3, 31)):
             session.enter_score(seat, total, 9)
         phones.settle()
         assert session.screen is ScreenName.RESULT
@@ -330,7 +334,7 @@ def test_every_page_of_a_room_phone_fits_a_phone_in_five_languages_D14():
         phones.next_until(ScreenName.ROOM_RESULTS)
         wait(lambda: phones.shown("line-1-0"), 30, "the score sheet")
         phones.each_language("room-sheet-open", 3)
-        fill_sheet(phones, NEXT_SHEET)
+        fill_sheet(phones, TOKYO_SHEET)
         phones.click("send")
         wait(lambda: phones.arrived() > 0, 30, "the sheet at the box")
         phones.settle()
