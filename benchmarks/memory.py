@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import Started, saved_game, status_kb  # noqa: E402
+from benchmarks.figures import Started, children, saved_game, status_kb  # noqa: E402
 from benchmarks.phones import Page, free_port, wait_for_page  # noqa: E402
 
 # The Display HAT Mini build as it is on the box (`--hardware display-hat-mini`: the real
@@ -64,15 +64,6 @@ def _fake_spidev(folder: Path) -> Path:
     subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(library), str(FAKE_SPIDEV),
                     "-ldl"], check=True)  # fmt: skip
     return library
-
-
-def children(pid: int) -> list[int]:
-    """The processes `pid` started (the phones' page's), from /proc."""
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        text = (task / "children").read_text() if (task / "children").exists() else ""
-        found += [int(child) for child in text.split()]
-    return found
 
 
 def pss_kb(pid: int) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from benchmarks.figures import children
 from benchmarks.reliability.harness import Report, working_folder
 from benchmarks.reliability.web_box import (
     Streams,
@@ -74,6 +75,10 @@ def web_connections(
                 report.fail(f"{crowd.refused} of {streams} event streams were refused")
             report.counts["first_tables_received"] = crowd.events
             report.counts["box_peak_rss_mb"] = peak_rss_mb(box.process.pid)
+            # the page's own process (issue 32)
+            report.counts["page_peak_rss_mb"] = sum(
+                peak_rss_mb(pid) for pid in children(box.process.pid)
+            )
             # a press still reaches every reading stream
             before = crowd.events
             menu = box.screens[-1]

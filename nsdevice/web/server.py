@@ -152,9 +152,11 @@ class WebSide:
                 theirs.close()
                 return None
             try:
+                # stdout is the box's (`--display json` writes its screens there): the
+                # page writes nothing but its log lines, which go to stderr as the box's
                 self.process = subprocess.Popen(
                     command, pass_fds=(theirs.fileno(), shared), stdin=subprocess.DEVNULL,
-                    env=environment,
+                    stdout=subprocess.DEVNULL, env=environment,
                 )  # fmt: skip
             finally:
                 theirs.close()
