@@ -145,6 +145,7 @@ class WebSide:
         package = str(Path(__file__).resolve().parents[2])  # where `nsdevice` is found
         path = os.environ.get("PYTHONPATH")
         environment = {**os.environ, "PYTHONPATH": package + (os.pathsep + path if path else "")}
+        environment.pop("NOTIFY_SOCKET", None)  # systemd hears the box alone (NotifyAccess=main)
         command = [sys.executable, "-m", "nsdevice.web.process", str(theirs.fileno()), str(shared)]
         with self._changed:  # `close` either comes first, or finds the process to end
             if self._stopping.is_set():
