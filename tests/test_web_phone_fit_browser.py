@@ -266,6 +266,9 @@ def test_every_page_of_a_one_table_phone_fits_a_phone_in_five_languages():
         phones.click("join-button")
         wait(lambda: not phones.shown("code"), 30, "the join box folded away")
         assert phones.shown("press-next")
+        # the phone's own pencil without its seat again ("Your pencil this round: Green")
+        pencil = phones.browser.find_element("id", "pencil-text").text
+        assert pencil.startswith("Your pencil this round: ") and "Seat" not in pencil
         phones.each_language("table-round-start-joined", 3)
         for screen in (ScreenName.TURN, ScreenName.ROUND_END, ScreenName.PENCIL_PASS):
             phones.next_until(screen)

@@ -56,18 +56,7 @@ def _room(table: views.TableView, said: Words, art: Artwork) -> dict[str, Any]:
     assert room is not None
 
     def entry(pencil: views.SeatPencil, size: int) -> dict[str, Any]:
-        line = said.pencil_line(pencil, size)  # "Seat 2: Brown · Joker"
-        colour = said.colour(pencil.colour)
-        place = said.labelled(said.slot(pencil.slot, size), colour)
-        return {
-            "slot": pencil.slot,
-            "colour": pencil.colour,
-            "name": colour,
-            "hex": art.pencils.get(pencil.colour, "#888888"),
-            "start": pencil.start_symbol or "",
-            "line": line,
-            "own": colour + line.removeprefix(place),  # the same without its place
-        }
+        return {"slot": pencil.slot, **_pencil(pencil, size, said, art)}
 
     def row(pencils: tuple[views.SeatPencil, ...], size: int) -> list[dict[str, Any]]:
         return [entry(pencil, size) for pencil in pencils]
@@ -99,6 +88,22 @@ def _room(table: views.TableView, said: Words, art: Artwork) -> dict[str, Any]:
             }
             for place in room.ranking
         ],
+    }
+
+
+def _pencil(pencil: views.SeatPencil, size: int, said: Words, art: Artwork) -> dict[str, Any]:
+    """A pencil as a phone shows it: its line with its place ("Seat 2: Brown · Joker"),
+    for the table's list, and without ("Brown · Joker"), for the phone that holds it."""
+    line = said.pencil_line(pencil, size)
+    colour = said.colour(pencil.colour)
+    place = said.labelled(said.slot(pencil.slot, size), colour)
+    return {
+        "colour": pencil.colour,
+        "name": colour,
+        "hex": art.pencils.get(pencil.colour, "#888888"),
+        "start": pencil.start_symbol or "",
+        "line": line,
+        "own": colour + line.removeprefix(place),
     }
 
 
@@ -191,15 +196,7 @@ def payload(
     ]
     for pencil in table.pencils:
         if pencil.slot.isdigit():
-            data["pencils"].append(
-                {
-                    "seat": int(pencil.slot),
-                    "colour": pencil.colour,
-                    "name": said.colour(pencil.colour),
-                    "hex": art.pencils.get(pencil.colour, "#888888"),
-                    "start": pencil.start_symbol or "",
-                    "line": said.pencil_line(pencil, table.players),
-                }
-            )
+            seat = {"seat": int(pencil.slot)}
+            data["pencils"].append({**seat, **_pencil(pencil, table.players, said, art)})
     data.update(screen_parts(view, said, art, card))
     return data

@@ -109,7 +109,7 @@
     }
     $("seats").replaceChildren(...seats);
     const pencil = data.pencils.find((item) => item.seat === said.seat);
-    swatch("pencil", pencil, pencil && labelled(words, words.your_pencil, pencil.line));
+    swatch("pencil", pencil, pencil && labelled(words, words.your_pencil, pencil.own));
     const next = data.passes[String(said.seat)];
     swatch("pass", next, next && labelled(words, words.next_pencil, next.name));
   }
