@@ -523,6 +523,7 @@ class TableView:
     players: int = 0
     pencils: tuple[SeatPencil, ...] = ()  # this round's, seats first
     line_scoring: str = ""  # "districts", "quarters" or "" (totals only)
+    objectives: bool = False  # the objectives module is played: its sheet field asked (C-11)
     scoring: bool = False  # the game is over and its scores are being taken
     seats_in: tuple[int, ...] = ()  # seats whose scores came from a phone
     room: RoomTable | None = None  # a room game (caller mode); None for one table

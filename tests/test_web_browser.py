@@ -25,6 +25,7 @@ from nsdevice.displays import Display
 from nsdevice.inputs.events import Button, ButtonTracker, Press, QueueInbox, Stop
 from nsdevice.inputs.script import ScriptInput
 from nsdevice.session import Capabilities, ScreenName, Session, Settings
+from nsdevice.texts import words
 from tests.browser import CHROMIUM, DRIVER, MISSING, chromium
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason=MISSING)
@@ -35,7 +36,7 @@ SCREENS = Path(__file__).resolve().parent.parent / "docs" / "screens"
 SHEETS = {  # what each seat's player types: lines (districts x stations), stamps, …
     1: {"line-1-0": 5, "line-1-1": 4, "line-2-0": 6, "line-2-1": 3, "stamps": 20},
     2: {"line-1-0": 7, "line-1-1": 4, "stamps": 10, "ring_unconnected": 2, "interchanges-4": 1},
-    3: {"line-1-0": 4, "line-1-1": 4, "line-2-0": 3, "line-2-1": 5, "objectives": 1},
+    3: {"line-1-0": 4, "line-1-1": 4, "line-2-0": 3, "line-2-1": 5, "stamps": 10},
 }
 
 
@@ -213,6 +214,17 @@ def test_three_phones_watch_a_tokyo_game_and_score_it(browser):
         for seat, phone in enumerate(phones, start=1):
             browser.switch_to.window(phone)
             wait(lambda: browser.find_elements(By.ID, "line-1-0"), what="the score sheet")
+            # each field named as the box's sheet names it (one table); no objectives
+            # field, as none are played (C-11)
+            labels = {
+                field.get_attribute("id"): field.find_element(By.XPATH, "..").text
+                for field in browser.find_elements(By.CSS_SELECTOR, "#fields input")
+            }
+            assert "objectives" not in labels
+            said = words("en")
+            assert labels["line-1-1"].endswith(said.sheet_count("stations"))
+            assert labels["interchanges-4"] == said.sheet_count("interchanges_4")
+            assert labels["ring_unconnected"] == said.sheet_count("ring_unconnected")
             for field, value in SHEETS[seat].items():
                 box_field = browser.find_element(By.ID, field)
                 box_field.clear()
@@ -223,7 +235,8 @@ def test_three_phones_watch_a_tokyo_game_and_score_it(browser):
         wait(lambda: isinstance(box.frames[-1][2], views.ResultView), what="the ending card")
         result = box.frames[-1][2]
         assert isinstance(result, views.ResultView)
-        # Tokyo S-T-END: 5x4 + 6x3 + 20 stamps = 58; 7x4 + 10 - 3x2 + 15 = 47; 4x4 + 3x5 + 10 = 41
+        # Tokyo S-T-END: 5x4 + 6x3 + 20 stamps = 58; 7x4 + 10 - 3x2 + 15 = 47; 4x4 + 3x5 + 10
+        # stamps = 41
         assert [(s.seat, s.total, s.best_line) for s in result.seats] == [
             (1, 58, 20),
             (2, 47, 28),

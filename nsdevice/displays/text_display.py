@@ -25,6 +25,8 @@ class TextDisplay(StreamDisplay):
         page = words.page(view)
         lines = [RULE, page.title.upper(), ""]
         for index, line in enumerate(page.lines):
+            if line.role is Role.PICTURE:  # the terminal draws no picture: says only what it shows
+                continue
             text = line.text
             if line.role is Role.CODE and page.cursor is not None:
                 text = marked(text, page.cursor)

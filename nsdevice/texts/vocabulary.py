@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from nsdevice import views
 from nsdevice.locale import N_, translations
+from nsdevice.rules import scoring
 from nsdevice.rules.cards import Kind, StationCard
 from nsdevice.rules.cities import city as city_data
 
@@ -130,6 +131,22 @@ MONTHS = (  # short month names, for the day's deal (D-2)
     N_("Dec"),
 )
 BUTTONS = {"next": N_("NEXT"), "back": N_("BACK"), "menu": N_("MENU")}
+# Each field of the score sheet (S-T-END, S-P-END), as the player counts it off the map:
+# the box's sheet and the phone's both name their fields from here (`sheet_count`), by the
+# keys of `rules.scoring.sheet_items`; `interchanges_N` for each number of lines meeting.
+SHEET_COUNTS = {
+    "districts": N_("Districts crossed"),  # S-T: a line's districts
+    "stations": N_("Stations in the line's busiest district"),  # S-T: the most in one
+    "quarters": N_("Quarters crossed"),  # S-P: a line's quarters
+    "stops": N_("Stops in the line's busiest quarter"),  # S-P: the most in one
+    "monuments": N_("Monuments on the line"),  # S-P: 2 points each
+    "stamps": N_("Points of your stamps"),
+    "ring_unconnected": N_("Ring stations no line reaches"),
+    "overpasses_once": N_("Overpasses crossed once"),
+    "overpasses_twice": N_("Overpasses crossed twice"),
+    "interchanges": N_("Stations where {lines} lines meet"),
+    "objectives": N_("Objectives met"),  # C-11: asked only when objectives are played
+}
 
 
 class Vocabulary:
@@ -269,9 +286,21 @@ class Vocabulary:
         return self._(DECK_HEADING)
 
     def phone(self) -> dict[str, str]:
-        """The phone page's own words (its buttons, labels and score sheet)."""
+        """The phone page's own words (its buttons, labels and score sheet); a sheet's
+        fields by `sheet_count`'s keys, prefixed "count_" ("count_stations")."""
         said = {key: self._(text) for key, text in PHONE.items()}
-        return {**said, "next": self.button("next"), "back": self.button("back")}
+        counts = {f"count_{key}": self.sheet_count(key) for key in sheet_count_keys()}
+        return {**said, **counts, "next": self.button("next"), "back": self.button("back")}
+
+    def sheet_count(self, key: str) -> str:
+        """One field of the score sheet as the player counts it ("Stations in the line's
+        busiest district"), by its key in `rules.scoring.sheet_items` ("interchanges_3":
+        the stations where 3 lines meet; "interchanges" alone keeps its {lines})."""
+        if key.startswith("interchanges_"):
+            return self._(SHEET_COUNTS["interchanges"]).format(
+                lines=key.removeprefix("interchanges_")
+            )
+        return self._(SHEET_COUNTS[key])
 
     def labelled(self, label: str, value: object) -> str:
         """"label: value" as the language writes it (French puts a no-break space before ':')."""
@@ -285,6 +314,14 @@ class Vocabulary:
         day = datetime.date.fromisoformat(iso_date)
         date = self._("{day} {month}").format(day=day.day, month=self._(MONTHS[day.month - 1]))
         return self._("Today's deal · {date}").format(date=date)
+
+
+def sheet_count_keys() -> tuple[str, ...]:
+    """Every field key a score sheet may have (`scoring.sheet_items`'), each number of
+    lines meeting at an interchange its own ("interchanges_3")."""
+    meet = sorted({*scoring.TOKYO_INTERCHANGES, *scoring.PARIS_INTERCHANGES})
+    plain = tuple(key for key in SHEET_COUNTS if key != "interchanges")
+    return plain + tuple(f"interchanges_{lines}" for lines in meet)
 
 
 DECK_HEADING = N_("Left in the deck")  # the box's tracker heading, the phones' and a screen's
@@ -304,16 +341,6 @@ PHONE = {
     "refused": N_("That code is not the box's current one"),
     "score_sheet": N_("Score sheet"),
     "line": N_("Line"),
-    "districts": N_("Districts"),
-    "stations": N_("Stations"),
-    "quarters": N_("Quarters"),
-    "monuments": N_("Monuments"),
-    "stamps": N_("Tourist stamps"),
-    "ring_unconnected": N_("Ring stations left unconnected"),
-    "interchanges": N_("Stations where {lines} lines meet"),
-    "objectives": N_("Objectives met"),
-    "overpasses_once": N_("Overpasses used once"),
-    "overpasses_twice": N_("Overpasses used twice"),
     "total": N_("Total"),
     "best_line": N_("Best line"),
     "send": N_("Send to the box"),

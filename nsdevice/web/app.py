@@ -395,7 +395,7 @@ class TableRoutes:
         seat = _seat_sent(data, {"seat", "sheet"}, table.players)
         if seat != mine:  # the box's own buttons correct any seat; a phone only its own
             raise Refusal(403, f"this phone joined for seat {mine}")
-        sheet = score_sheet(table.line_scoring, data["sheet"])
+        sheet = score_sheet(table.line_scoring, data["sheet"], table.objectives)
         self.act(table, seat, Scored(seat, sheet.total, sheet.best_line, table.game))
         return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
 

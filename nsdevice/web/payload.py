@@ -174,6 +174,7 @@ def payload(
         "pencils": [],
         "passes": {},
         "line_scoring": table.line_scoring,
+        "objectives": table.objectives,  # the sheet's objectives field, only when played
         "scoring": table.scoring,
         "seats_in": list(table.seats_in),
         "buttons": buttons,  # the controller's phone may press NEXT and BACK

@@ -159,7 +159,7 @@ class RoomRoutes:
             raise SheetError("send exactly {sheet}")
         if table.room is None or not table.scoring:
             raise Refusal(409, "scores are taken at the game's end")
-        sheet = score_sheet(table.line_scoring, data["sheet"])
+        sheet = score_sheet(table.line_scoring, data["sheet"], table.objectives)
         key = f"{table.game}/{number}/{seat}"  # each act is a save on the box
         if self.acts.full(key):
             raise Refusal(429, "too many at once from this seat; wait a minute", retry_after=60)

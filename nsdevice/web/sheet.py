@@ -16,6 +16,7 @@ from nsdevice.rules.frozen import dataclass
 MOST_LINES = 4  # one line per pencil colour a seat holds over the game (C-8)
 MOST_COUNT = 99  # no count on a sheet comes near this
 SCORE_LIMITS = (-50, 999)  # as on the box's own score entry
+OBJECTIVES = frozenset({"objectives"})
 
 
 class SheetError(ValueError):
@@ -34,10 +35,12 @@ def _number(value: Any, name: str, low: int = 0, high: int = MOST_COUNT) -> int:
     return value
 
 
-def _fields(data: Any, required: set[str], name: str = "sheet") -> Mapping[str, Any]:
+def _fields(
+    data: Any, required: set[str], name: str = "sheet", optional: frozenset[str] = frozenset()
+) -> Mapping[str, Any]:
     if not isinstance(data, dict):
         raise SheetError(f"{name} must be an object")
-    unknown = set(data) - required
+    unknown = set(data) - required - optional
     if unknown:
         raise SheetError(f"unknown field {sorted(unknown)[0]!r} in {name}")
     missing = required - set(data)
@@ -62,12 +65,26 @@ def _interchanges(data: Any, table: Mapping[int, int]) -> dict[int, int]:
     return {int(lines): _number(count, "interchanges") for lines, count in counts.items()}
 
 
-def score_sheet(line_scoring: str, data: Any) -> Sheet:
-    """The total and best line of one seat's sheet, for a city scored by `line_scoring`."""
+def _objectives(data: Any, played: bool) -> int:
+    """C-11: objectives met count only where the module is played; a sheet without the
+    module may leave the field out (the phone does) or send 0, never more."""
+    met = _number(data.get("objectives", 0), "objectives")
+    if met and not played:
+        raise SheetError("no objectives are played in this game (C-11)")
+    return met
+
+
+def score_sheet(line_scoring: str, data: Any, objectives: bool = True) -> Sheet:
+    """The total and best line of one seat's sheet, for a city scored by `line_scoring`;
+    `objectives`: the objectives module is played (C-11), so its field is asked."""
+    # C-11: the objectives field is asked only when played; without them it may come as 0
+    wanted, spare = ({"objectives"}, frozenset()) if objectives else (set(), OBJECTIVES)
     try:
         if line_scoring == "districts":
             sheet = _fields(
-                data, {"lines", "stamps", "ring_unconnected", "interchanges", "objectives"}
+                data,
+                {"lines", "stamps", "ring_unconnected", "interchanges"} | wanted,
+                optional=spare,
             )
             lines = [scoring.tokyo_line(*line) for line in _lines(sheet["lines"], 2)]
             total = scoring.tokyo_total(
@@ -75,12 +92,13 @@ def score_sheet(line_scoring: str, data: Any) -> Sheet:
                 stamps=_number(sheet["stamps"], "stamps"),
                 ring_unconnected=_number(sheet["ring_unconnected"], "ring stations"),
                 interchanges=_interchanges(sheet["interchanges"], scoring.TOKYO_INTERCHANGES),
-                objectives=_number(sheet["objectives"], "objectives"),
+                objectives=_objectives(sheet, objectives),
             )
         elif line_scoring == "quarters":
             sheet = _fields(
                 data,
-                {"lines", "overpasses_once", "overpasses_twice", "interchanges", "objectives"},
+                {"lines", "overpasses_once", "overpasses_twice", "interchanges"} | wanted,
+                optional=spare,
             )
             lines = [scoring.paris_line(*line) for line in _lines(sheet["lines"], 3)]
             total = scoring.paris_total(
@@ -88,7 +106,7 @@ def score_sheet(line_scoring: str, data: Any) -> Sheet:
                 overpasses_once=_number(sheet["overpasses_once"], "overpasses"),
                 overpasses_twice=_number(sheet["overpasses_twice"], "overpasses"),
                 interchanges=_interchanges(sheet["interchanges"], scoring.PARIS_INTERCHANGES),
-                objectives=_number(sheet["objectives"], "objectives"),
+                objectives=_objectives(sheet, objectives),
             )
         else:  # a city with no line scoring (London): the totals themselves
             sheet = _fields(data, {"total", "best_line"})

@@ -53,6 +53,7 @@ STYLES: dict[Role, Style] = {  # every role, once
     Role.CONTROLLER: Style(colour="accent"),
     Role.PENCIL: Style(max_lines=2),
     Role.CODE: Style(colour="accent_text", band="accent"),
+    Role.PICTURE: Style(),
 }
 CURSOR = Style(colour="accent_text", band="accent", padded=True)  # a list's chosen row
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
 from nsdevice.rules.deal import ROUNDS
+from nsdevice.rules.modules import Module
 from nsdevice.session.context import Album, Context, MenuEntry, Opened, Screen
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints, row_index, seat_pencils
@@ -112,6 +113,7 @@ def table_view(session: Context) -> views.TableView:
         # once the game is over nobody holds a pencil "this round" any more
         pencils=() if over or state.room else seat_pencils(deal, min(state.progress.round, ROUNDS)),
         line_scoring=deal.city.line_scoring,
+        objectives=Module.OBJECTIVES in setup.modules,
         scoring=room_scoring(session) or (beneath in SCORING and not state.recorded),
         seats_in=tuple(sorted(session.phone_seats)),
         room=room_table(session, over),

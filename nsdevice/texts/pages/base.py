@@ -37,6 +37,7 @@ class Role(Enum):
     CONTROLLER = "controller"  # who turns the cards next
     PENCIL = "pencil"  # one pencil's move
     CODE = "code"  # the deal code being typed
+    PICTURE = "picture"  # about the picture drawn beside (a QR code): none drawn, none said
 
 
 class Form(Enum):

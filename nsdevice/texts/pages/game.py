@@ -205,7 +205,11 @@ def _pencil_pass(words: Pages, view: views.PencilPassView) -> Page:
 @page_for(views.GameEndView, title=N_("Game over"))
 def _game_end(words: Pages, view: views.GameEndView) -> Page:
     _ = words._
-    ask = _("Enter your final score.") if view.players == 1 else _("Enter scores for a winner?")
+    ask = (
+        _("Enter your final score.")
+        if view.players == 1
+        else _("Enter each seat's score to see who wins.")
+    )
     lines = items([words.seed(view.seed), ask])
     if view.sheet:
         lines.append(Line(_("Hold NEXT: add it up on the score sheet"), Role.BUTTONS))

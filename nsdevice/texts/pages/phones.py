@@ -26,7 +26,8 @@ def _phones(words: Pages, view: views.PhonesView) -> Page:
             ),
         )
     lines = (
-        Line(_("Scan the code to see the table on your phone.")),
+        Line(_("Scan the code to see the table on your phone."), Role.PICTURE),
+        *((Line(_("The page is at:"), Role.DETAIL),) if view.addresses else ()),
         *(Line(address, Role.DETAIL) for address in view.addresses),
         Line(_("Join code: {code}").format(code=view.code), Role.HEADLINE),
     )

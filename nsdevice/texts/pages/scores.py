@@ -16,7 +16,6 @@ from nsdevice.texts.pages.base import (
     title_for,
 )
 from nsdevice.texts.pages.game import LINE_SCORING
-from nsdevice.texts.vocabulary import PHONE as PHONE_WORDS
 
 WHY_WON = {
     "total": "",
@@ -37,18 +36,6 @@ SHEET_WHY = {  # one line each: how the item scores, in our words
     "overpasses": N_("2 for each crossed once, 6 for each crossed twice"),
     "interchanges": N_("Points for each station where lines meet:"),
     "objectives": N_("10 for each objective met"),
-}
-SHEET_COUNTS = {  # what the player reads off the sheet for each count
-    "districts": N_("Districts crossed"),
-    "stations": N_("Most stations in one district"),
-    "quarters": N_("Quarters crossed"),
-    "stops": N_("Most stops in one quarter"),
-    "monuments": N_("Monuments on the line"),
-    "stamps": N_("Points of your stamps"),
-    "ring_unconnected": N_("Ring stations no line reaches"),
-    "overpasses_once": N_("Overpasses crossed once"),
-    "overpasses_twice": N_("Overpasses crossed twice"),
-    "objectives": N_("Objectives met"),
 }
 
 
@@ -99,7 +86,7 @@ def _score_sheet(words: Pages, view: views.SheetView) -> Page:
     lines = [
         Line("".join(view.digits), Role.CODE),
         Line(item if view.along else f"{item} · {where}", Role.HEADING),
-        Line(sheet_count(words, view.counts[view.count].key), Role.ITEM),
+        Line(words.sheet_count(view.counts[view.count].key), Role.ITEM),
         Line(sheet_why(words, view), Role.FORMULA),
     ]
     if view.points is None or view.running is None:
@@ -119,14 +106,6 @@ def _score_sheet(words: Pages, view: views.SheetView) -> Page:
     else:
         lines.append(Line(_("Hold MENU: skip, type the total in"), Role.BUTTONS))
     return Page(words.title(view), tuple(lines), emphasis=(0,), form=Form.CODE, cursor=view.cursor)
-
-
-def sheet_count(words: Pages, key: str) -> str:
-    if key.startswith("interchanges_"):
-        lines = key.removeprefix("interchanges_")
-        where_lines_meet = PHONE_WORDS["interchanges"]  # the phone sheet's own words
-        return words._(where_lines_meet).format(lines=lines)
-    return words._(SHEET_COUNTS[key])
 
 
 def sheet_why(words: Pages, view: views.SheetView) -> str:

@@ -361,12 +361,13 @@
     $("sheet-change").hidden = !room;
     $("sheet-change").textContent = words.change_sheet;
     const seat = room ? `${room.table}-${room.seat}` : said.seat;
-    const key = `${data.game}/${data.line_scoring}/${seat}/${data.language}`;
+    const key = `${data.game}/${data.line_scoring}/${data.objectives}/${seat}/${data.language}`;
     if (!open || said.sheetFor === key) return;
     said.sheetFor = key;
     const fields = [];
-    const parts = { districts: [words.districts, words.stations],
-                    quarters: [words.quarters, words.stations, words.monuments] }[data.line_scoring];
+    // each field named as the player counts it, by the box's own table (sheet_count)
+    const parts = { districts: [words.count_districts, words.count_stations],
+                    quarters: [words.count_quarters, words.count_stops, words.count_monuments] }[data.line_scoring];
     if (!parts) {
       fields.push(number("total", words.total), number("best_line", words.best_line));
     } else {
@@ -374,12 +375,11 @@
         parts.forEach((part, index) => fields.push(number(`line-${line}-${index}`, labelled(words, `${words.line} ${line}`, part))));
       }
       const extra = data.line_scoring === "districts"
-        ? [["stamps", words.stamps], ["ring_unconnected", words.ring_unconnected]]
-        : [["overpasses_once", words.overpasses_once], ["overpasses_twice", words.overpasses_twice]];
-      extra.forEach(([id, label]) => fields.push(number(id, label)));
+        ? ["stamps", "ring_unconnected"] : ["overpasses_once", "overpasses_twice"];
+      extra.forEach((id) => fields.push(number(id, words[`count_${id}`])));
       const meet = data.line_scoring === "districts" ? [3, 4, 5] : [2, 3, 4];
-      meet.forEach((lines) => fields.push(number(`interchanges-${lines}`, words.interchanges.replace("{lines}", lines))));
-      fields.push(number("objectives", words.objectives));
+      meet.forEach((lines) => fields.push(number(`interchanges-${lines}`, words[`count_interchanges_${lines}`])));
+      if (data.objectives) fields.push(number("objectives", words.count_objectives));  // C-11
     }
     $("fields").replaceChildren(...fields);
     $("sheet-said").textContent = "";
@@ -397,8 +397,9 @@
     }
     if (!lines.length) lines.push(Array(parts).fill(0));
     const meet = data.line_scoring === "districts" ? [3, 4, 5] : [2, 3, 4];
-    const result = { lines, objectives: value("objectives"),
+    const result = { lines,
                      interchanges: Object.fromEntries(meet.map((n) => [String(n), value(`interchanges-${n}`)])) };
+    if (data.objectives) result.objectives = value("objectives");  // C-11: only when played
     if (data.line_scoring === "districts") {
       Object.assign(result, { stamps: value("stamps"), ring_unconnected: value("ring_unconnected") });
     } else {
