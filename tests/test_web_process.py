@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -214,3 +215,43 @@ def _state(page: Path) -> str:
         return str(_stat(page)[0])
     except (OSError, IndexError):
         return "Z"
+
+
+def _said(errors: list[str], deadline: float = 30) -> None:
+    until = time.monotonic() + deadline
+    while not errors and time.monotonic() < until:
+        time.sleep(0.02)
+
+
+def test_a_page_that_cannot_listen_says_so_to_the_box_which_goes_on():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        errors: list[str] = []
+        session = room_session()
+        web = WebSide("127.0.0.1", taken.getsockname()[1], lambda item: True, Artwork,
+                      on_error=errors.append)  # fmt: skip
+        web.publish(session.table())
+        web.start()
+        try:
+            _said(errors)
+        finally:
+            web.close()
+    assert errors and "could not start on 127.0.0.1:" in errors[0]
+    assert not web.started.is_set()
+
+
+def test_the_box_hears_when_its_pages_process_ends_under_it():
+    errors: list[str] = []
+    web = WebSide("127.0.0.1", free_port(), lambda item: True, Artwork, on_error=errors.append)
+    web.publish(room_session().table())
+    web.start()
+    try:
+        assert web.started.wait(30), "the page did not start"
+        assert web.process is not None
+        web.process.kill()
+        _said(errors)
+        web.publish(room_session().table())  # the loop goes on publishing: nothing waits
+    finally:
+        web.close()
+    assert errors == ["the phones' page stopped (its process ended)"]

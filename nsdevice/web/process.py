@@ -194,17 +194,21 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
             date_header=False,  # it would go stale: nothing ticks to refresh it
         )
     )
+    failure: BaseException | None = None
     try:
         server.run()
-    except (Exception, SystemExit) as error:
-        with contextlib.suppress(OSError):
-            connection.sendall(said(STOPPED, f"the phones' page stopped ({error})"))
-        return 1
-    if not server.started:
-        with contextlib.suppress(OSError):
-            connection.sendall(said(STOPPED, f"the phones' page could not start on {host}:{port}"))
-        return 1
-    return 0
+    except (Exception, SystemExit) as error:  # uvicorn exits when it cannot listen
+        failure = error
+    if server.started and failure is None:
+        return 0
+    why = (
+        f"the phones' page could not start on {host}:{port}"
+        if not server.started
+        else f"the phones' page stopped ({failure})"
+    )
+    with contextlib.suppress(OSError):
+        connection.sendall(said(STOPPED, why))
+    return 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
