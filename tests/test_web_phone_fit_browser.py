@@ -318,7 +318,10 @@ def test_every_page_of_a_room_phone_fits_a_phone_in_five_languages_D14():
         phones.open()
         phones.code_fits("room-code")
         phones.each_language("room-summary-watching", 0)
+        header = phones.browser.find_element("id", "city")
+        assert header.text == "Tokyo · Room"
         join_room(phones, 3, 1, 1)
+        assert header.text == "Room · table 3 · Solo"
         phones.each_language("room-summary-solo", 1)
         # the player opens the page afresh (a new tab: the seat's claim is kept) and moves
         # to a table of three, the claim along: table 3 is gone
@@ -326,6 +329,7 @@ def test_every_page_of_a_room_phone_fits_a_phone_in_five_languages_D14():
         phones.open()
         join_room(phones, 7, 3, 2)
         assert session.table().room.tables == ((7, 3),)
+        assert phones.browser.find_element("id", "city").text == "Room · table 7 · 3 players"
         for seat, name in ((1, "Ann"), (3, "Bo")):
             assert session.join(7, 3, seat, name)
         phones.settle()
