@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
+from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point, Seated
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import Fitted, FontBook
 from nsdevice.displays.theme import Colour, Theme
@@ -28,6 +28,7 @@ class Canvas:
     dots_per_mm: float = 96 / 25.4  # the glass's pixels per millimetre (a 96 dpi window)
     texts: list[Placed] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
+    seats: list[Seated] = field(default_factory=list)
 
     # --- sizes ------------------------------------------------------------------------
     def px(self, fraction: float) -> int:
@@ -71,4 +72,5 @@ class Canvas:
             tuple(self.figures),
             bands.get("bottom"),
             tuple(bands.items()),
+            tuple(self.seats),
         )

@@ -55,6 +55,22 @@ def pencil(canvas: Canvas, colour: str, rect: pygame.Rect) -> None:
     canvas.figures.append(Figure(f"pencil-{colour}", box, "pencil"))
 
 
+def pencil_turned(canvas: Canvas, colour: str, rect: pygame.Rect, degrees: int) -> None:
+    """A pencil filling `rect` with its tip turned `degrees` (a multiple of 90) clockwise
+    from pointing right: as each seat round a table holds it."""
+    if degrees % 360 == 0:
+        pencil(canvas, colour, rect)
+        return
+    upright = degrees % 180 == 90
+    size = (rect.height, rect.width) if upright else rect.size
+    scratch = Canvas(pygame.Surface(size, pygame.SRCALPHA), canvas.theme, canvas.fonts,
+                     canvas.symbols)  # fmt: skip
+    pencil(scratch, colour, pygame.Rect((0, 0), size))
+    canvas.surface.blit(pygame.transform.rotate(scratch.surface, -degrees), rect.topleft)
+    box = (rect.x, rect.y, rect.width, rect.height)
+    canvas.figures.append(Figure(f"pencil-{colour}", box, "pencil"))
+
+
 def card(
     canvas: Canvas,
     card: StationCard,

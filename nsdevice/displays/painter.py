@@ -24,7 +24,7 @@ from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
 from nsdevice.displays.layouts.choice import layout_of
 from nsdevice.displays.layouts.frame import clear_of, header, legend
-from nsdevice.displays.layouts.small_page import PAGE_SECONDS, paged, small_page
+from nsdevice.displays.layouts.small_page import PAGE_SECONDS, one_page, paged, small_page
 from nsdevice.displays.layouts.small_turn import NOTE_SECONDS, corner_hints, is_small, small_turn
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import DRAWN_GLYPHS, ELLIPSIS, Fitted, FontBook, fit_text
@@ -105,7 +105,7 @@ class Painter:
         canvas = self._canvas(surface)
         surface.fill(self.theme.palette.background)
         chosen = layout_of(view)
-        if is_small(canvas) and (chosen.small_turn or paged(view)):
+        if is_small(canvas) and (chosen.small_turn or chosen.small or paged(view)):
             return self._paint_small(canvas, view, words, page_index)
         text = words.page(view) if chosen.from_page else None
         margin = canvas.margin()
@@ -119,13 +119,16 @@ class Painter:
     def _paint_small(
         self, canvas: Canvas, view: views.View, words: Words, page_index: int
     ) -> Drawing:
-        """A small panel's turn (the card and count always, the notes in pages) or a
-        screen of words in pages at a size read across the table."""
+        """A small panel's turn (the card and count always, the notes in pages), a screen
+        drawn as one picture (the table at a round's start), or a screen of words in pages
+        at a size read across the table."""
         chosen = layout_of(view)
         if chosen.small_turn:
             placed = corner_hints(view)
             bands = self._legend(canvas, placed, words, 0, snug=True)
             count = small_turn(canvas, cast(views.TurnView, placed), words, bands, page_index)
+        elif chosen.small is not None:
+            bands, count = one_page(canvas, view, words, chosen.small), 1
         else:
             items = chosen.items(canvas, view, words)
             bands, count = small_page(canvas, view, words, items, page_index)

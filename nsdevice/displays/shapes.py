@@ -6,6 +6,7 @@ scaled down (`SymbolBook`), which gives smooth edges without anti-aliased polygo
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -186,6 +187,49 @@ SHAPES = {
 }
 
 
+# The pencil powers' own icons (L-PP) beside the card shapes the other two borrow (joker,
+# switch). Not drawn with every card shape at a card's size: they are small icons only.
+def _shape_repeat(image: pygame.Surface, s: int, rim: float, fill: Colour, edge: Colour) -> None:
+    """An arrow going round once more: draw a second section."""
+    width = s * 0.13
+    radius = s * 0.32
+    centre = (s / 2, s * 0.54)
+    steps = 14
+    start, end = math.radians(-60), math.radians(230)  # clockwise on the screen, open at the top
+    arc = [
+        (centre[0] + radius * math.cos(start + (end - start) * k / steps),
+         centre[1] + radius * math.sin(start + (end - start) * k / steps))
+        for k in range(steps + 1)
+    ]  # fmt: skip
+    tip_angle = start - 0.35  # the head points on round the circle, past the arc's start
+    tip = (centre[0] + radius * math.cos(tip_angle), centre[1] + radius * math.sin(tip_angle))
+    ux, uy = math.sin(start), -math.cos(start)  # the tangent at the start, against the arc
+    spread = width * 1.5
+    base = arc[0]
+    head = [
+        (tip[0] + ux * width * 0.6, tip[1] + uy * width * 0.6),
+        (base[0] - uy * spread, base[1] + ux * spread),
+        (base[0] + uy * spread, base[1] - ux * spread),
+    ]
+    for colour, grow in ((edge, rim), (fill, 0.0)):  # the rim first, the white on top
+        for a, b in itertools.pairwise(arc):
+            _stroke(image, a, b, width + 2 * grow, colour)
+        pygame.draw.polygon(image, colour, _inset(head, -grow) if grow else head)
+
+
+def _shape_double(image: pygame.Surface, s: int, rim: float, fill: Colour, edge: Colour) -> None:
+    """A station circled: it counts twice."""
+    middle = (s / 2, s / 2)
+    pygame.draw.circle(image, edge, middle, s * 0.48)
+    pygame.draw.circle(image, fill, middle, s * 0.48 - rim)
+    pygame.draw.circle(image, edge, middle, s * 0.34)
+    pygame.draw.circle(image, fill, middle, s * 0.22)
+    pygame.draw.circle(image, edge, middle, s * 0.22 - rim, width=max(1, round(rim)))
+
+
+POWER_SHAPES = {"repeat": _shape_repeat, "double": _shape_double}
+
+
 def symbol_name(card: StationCard) -> str:
     """Which shape stands for a card's face."""
     if card.symbol is not None:
@@ -225,5 +269,5 @@ def _drawn(name: str, size: int, fill: Colour, edge: Colour) -> pygame.Surface:
     big = size * factor
     work = pygame.Surface((big, big), pygame.SRCALPHA)
     rim = max(1.5 * factor, big * 0.075)
-    SHAPES[name](work, big, rim, fill, edge)
+    (SHAPES.get(name) or POWER_SHAPES[name])(work, big, rim, fill, edge)
     return pygame.transform.smoothscale(work, (size, size))

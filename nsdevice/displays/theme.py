@@ -35,6 +35,9 @@ class Palette:
     special_badge: Colour = (244, 140, 46)  # the special-stations cards are orange (T-SP)
     pip_empty: Colour = (86, 92, 108)
     pencil_tip: Colour = (236, 206, 160)  # bare wood
+    table: Colour = (44, 50, 66)  # the table seen from above, a shade off the ground
+    chair: Colour = (84, 92, 112)  # a seat's chair: its white number reads on it
+    power_ring: Colour = (112, 84, 176)  # behind a pencil power's icon: no station (L-PP)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,11 +17,14 @@ from nsdevice import views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
 from nsdevice.displays.layouts.caller import caller_turn, is_caller, room_pencils, summary_to_join
-from nsdevice.displays.layouts.page import item, page, pencil_pass_items
+from nsdevice.displays.layouts.page import item, page
 from nsdevice.displays.layouts.phones import phones
 from nsdevice.displays.layouts.room_results import room_results
-from nsdevice.displays.layouts.round_start import module_items, round_start, round_start_items
+from nsdevice.displays.layouts.room_tables import room_pass, room_start
+from nsdevice.displays.layouts.round_start import round_start
+from nsdevice.displays.layouts.small_page import OnePage
 from nsdevice.displays.layouts.stack import Item
+from nsdevice.displays.layouts.table import table_pass, table_start
 from nsdevice.displays.layouts.turn import turn
 from nsdevice.displays.layouts.wide_turn import is_wide, wide_turn
 from nsdevice.rules.frozen import dataclass
@@ -48,6 +51,7 @@ class Layout:
     from_page: bool = True  # its title and lines are its page's (False: its own layout's)
     items: Items = _page_items  # its words as items, when it goes to pages on small glass
     small_turn: bool = False  # a small panel shows the small turn: the card, notes in pages
+    small: OnePage | None = None  # a small panel shows one picture drawn by this, not pages
 
 
 WORDS = Layout()
@@ -90,13 +94,16 @@ def _round_start_body(
         round_start(canvas, view, words, box)
 
 
-def _round_start_items(canvas: Canvas, view: views.RoundStartView, words: Words) -> list[Item]:
-    """The round start's own items, then the module cards."""
-    return round_start_items(canvas, view, words) + module_items(canvas, view, words)
+def _round_start_table(
+    canvas: Canvas, view: views.RoundStartView, words: Words, body: Box, foot: Box
+) -> None:
+    """On a small panel: the table (a room's four small tables), every seat on one page;
+    the module cards stay on the summary, a held MENU away."""
+    (room_start if view.room is not None else table_start)(canvas, view, words, body, foot)
 
 
 ROUND_START = lays_out(
-    views.RoundStartView, Layout(_round_start_body, from_page=False, items=_round_start_items)
+    views.RoundStartView, Layout(_round_start_body, from_page=False, small=_round_start_table)
 )
 
 
@@ -110,12 +117,14 @@ def _pencil_pass_body(
         _page_body(canvas, view, words, text, box)
 
 
-def _pencil_pass_items(canvas: Canvas, view: views.PencilPassView, words: Words) -> list[Item]:
-    """A room's: each pencil's swatch beside its line."""
-    return pencil_pass_items(view, _page_items(canvas, view, words))
+def _pencil_pass_table(
+    canvas: Canvas, view: views.PencilPassView, words: Words, body: Box, foot: Box
+) -> None:
+    """On a small panel: each pencil where it goes round the table, on one page."""
+    (room_pass if view.room is not None else table_pass)(canvas, view, words, body, foot)
 
 
-PENCIL_PASS = lays_out(views.PencilPassView, Layout(_pencil_pass_body, items=_pencil_pass_items))
+PENCIL_PASS = lays_out(views.PencilPassView, Layout(_pencil_pass_body, small=_pencil_pass_table))
 
 
 # --- the summary ----------------------------------------------------------------------------

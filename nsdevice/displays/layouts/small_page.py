@@ -14,6 +14,8 @@ the glass).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Any
 
 import pygame
 
@@ -29,13 +31,14 @@ from nsdevice.texts import Words
 
 TEXT_MM = 2.5  # the least capital height of any word but the buttons' labels
 PAGE_SECONDS = 5.0  # how long each page stays
-PAGED = (views.SummaryView, views.RoundStartView, views.PhonesView, views.RoomResultsView)
+PAGED = (views.SummaryView, views.PhonesView, views.RoomResultsView)
 
 
 def paged(view: views.View) -> bool:
-    """A screen of words that goes to pages on small glass: the `PAGED` screens, and a
-    room's pencil pass (every table size's next pencils)."""
-    return isinstance(view, PAGED) or (isinstance(view, views.PencilPassView) and bool(view.room))
+    """A screen of words that goes to pages on small glass: the `PAGED` screens."""
+    return isinstance(view, PAGED)
+
+
 HEADING = "heading"  # an item that introduces the next: never the last on a page
 
 
@@ -146,19 +149,47 @@ def paginate(canvas: Canvas, items: list[Item], width: int, height: int) -> list
     return pages
 
 
-def _layout(
-    canvas: Canvas, view: views.View, words: Words, items: list[Item]
-) -> tuple[Box, list[list[Row]], dict[str, Box]]:
-    """The body's box (beside the QR code on the phones' page), the pages, and the lower
-    labels' band, drawn on `canvas`. The page mark takes the lower right corner."""
+def _frame(
+    canvas: Canvas, view: views.View, words: Words, bottom_mark: bool
+) -> tuple[Box, Box, dict[str, Box]]:
+    """The body's box, the strip free beside the lower labels, and the lower labels'
+    band, drawn on `canvas`. `bottom_mark`: the page mark takes the lower right corner."""
     width, height = canvas.surface.get_size()
     margin = canvas.margin()
     _, row, _ = _title_fit(canvas, view, words)
     lower = dataclasses.replace(view, hints=tuple(h for h in view.hints if h.edge == "bottom"))
     bands = legend(canvas, lower, words, 0, snug=True) if lower.hints else {}
-    bottom = min(bands["bottom"][1] if "bottom" in bands else height, _mark_top(canvas))
+    band = bands.get("bottom")
+    bottom = band[1] if band else height
+    if bottom_mark:
+        bottom = min(bottom, _mark_top(canvas))
     x, y = margin, row + margin
-    w, h = width - 2 * margin, bottom - margin - y
+    body = (x, y, width - 2 * margin, bottom - margin - y)
+    return body, _beside(canvas, bands, bottom), bands
+
+
+def _beside(canvas: Canvas, bands: dict[str, Box], top: int) -> Box:
+    """The wider free stretch of the glass's foot beside the lower labels' band, from
+    `top` down (the whole foot when there are no lower labels)."""
+    width, height = canvas.surface.get_size()
+    margin = canvas.margin()
+    band = bands.get("bottom")
+    if band is None:
+        return (margin, top, width - 2 * margin, height - top)
+    x, _, w, _ = band
+    left = (margin, x - 2 * margin)  # (start, width) of each side's stretch
+    right = (x + w + margin, width - x - w - 2 * margin)
+    start, room = max(left, right, key=lambda side: side[1])
+    return (start, top, max(0, room), height - top)
+
+
+def _layout(
+    canvas: Canvas, view: views.View, words: Words, items: list[Item]
+) -> tuple[Box, list[list[Row]], dict[str, Box]]:
+    """The body's box (beside the QR code on the phones' page), the pages, and the lower
+    labels' band, drawn on `canvas`. The page mark takes the lower right corner."""
+    (x, y, w, h), _, bands = _frame(canvas, view, words, bottom_mark=True)
+    margin = canvas.margin()
     if isinstance(view, views.PhonesView):
         side = min(h, w // 3)  # the words need the width more than the code needs size
         x, w = x + side + margin, w - side - margin
@@ -192,3 +223,18 @@ def small_page(
         qr_code(canvas, content, (canvas.margin(), y, x - 2 * canvas.margin(), h))
     place_rows(canvas, pages[index], (x, y, w, h), canvas.cap_px(TEXT_MM))
     return bands, len(pages)
+
+
+OnePage = Callable[[Canvas, Any, Words, Box, Box], None]
+
+
+def one_page(canvas: Canvas, view: views.View, words: Words, draw: OnePage) -> dict[str, Box]:
+    """A screen that is one picture on small glass (the table at a round's start): its
+    title between the upper labels, the lower labels, and `draw(canvas, view, words,
+    body, beside)` for the rest, `beside` being the strip free between the lower labels.
+    Returns the labels' boxes."""
+    placed = corner_hints(view)
+    body, beside, bands = _frame(canvas, placed, words, bottom_mark=False)
+    _title_row(canvas, placed, words, bands)
+    draw(canvas, placed, words, body, beside)
+    return bands
