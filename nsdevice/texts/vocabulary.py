@@ -87,6 +87,7 @@ ACTIONS = {  # the legend for one button on one screen
     "reveal": N_("Reveal"),
     "undo": N_("Undo"),
     "menu": N_("Menu"),
+    "menu_cards": N_("Menu, hold: cards"),  # the turn: a held MENU shows the module cards
     "up": N_("Up"),
     "down": N_("Down"),
     "select": N_("Select"),

@@ -104,6 +104,8 @@ def _band(
 
     while px > smallest and total(px) > room:
         px -= 1
+    if total(px) > room:  # the gaps between the labels give way before a word is cut
+        gap = _cap_pad(px)
     pad = _cap_pad(px)
     band = fonts.height(px) + 2 * pad + 2
     top = height - band if at is None else at
@@ -120,6 +122,14 @@ def _band(
         share = (hint.order - 1) / (slots - 1) if slots > 1 else 0.5
         starts.append(margin + before + spare * share)
         before += width_here
+    for index in range(1, len(starts) - 1):  # a middle label whose key cap left its place
+        hint, cap, _ = labels[index]
+        home = margin + (hint.order - 1) * room / slots  # where its button's place begins
+        cap_middle = (fonts.width(cap, px) + 2 * pad) / 2
+        latest = starts[index + 1] - natural[index] - gap  # still clear of the next label
+        moved = min(max(starts[index], home - cap_middle + 1), max(starts[index], latest))
+        starts[index] = moved if moved == starts[index] else math.ceil(moved)  # whole pixels:
+        # the action's room is measured between two of them, and a fraction short cuts it
     ground = (0, width)
     if snug:
         ground = (

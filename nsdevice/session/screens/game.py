@@ -158,7 +158,12 @@ def turn_view(
         module_cards=module_cards(deal),
         remaining=progress.remaining(deal),
         room=room,
-        hints=hints(next="continue" if turn.last else "reveal", back="undo", menu="menu"),
+        # a held MENU shows the module cards (`on_turn`): the label says so where there are any
+        hints=hints(
+            next="continue" if turn.last else "reveal",
+            back="undo",
+            menu="menu_cards" if module_cards(deal) else "menu",
+        ),
         language=language,
     )
 
