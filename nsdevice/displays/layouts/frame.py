@@ -107,10 +107,17 @@ def _band(
     if total(px) > room:  # the gaps between the labels give way before a word is cut
         gap = _cap_pad(px)
     pad = _cap_pad(px)
-    band = fonts.height(px) + 2 * pad + 2
+    # in a corner (snug), a label wider than its share of the glass takes two lines
+    widest = round(width * SNUG_SHARE) if snug else room
+    actions = [_lines(fonts, c, a, px, widest) for _, c, a in labels]
+    rows = max(len(lines) for lines in actions)
+    band = fonts.height(px) * rows + 2 * pad + 2
     top = height - band if at is None else at
-    y = top + (band - fonts.height(px)) / 2
-    natural = [_label_width(fonts, c, a, px) for _, c, a in labels]
+    y = top + (band - fonts.height(px) * rows) / 2
+    natural = [
+        _label_width(fonts, c, max(lines, key=lambda line: fonts.width(line, px)), px)
+        for (_, c, _), lines in zip(labels, actions, strict=True)
+    ]
     spare = room - sum(natural)
     if spare < 0:  # too long even at the smallest size: equal shares, labels cut
         natural = [(room - gap * (len(labels) - 1)) // len(labels)] * len(labels)
@@ -137,13 +144,16 @@ def _band(
             min(width, math.ceil(starts[-1] + natural[-1]) + margin),
         )
     pygame.draw.rect(canvas.surface, palette.legend, (ground[0], top, ground[1] - ground[0], band))
-    for (_, cap, action), width_here, start in zip(labels, natural, starts, strict=True):
+    for (_, cap, _), lines, width_here, start in zip(labels, actions, natural, starts,
+                                                    strict=True):  # fmt: skip
         left = key_cap(canvas, cap, px, pad, (start, top + 2), band - 4)
         right = start + width_here
-        if right - left >= 1:
-            fitted = fit_text(action, px, math.floor(right - left), fonts=fonts, max_lines=1)
-            box = (round(left), round(y), math.floor(right - left), fitted.height)
+        line_y = y + (rows - len(lines)) * fonts.height(px) / 2
+        for line in lines if right - left >= 1 else ():
+            fitted = fit_text(line, px, math.floor(right - left), fonts=fonts, max_lines=1)
+            box = (round(left), round(line_y), math.floor(right - left), fitted.height)
             canvas.fitted(fitted, palette.text, box, "legend")
+            line_y += fonts.height(px)
     return (ground[0], top, ground[1] - ground[0], band)
 
 
@@ -223,6 +233,18 @@ def clear_of(box: Box, bands: dict[str, Box], margin: int) -> Box:
     if "right" in bands:
         right = min(right, bands["right"][0] - margin)
     return (x, y, max(0, right - x), max(0, bottom - y))
+
+
+SNUG_SHARE = 0.47  # the most of the glass's width a corner label takes on one line
+
+
+def _lines(fonts: FontBook, cap: str, action: str, px: int, widest: int) -> list[str]:
+    """The action on one line, or on two when its label would be wider than `widest`
+    (a corner's label beside a 2-inch turn's card: "Menu," over "hold: cards")."""
+    if _label_width(fonts, cap, action, px) <= widest or " " not in action:
+        return [action]
+    room = widest - _label_width(fonts, cap, "", px)
+    return list(fit_text(action, px, max(1, room), fonts=fonts, max_lines=2, min_size=px).lines)
 
 
 def _cap_pad(px: int) -> int:

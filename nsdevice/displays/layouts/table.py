@@ -52,9 +52,12 @@ class Spot:
 
 
 def start_spots(pencils: tuple[views.SeatPencil, ...]) -> list[Spot]:
-    """A round start's pencils; a spare takes no start (nobody draws with it this round)."""
+    """A round start's pencils; a spare shows no start and no power (nobody draws with it
+    this round)."""
     return [
-        Spot(p.slot, p.colour, None if p.slot.startswith("table") else p.start_symbol, p.power)
+        Spot(p.slot, p.colour)
+        if p.slot.startswith("table")
+        else Spot(p.slot, p.colour, p.start_symbol, p.power)
         for p in pencils
     ]
 

@@ -479,6 +479,7 @@ def _pencil_pass_examples(album: Album) -> Iterator[tuple[str, views.View]]:
     games, language = tables(album.city), album.language
     yield "pencil-pass-3-players", pencil_pass_view(games.three, 2, language)
     yield "pencil-pass-2-players", pencil_pass_view(games.two, 3, language)
+    yield "pencil-pass-4-players", pencil_pass_view(games.four, 4, language)
     yield "pencil-pass-solo", pencil_pass_view(games.solo, 4, language)
     room = room_deal(album.city)
     yield "room-pencil-pass", pencil_pass_view(room, 3, language, example_room_call(room, 3))
