@@ -255,3 +255,42 @@ def test_the_box_hears_when_its_pages_process_ends_under_it():
     finally:
         web.close()
     assert errors == ["the phones' page stopped (its process ended)"]
+
+
+def test_a_storm_of_acts_waits_out_a_frame_on_one_poll_not_one_each(monkeypatch):
+    """While the box makes a frame, hundreds of joins waiting for it share one poll of
+    the busy byte (each polling every millisecond took a core just when the frame needed
+    it); a phone that goes stops its own wait only; all go on once the frame is out."""
+    import asyncio
+
+    from nsdevice.web import stage as stage_module
+    from nsdevice.web.stage import Stage
+
+    monkeypatch.setattr(stage_module, "MOST_FRAME_WAIT", 30.0)  # no way round the frame
+    busy = Busy()
+    mirror = BusyMirror(busy.share())
+    stage = Stage(mirror)
+    polls: list[int] = []
+    real = stage._frame_over
+
+    async def counted() -> None:
+        polls.append(1)
+        await real()
+
+    stage._frame_over = counted  # type: ignore[method-assign]
+
+    async def storm() -> tuple[int, int]:
+        busy.start()
+        waits = [asyncio.ensure_future(stage.after_frame()) for _ in range(300)]
+        await asyncio.sleep(0.02)
+        waits[0].cancel()  # that phone went
+        await asyncio.sleep(0.01)
+        waiting = sum(not wait.done() for wait in waits)
+        busy.done()
+        await asyncio.gather(*waits[1:])
+        return waiting, len(polls)
+
+    waiting, polled = asyncio.run(storm())
+    assert (waiting, polled) == (299, 1)
+    asyncio.run(stage.after_frame())  # no frame under way: no poll at all
+    assert len(polls) == 1

@@ -32,6 +32,7 @@ class Stage:
         self._first = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
+        self._frame: asyncio.Future[None] | None = None  # the one poll for a frame's end
         self._closing = False
 
     def publish(self, table: TableView, number: int | None = None) -> None:
@@ -80,7 +81,19 @@ class Stage:
     async def after_frame(self) -> None:
         """On the page's event loop: return once the loop is not making a frame (at most
         MOST_FRAME_WAIT later). A short poll, and only while a frame is under way: the
-        loop's thread would otherwise have to wake this one after every frame."""
+        loop's thread would otherwise have to wake this one after every frame. One poll
+        for every waiter: a storm's hundreds of joins waiting out a frame must not each
+        wake every millisecond, taking a core just when the frame wants one."""
+        if not self.busy.busy:
+            return
+        import asyncio
+
+        frame = self._frame
+        if frame is None or frame.done():
+            frame = self._frame = asyncio.ensure_future(self._frame_over())
+        await asyncio.shield(frame)  # a phone that goes cancels its wait, not the poll
+
+    async def _frame_over(self) -> None:
         import asyncio
 
         waited = 0.0
