@@ -49,9 +49,12 @@ class RunOptions:
     voice: bool = False  # say each card aloud (kept as the menu's Voice)
     language: str | None = None  # the box's language (kept)
     room: bool = False  # call the cards for a whole room of tables (issue 25)
-    city: str | None = None  # with --room: the room's city (kept)
-    seed: str | None = None  # with --room: the deal code (random if left out)
-    modules: str | None = None  # with --room: comma-separated module names (kept)
+    # the game: a one-table game's (or with --room, the room's) city, players, modules and
+    # deal code, kept as the setup; a saved game of exactly that setup is resumed
+    city: str | None = None
+    players: int | None = None  # a one-table game's only: a room's tables choose their own
+    seed: str | None = None  # the deal code (random if left out)
+    modules: str | None = None  # comma-separated module names
     settings: str | None = None  # the card's nsdevice.toml: hardware, language, voice
     hotspot: str | None = None  # the box's own Wi-Fi, described while it is up (firstboot)
 
@@ -361,13 +364,16 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="call the cards for a whole room: every table on one deal, phones to join",
     )
-    parser.add_argument("--city", type=_city, default=None, help="with --room: the city")
     parser.add_argument(
-        "--seed", type=_seed, default=None, help="with --room: the deal code (random if left out)"
+        "--city", type=_city, default=None, help="the game's city (a saved game of it resumes)"
     )
     parser.add_argument(
-        "--modules", default=None, help="with --room: comma-separated module names"
+        "--players", type=_players, default=None, help="the game's players, 1 to 4 (not --room)"
     )
+    parser.add_argument(
+        "--seed", type=_seed, default=None, help="the game's deal code (random if left out)"
+    )
+    parser.add_argument("--modules", default=None, help="the game's modules, comma-separated")
     parser.add_argument(
         "--settings",
         default=None,

@@ -327,15 +327,6 @@ def test_run_room_plays_a_whole_game_with_the_script_input_and_json_display(tmp_
     assert [s["screen"] for s in again] == ["room_results", "round_end"]
 
 
-@pytest.mark.parametrize("flag", [["--seed", "ABC"], ["--city", "paris"], ["--modules", ""]])
-def test_room_choices_without_room_are_a_usage_error(tmp_path, flag):
-    command = [sys.executable, "-m", "nsdevice", "run", "--display", "json", "--input",
-               "script", "--keys", "next", "--state-dir", str(tmp_path), *flag]  # fmt: skip
-    result = subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=60)
-    assert result.returncode == 2 and "goes with --room" in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
-
-
 def test_the_caller_says_each_card_as_a_one_table_game_does_and_no_tables_controller_C10():
     from nsdevice.voice import phrase_ids
 

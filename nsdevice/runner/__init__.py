@@ -154,6 +154,9 @@ def _start_game(
     if options.room and not session.plays_room(options.seed):
         session.deal_new_game(seed=options.seed)  # the room's game, as chosen
         saver(session.snapshot())
+    elif chooses_game(options) and not options.room and not session.plays_table(options.seed):
+        session.deal_new_game(seed=options.seed)  # the one-table game, as chosen
+        saver(session.snapshot())
     for key, detail in started.notices:
         notice(f"{key.replace('_', ' ')}: {detail}")
     return session, saver
@@ -261,19 +264,29 @@ def hotspot_reader(path: str | None, port: int | None) -> Callable[[], Hotspot |
     return lambda: read_hotspot(file, port)
 
 
+def chooses_game(options: RunOptions) -> bool:
+    """The command line chooses the game: a room (`--room`), or a one-table game by any of
+    `--city`, `--players`, `--modules`, `--seed`."""
+    game = (options.city, options.players, options.modules, options.seed)
+    return options.room or any(value is not None for value in game)
+
+
 def _chosen_settings(options: RunOptions) -> dict[str, Any]:
-    """What the command line sets of the remembered settings: `--language`, `--voice`."""
+    """What the command line sets of the remembered settings: `--language`, `--voice`,
+    and the game's setup when it chooses one (kept as a new game's setup)."""
     chosen: dict[str, Any] = {}
     if options.language:
         chosen["language"] = options.language
     if options.voice:
         chosen["voice"] = True
-    if options.room:  # a room's game: the city and modules kept as a new game's setup
+    if chooses_game(options):
         from nsdevice.rules.modules import parse_modules
 
-        chosen["room"] = True
+        chosen["room"] = options.room  # a one-table game chosen leaves a room's setup
         if options.city:
             chosen["city"] = options.city
+        if options.players is not None:
+            chosen["players"] = options.players
         if options.modules is not None:
             chosen["modules"] = [m.value for m in parse_modules(options.modules)]
     return chosen

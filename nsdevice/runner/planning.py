@@ -46,14 +46,12 @@ def _size(
 
 
 def _check_room(options: RunOptions) -> None:
-    """--city, --seed and --modules choose a room's game: with --room only (a one-table
-    game is set up on the box's own screen)."""
+    """--city, --players, --seed and --modules choose the game (a room's with --room, whose
+    tables each choose their own number of players)."""
     from nsdevice.rules.modules import parse_modules
 
-    for flag, value in (("--city", options.city), ("--seed", options.seed),
-                        ("--modules", options.modules)):  # fmt: skip
-        if value is not None and not options.room:
-            raise usage(f"{flag} goes with --room")
+    if options.room and options.players is not None:
+        raise usage("--players goes without --room (a room's tables choose their own size)")
     if options.modules is not None:
         try:
             parse_modules(options.modules)

@@ -102,11 +102,26 @@ class Session(Context):
     def plays_room(self, seed: str | None = None) -> bool:
         """A room game of the remembered setup is under way (on deal code `seed`, if
         given): `nsdevice run --room` resumes it rather than dealing a new one."""
+        return self.state.room is not None and self._plays_setup(seed)
+
+    def plays_table(self, seed: str | None = None) -> bool:
+        """A one-table game of exactly the remembered setup (its city, players and modules;
+        deal code `seed`, if given) is under way: `nsdevice run --city … --players …`
+        resumes it rather than dealing a new one, so those flags can stay in a service's
+        options."""
+        setup = self.state.setup
+        return (
+            self.state.room is None
+            and setup is not None
+            and setup.players == self.settings.players
+            and self._plays_setup(seed)
+        )
+
+    def _plays_setup(self, seed: str | None) -> bool:
         setup = self.state.setup
         settings = self.settings
         return (
-            self.state.room is not None
-            and setup is not None
+            setup is not None
             and setup.city.value == settings.city
             and {m.value for m in setup.modules} == set(settings.modules)
             and (seed is None or setup.seed == seed)
