@@ -35,4 +35,8 @@ def chromium(width: int = 390, height: int = 844):
         f"--window-size={width},{height}",
     ):
         options.add_argument(flag)
+    # Headless Chromium keeps a window 500 px wide at least, whatever `--window-size`
+    # asks: every window (a new one too) gets a phone's own viewport of width × height
+    metrics = {"width": width, "height": height, "pixelRatio": 1.0}
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
     return webdriver.Chrome(service=Service(DRIVER or ""), options=options)

@@ -91,11 +91,8 @@ class Phones:
         self.web.close()
 
     def open(self) -> None:
-        """The page in this window, as a phone 390 px wide shows it. Headless Chromium
-        keeps a window 500 px wide at least, whatever `--window-size` asks: the page is
-        measured in an emulated phone's viewport instead (checked)."""
-        metrics = {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": True}
-        self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        """The page in this window, as a phone 390 px wide shows it (tests.browser's
+        emulated viewport: a headless window is 500 px wide at least; checked)."""
         self.browser.get(f"http://127.0.0.1:{self.web.port}/")
         self.rendered("en")
         viewport = self.browser.execute_script("return [innerWidth, innerHeight]")

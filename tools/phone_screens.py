@@ -98,10 +98,13 @@ def room(out: Path) -> int:
               ("Emil", 2, 2, 2), ("Fay", 3, 4, 1), ("Gus", 3, 4, 2), ("Hana", 3, 4, 3),
               ("Ivo", 3, 4, 4), ("Jun", 4, 2, 1), ("Kim", 4, 2, 2)]  # fmt: skip
     tokens = {}
-    for name, table, size, seat in others:
+    for number, (name, table, size, seat) in enumerate(others):
         body = json.dumps({"name": name, "table": table, "size": size, "seat": seat})
+        # each player's own phone: one seat an address (issue 32), told by X-Forwarded-For,
+        # which the page takes from the box itself (loopback) only
         asked = urllib.request.Request(f"{url}room/join", body.encode(), method="POST", headers={
-            "X-Join-Code": box.session.join_code, "Content-Type": "application/json"})  # fmt: skip
+            "X-Join-Code": box.session.join_code, "Content-Type": "application/json",
+            "X-Forwarded-For": f"127.0.0.{number + 10}"})  # fmt: skip
         with urllib.request.urlopen(asked) as answer:
             tokens[name] = json.load(answer)["token"]
     browser = chromium(390, 844)
