@@ -104,7 +104,7 @@ def decibels(ratio: float) -> float:
 
 def peak(samples: Sequence[float]) -> float:
     """The loudest sample in dBFS (0: full scale)."""
-    return decibels(max(map(abs, samples), default=0) / FULL_SCALE)
+    return decibels(max(max(samples, default=0), -min(samples, default=0)) / FULL_SCALE)
 
 
 def speech_level(samples: Sequence[float], rate: int = SAMPLE_RATE) -> float:
