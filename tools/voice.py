@@ -281,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
         "--k-weighted", action="store_true", help="with --levels: the K-weighted cross-check"
     )
     args = parser.parse_args(argv)
+    if args.k_weighted and not args.levels:
+        print("voice: --k-weighted goes with --levels", file=sys.stderr)
+        return 2
     if args.levels:
         return levels(args.k_weighted)
     old = json.loads(MANIFEST.read_text(encoding="utf-8")) if MANIFEST.exists() else {}
@@ -320,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
                 clips[language][phrase_id] = {"file": file, "text": text, "seconds": seconds}
                 if spoken(text, language) != text:
                     clips[language][phrase_id]["spoken"] = spoken(text, language)
+            rendered = sum(1 for lang, _ in stale if lang == language)
+            print(f"{language}: {rendered} clips rendered", flush=True)
     wanted = {CLIPS / str(c["file"]) for entries in clips.values() for c in entries.values()}
     for leftover in sorted(set(CLIPS.glob("*/*.ogg")) - wanted):
         leftover.unlink()  # a phrase the box no longer says
