@@ -4,17 +4,19 @@ whose words are the phrase's words today; a turn names its card and the count.""
 from __future__ import annotations
 
 import itertools
+import statistics
 
 import pytest
 
 from nsdevice import views
 from nsdevice.inputs.events import Button, Press
-from nsdevice.locale import LANGUAGES
+from nsdevice.locale import LANGUAGES, translations
 from nsdevice.rules.cards import Kind, Special, StationCard, Symbol
 from nsdevice.session import Session, Settings
 from nsdevice.texts import words
 from nsdevice.voice import CATALOGUE, phrase_ids, phrase_text, say
 from nsdevice.voice.clips import folder, manifest
+from tools import voice
 
 NEXT, MENU = Press(Button.NEXT), Press(Button.MENU)
 MODULE_SETS = {
@@ -114,3 +116,60 @@ def test_the_clips_together_stay_under_ten_megabytes_and_say_what_made_them():
     assert sum(len(f.read_bytes()) for f in files) < 10_000_000
     assert "espeak-ng" in manifest().engine and "GPL" in manifest().engine
     assert manifest().licence
+
+
+# --- how the clips sound, as the box decodes them ------------------------------------------
+AND = {"en": "and", "es": "y", "de": "und", "it": "e", "fr": "et"}  # each language's "and"
+
+
+@pytest.fixture(scope="module")
+def heard() -> dict[str, list[tuple[str, float, float]]]:
+    """Every shipped clip decoded by the box's mixer: language → (phrase id, speech level,
+    peak), both in dBFS."""
+    found: dict[str, list[tuple[str, float, float]]] = {}
+    with voice.box_mixer() as mixer:
+        for language, clips in manifest().clips.items():
+            found[language] = []
+            for phrase_id, clip in clips.items():
+                samples = voice.decoded(mixer, folder() / clip.file)
+                found[language].append(
+                    (phrase_id, voice.speech_level(samples), voice.peak(samples))
+                )
+    return found
+
+
+def test_no_clip_decodes_at_full_scale(heard):
+    assert voice.DECODED_CEILING < 0
+    over = [
+        (language, phrase_id, round(peak, 2))
+        for language, clips in heard.items()
+        for phrase_id, _, peak in clips
+        if peak >= voice.DECODED_CEILING
+    ]
+    assert not over, f"{len(over)} clips decode over {voice.DECODED_CEILING} dBFS: {over[:5]}"
+
+
+def test_every_language_speaks_at_one_level(heard):
+    medians = {lang: statistics.median(level for _, level, _ in c) for lang, c in heard.items()}
+    assert set(medians) == set(LANGUAGES)
+    spread = max(medians.values()) - min(medians.values())
+    assert spread <= 1.0, {language: round(level, 2) for language, level in medians.items()}
+    for language, clips in heard.items():  # and no clip much louder or softer than the rest
+        odd = [(i, round(level, 2)) for i, level, _ in clips if abs(level - medians[language]) > 1]
+        assert not odd, (language, odd)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_plus_between_two_effects_is_said_as_and_TSP2_PCG1(language):
+    """The screen writes "Joker + double track"; a voice would read "plus"."""
+    joined = [phrase_id for phrase_id in CATALOGUE if " + " in _screen_words(phrase_id, language)]
+    assert joined, "no phrase joins two effects: nothing to check"
+    for phrase_id in CATALOGUE:
+        assert "+" not in phrase_text(phrase_id, language), phrase_id
+    for phrase_id in joined:
+        assert AND[language] in phrase_text(phrase_id, language).split(), phrase_id
+
+
+def _screen_words(phrase_id: str, language: str) -> str:
+    """A phrase's words as the screen writes them (before `phrase_text` says the "+")."""
+    return CATALOGUE[phrase_id](words(language), translations(language).gettext)

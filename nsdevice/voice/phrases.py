@@ -47,6 +47,7 @@ POWER = N_("Power: {power}")
 PASS_PENCILS = N_("Pass the pencils")
 NEXT_PENCIL = N_("Next pencil")
 CITY_GATES = N_("City gates")
+BOTH = N_("{first} and {second}")  # the screen's "+" between two effects, said aloud
 
 # One phrase's text in one language, from the words of that language and its gettext.
 Wording = Callable[[Words, Callable[[str], str]], str]
@@ -145,7 +146,17 @@ CATALOGUE: dict[str, Wording] = _catalogue()
 
 def phrase_text(phrase_id: str, language: str) -> str:
     """The words of one phrase in `language` (KeyError: an id the catalogue lacks)."""
-    return CATALOGUE[phrase_id](words(language), translations(language).gettext)
+    gettext = translations(language).gettext
+    return _said(CATALOGUE[phrase_id](words(language), gettext), gettext)
+
+
+def _said(text: str, gettext: Callable[[str], str]) -> str:
+    """`text` as it is said: the screen's "Joker + double track" is "Joker and double
+    track" aloud (a voice reads "+" as "plus")."""
+    first, *rest = text.split(" + ")
+    for second in rest:
+        first = gettext(BOTH).format(first=first, second=second)
+    return first
 
 
 def say(view: views.View) -> tuple[Phrase, ...]:
