@@ -25,7 +25,7 @@ PACE = 0.25  # seconds between presses: each utterance is heard before the next 
 # cuts it off (a box stalled longer than that by a loaded machine takes two at once)
 
 
-def play(folder: Path, language: str) -> tuple[str, bytes]:
+def play(folder: Path, language: str, pace: float = PACE) -> tuple[str, bytes]:
     """A solo game in `language`, paced, its sound written by SDL's disk driver: the JSON
     lines and the sound."""
     presses = saved_game(folder, seed="VOICE24")  # on its summary, as after the setup
@@ -35,8 +35,9 @@ def play(folder: Path, language: str) -> tuple[str, bytes]:
     keys = ["next"] * presses  # every turn of the four rounds, to the game's end
     command = [sys.executable, "-m", "nsdevice", "run", "--input", "script", "--display",
                "json", "--state-dir", str(folder), "--voice", "--language", language,
-               "--pace", str(PACE), "--keys", ",".join(keys)]  # fmt: skip
-    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+               "--pace", str(pace), "--keys", ",".join(keys)]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, env=env,
+                            timeout=60 + len(keys) * pace * 4)  # fmt: skip
     assert result.returncode == 0, (language, result.stderr)
     return result.stdout, heard.read_bytes()
 
@@ -45,7 +46,14 @@ def test_a_solo_game_is_said_and_heard_in_each_language(tmp_path: Path):
     # one box at a time: SDL's disk driver keeps time by sleeping, and boxes side by side
     # on a busy machine starve each other's sound thread
     for language in LANGUAGES:
-        check_said_and_heard(language, *play(tmp_path / language, language))
+        try:
+            check_said_and_heard(language, *play(tmp_path / language, language))
+        except AssertionError:
+            # a box starved past the pace by a loaded machine is cut off before it is
+            # heard: the language once more, four times slower. A clip the box never
+            # plays is missed at both paces, so a silent voice still fails.
+            again = tmp_path / f"{language}-slower"
+            check_said_and_heard(language, *play(again, language, PACE * 4))
 
 
 def check_said_and_heard(language: str, out: str, recording: bytes) -> None:
