@@ -4,6 +4,7 @@ each edition's own pronunciation where espeak-ng gets a word wrong."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import shutil
 import subprocess
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import words
 from nsdevice.voice import CATALOGUE, phrase_text
+from nsdevice.voice.clips import folder
 from tools import voice
 
 ESPEAK = shutil.which("espeak-ng")
@@ -99,6 +101,17 @@ def test_each_edition_says_its_joker_its_own_way_C6(language):
         said = phonemes(text, language)
         assert EDITION_JOKER[language] in said, (text, said)
         assert "(" not in said, f"espeak-ng changes language in {text!r}: {said}"
+
+
+def test_the_shipped_clips_were_given_the_pronunciations():
+    entries = json.loads((folder() / "manifest.json").read_text(encoding="utf-8"))["clips"]
+    overridden = 0
+    for language, clips in entries.items():
+        for phrase_id, clip in clips.items():
+            wanted = voice.spoken(clip["text"], language)
+            assert clip.get("spoken", clip["text"]) == wanted, (language, phrase_id)
+            overridden += wanted != clip["text"]
+    assert overridden, "no clip needed a pronunciation: the check above checked nothing"
 
 
 # --- rendering ----------------------------------------------------------------------------
