@@ -25,6 +25,7 @@ from tools.glossary import concepts, load
 HOLD_MENU = Press(Button.MENU, Gesture.HOLD)
 LINE_CITIES = ("tokyo", "paris")  # the cities with a line score (London: totals only)
 SCAN = "Scan the code to see the table on your phone."
+WIFI = "First join the box's own Wi-Fi: scan this code."
 
 
 def at_score_entry(city_name: str, modules: tuple[str, ...], language: str = "en") -> Session:
@@ -137,20 +138,25 @@ def catalog_msgids() -> list[str]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_terminals_phones_screen_says_only_what_it_shows(language):
     """The terminal draws no QR code: it does not ask anyone to scan one, and still gives
-    the page's address and the join code. The painted builds, which draw the code, say it."""
+    the page's address and the join code (or the box's Wi-Fi network and password). The
+    painted builds, which draw the code, say it."""
     import pygame
 
     from nsdevice.displays.painter import Painter
 
     scan = words(language)._(SCAN)
     assert scan != SCAN or language == "en"  # the sentence is translated, so found per language
-    shown = [v for _, v in example_views("tokyo", language)
-             if isinstance(v, views.PhonesView) and v.step != "wifi"]  # fmt: skip
-    assert shown
+    wifi = words(language)._(WIFI)
+    shown = [v for _, v in example_views("tokyo", language) if isinstance(v, views.PhonesView)]
+    assert {v.step == "wifi" and v.hotspot is not None for v in shown} == {True, False}
     for view in shown:
         text = TextDisplay().render(view)
-        assert scan not in text
-        assert view.code in text and all(address in text for address in view.addresses)
+        assert scan not in text and wifi not in text
+        hotspot = view.hotspot if view.step == "wifi" else None
+        if hotspot is not None:  # the box's own network, in words
+            assert hotspot.name in text and hotspot.password in text
+        else:
+            assert view.code in text and all(address in text for address in view.addresses)
         drawing = Painter().paint(view, pygame.Surface((800, 480)), words(language))
         painted = " ".join(placed.text for placed in drawing.texts)  # its lines, wrapped
-        assert drawing.figures_of("qr") and scan in painted
+        assert drawing.figures_of("qr") and (wifi if hotspot else scan) in painted

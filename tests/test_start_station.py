@@ -57,5 +57,6 @@ def test_the_start_station_is_written_for_no_pencil_and_drawn_where_known_C9(cit
     table = next(v for _, v in found if v.players > 1)
     sent = payload(1, views.TableView(1, "", table, city=city, players=table.players,
                                                pencils=table.pencils), language, Artwork())
+    assert sent["pencils"]
     for pencil in sent["pencils"]:  # the phones: their pencil, no start in words
         assert not [w for w in symbol_words if w in pencil["line"]], pencil

@@ -14,7 +14,7 @@ def _phones(words: Pages, view: views.PhonesView) -> Page:
         return Page(
             words.title(view),
             (
-                Line(_("First join the box's own Wi-Fi: scan this code.")),
+                Line(_("First join the box's own Wi-Fi: scan this code."), Role.PICTURE),
                 # the name too on the small panel (not a detail): a phone that cannot
                 # scan joins by it
                 Line(_("Network: {name}").format(name=view.hotspot.name)),
