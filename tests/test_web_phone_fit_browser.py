@@ -292,8 +292,8 @@ def test_every_page_of_a_one_table_phone_fits_a_phone_in_five_languages():
         phones.close()
 
 
-def join_room(phones: Phones, table: int, size: int, seat: int) -> None:
-    phones.type("room-name", "Zoë")
+def join_room(phones: Phones, table: int, size: int, seat: int, name: str = "Zoë") -> None:
+    phones.type("room-name", name)
     phones.type("room-table", str(table))
     phones.click(f"room-sizes-{size}")
     phones.click(f"room-seats-{seat}")
@@ -317,6 +317,16 @@ def test_every_page_of_a_room_phone_fits_a_phone_in_five_languages_D14():
         phones.each_language("room-summary-watching", 0)
         header = phones.browser.find_element("id", "city")
         assert header.text == "Tokyo · Room"
+        # a name of marks alone is refused in the phone's own words (D-15)
+        phones.type("room-name", "\u0301\u0308")
+        phones.type("room-table", "3")
+        phones.click("room-sizes-1")
+        phones.click("room-seats-1")
+        phones.type("room-code", CODE)
+        phones.click("room-join-button")
+        refused = words("en").phone()["name_marks"]
+        wait(lambda: phones.browser.find_element("id", "room-join-said").text == refused, 30,
+             "the refusal in the phone's words")  # fmt: skip
         join_room(phones, 3, 1, 1)
         assert header.text == "Room · table 3 · Solo"
         phones.each_language("room-summary-solo", 1)
