@@ -18,6 +18,7 @@ from nsdevice.session import Session, Settings
 from nsdevice.session.digits import counting_field, presses_for
 from nsdevice.session.screens.score_sheet import sheet_counts
 from nsdevice.texts import Role, words
+from nsdevice.texts.pages.game import LINE_SCORING
 from nsdevice.web.payload import Artwork, payload
 from nsdevice.web.sheet import SheetError, score_sheet
 from tools.glossary import concepts, load
@@ -81,6 +82,10 @@ def test_a_lines_counts_name_what_is_counted_S_T_S_P(city_name):
     stop = "station" if city_name == "tokyo" else "stop"
     assert place in concepts(area, english)
     assert {place, stop} <= set(concepts(most, english)), most
+    # the formula shown beside it names that district (quarter) with the same words
+    formula = words("en")._(LINE_SCORING[city(city_name).line_scoring])
+    which = most.split()[-2:]  # "busiest district"
+    assert " ".join(which) in formula, (most, formula)
 
 
 @pytest.mark.parametrize("city_name", LINE_CITIES)

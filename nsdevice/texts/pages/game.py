@@ -19,8 +19,9 @@ from nsdevice.texts.pages.base import (
 from nsdevice.texts.pages.room import pass_note, room_join, room_rows, room_size
 
 LINE_SCORING = {  # how each city scores a round's line (S-T, S-P; London: on the sheet)
-    "districts": N_("districts × best district's stations"),
-    "quarters": N_("quarters × best quarter's stops + 2 per monument"),
+    # the line's busiest district (quarter): the sheet's field says it so (SHEET_COUNTS)
+    "districts": N_("districts × busiest district's stations"),
+    "quarters": N_("quarters × busiest quarter's stops + 2 per monument"),
     "": N_("count it on your sheet"),
 }
 
