@@ -335,10 +335,20 @@ class SheetView(View):
 
 
 @dataclass(frozen=True, slots=True)
+class SheetPart:
+    """One part of a total as its sheet gave it (S-T-END, S-P-END)."""
+
+    key: str  # "lines", "stamps", "ring", "overpasses", "interchanges" or "objectives"
+    points: int  # the ring's is negative
+
+
+@dataclass(frozen=True, slots=True)
 class SeatResult:
     seat: int
     total: int
     best_line: int
+    name: str = ""  # the name its phone gave in a one-table game; "" for none ("Seat N")
+    parts: tuple[SheetPart, ...] = ()  # its total by part, when its sheet gave the total
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +370,7 @@ class ResultView(View):
     winners: tuple[int, ...] = ()
     decided_by: str = ""  # "total", "best_line", "shared"
     daily: str | None = None  # the date (ISO) when this was the day's deal (D-2)
+    parts: tuple[SheetPart, ...] = ()  # solo: the total by part, when the sheet gave it
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,6 +495,7 @@ class PlayedGame:
     adjusted: int | None = None  # solo: after the module penalty (C-13)
     tier: int | None = None  # solo (S-SOLO)
     daily: str | None = None  # the day's deal it was played on, if any (ISO date)
+    names: tuple[str, ...] = ()  # each seat's name from its phone ("" for none); () for none
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,11 +16,12 @@ from nsdevice.rules.cities import city
 from nsdevice.session import Session, Settings
 from nsdevice.session.digits import counting_field, presses_for
 from nsdevice.session.screens.score_sheet import sheet_counts
+from nsdevice.texts import words
 from tests.test_score_sheet import cli_arguments, cli_total
 
 HOLD_NEXT = Press(Button.NEXT, Gesture.HOLD)
 HOLD_MENU = Press(Button.MENU, Gesture.HOLD)
-MENU = Press(Button.MENU)
+MENU, NEXT, BACK = Press(Button.MENU), Press(Button.NEXT), Press(Button.BACK)
 
 
 def a_sheet(city_name: str, rng: random.Random) -> list[int]:
@@ -213,3 +214,41 @@ def test_an_older_snapshot_restores_and_a_room_keeps_version_3():
     room.state.settings = Settings(players=4, room=True)
     room.deal_new_game()
     assert room.snapshot()["version"] == 3
+
+
+@pytest.mark.parametrize("city_name", ["tokyo", "paris"])
+def test_a_sheets_parts_add_up_to_its_total_S_T_END_S_P_END(city_name):
+    town = city(city_name)
+    items = scoring.sheet_items(town, True)
+    rng = random.Random(city_name)
+    for _ in range(200):
+        counts = a_sheet(city_name, rng)
+        values, start = [], 0
+        for item in items:
+            values.append(counts[start : start + len(item.counts)])
+            start += len(item.counts)
+        parts = scoring.sheet_parts(town, items, values)
+        lines = sum(scoring.line_points(town, v) for i, v in zip(items, values) if i.key == "line")
+        assert parts[0] == ("lines", lines)
+        assert sum(points for _, points in parts) == scoring.sheet_total(town, items, values)
+        own = ("stamps", "ring") if city_name == "tokyo" else ("overpasses",)
+        assert [key for key, _ in parts] == ["lines", *own, "interchanges", "objectives"]
+
+
+def test_the_result_shows_each_seats_breakdown_from_its_sheet_S_T_END():
+    rng = random.Random(35)
+    sheets = [a_sheet("tokyo", rng) for _ in range(3)]
+    session, _ = play_entering_lines("tokyo", sheets)
+    view = session.view()
+    for seat in view.seats:
+        assert sum(part.points for part in seat.parts) == seat.total
+        assert seat.parts[0].key == "lines" and seat.name == ""
+    lines = [line.text for line in words("en").page(view).lines]
+    first = view.seats[0].parts
+    assert f"Lines: {first[0].points} · Tourist stamps: {first[1].points}" in lines[2]
+    # a total typed over the sheet's: no breakdown that would not add up to it
+    session.press(BACK)  # the last seat's total again, on its hundreds
+    for press in (NEXT, MENU, MENU, MENU):  # a hundred more, typed
+        session.press(press)
+    assert session.screen == "result"
+    assert not session.view().seats[2].parts and session.view().seats[0].parts

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from nsdevice.session import FinishedGame
 from nsdevice.store import FILE_NAME, SCHEMA_VERSION, Store, state_directory
+from nsdevice.texts import words
+from nsdevice.texts.pages.history import played
 
 
 def test_state_directory_prefers_systemds_state_directory():
@@ -175,7 +177,7 @@ def test_a_version_2_store_opens_with_its_finished_games_in_the_history(tmp_path
     history = opened.store.history()
     opened.store.close()
 
-    assert _schema_version(tmp_path / FILE_NAME) == str(SCHEMA_VERSION) == "3"
+    assert _schema_version(tmp_path / FILE_NAME) == str(SCHEMA_VERSION) == "4"
     assert _raw_games(tmp_path / FILE_NAME) == before  # every value as it was
     newest_first = list(reversed(before))
     assert [(g.city, g.players, g.totals) for g in history.games] == [
@@ -198,7 +200,7 @@ def test_a_version_2_store_opens_with_its_finished_games_in_the_history(tmp_path
     ]
 
 
-def test_a_version_1_store_is_brought_up_to_version_3_with_its_games(tmp_path):
+def test_a_version_1_store_is_brought_up_to_version_4_with_its_games(tmp_path):
     path = tmp_path / FILE_NAME
     with contextlib.closing(sqlite3.connect(path)) as connection:
         connection.executescript(  # version 1's schema, as the store wrote it before 4843431
@@ -220,10 +222,49 @@ def test_a_version_1_store_is_brought_up_to_version_3_with_its_games(tmp_path):
     assert opened.notice is None and opened.store.load() == {"screen": "turn"}
     history = opened.store.history()
     opened.store.close()
-    assert _schema_version(path) == "3" and _raw_games(path) == before
+    assert _schema_version(path) == "4" and _raw_games(path) == before
     (game,) = history.games
     assert (game.city, game.adjusted, game.tier, game.modules) == ("paris", 140, 3, ("city_gates",))
     assert Store.open(tmp_path).store.best_solo("paris", ("city_gates",)) == 140
+
+
+def test_a_version_3_store_gains_the_seats_names_and_keeps_its_games(tmp_path):
+    """Issue 34: version 4 keeps each finished game's seats' names. A version 3 store (its
+    schema as the store wrote it before) opens with its games as they were, named none;
+    a game finished after names its winner in the history."""
+    path = tmp_path / FILE_NAME
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        connection.executescript(
+            """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE session (id INTEGER PRIMARY KEY CHECK (id = 1),
+                snapshot TEXT NOT NULL, saved_at REAL NOT NULL,
+                serial INTEGER NOT NULL DEFAULT 0, checksum TEXT NOT NULL DEFAULT '');
+            CREATE TABLE finished_games (id INTEGER PRIMARY KEY, finished_at REAL NOT NULL,
+                city TEXT NOT NULL, players INTEGER NOT NULL, modules TEXT NOT NULL,
+                seed TEXT NOT NULL, totals TEXT NOT NULL, adjusted INTEGER, tier INTEGER,
+                daily TEXT, winners TEXT);
+            INSERT INTO meta VALUES ('schema_version', '3');
+            INSERT INTO finished_games VALUES
+                (1, 1795000000.0, 'tokyo', 3, '', 'OLD3', '[120, 131, 99]', NULL, NULL,
+                 NULL, '[2]');
+            """
+        )
+    before = _raw_games(path)
+    store = Store.open(tmp_path).store
+    assert _schema_version(path) == "4" and _raw_games(path) == before
+    (old,) = store.history().games
+    assert (old.winners, old.names) == ((2,), ())
+    store.record(FinishedGame("tokyo", 3, (), "NEW", (140, 90, 101), None, None, winners=(1,),
+                              names=("Zoë", "", "Bo")))  # fmt: skip
+    store.save({"step": 1})
+    store.close()
+    reopened = Store.open(tmp_path).store
+    new = reopened.history().games[0]
+    assert new.names == ("Zoë", "", "Bo")
+    assert "Zoë won with 140" in played(words("en"), new)
+    assert "seat 2 won with 131" in played(words("en"), old)
+    reopened.close()
 
 
 def test_the_history_keeps_the_last_games_per_city_and_daily_ones_apart(tmp_path):
@@ -494,7 +535,7 @@ def test_an_upgrade_killed_midway_leaves_the_old_store_which_the_next_start_upgr
     opened = Store.open(tmp_path)
     assert opened.notice is None
     opened.store.close()
-    assert _schema_version(path) == "3" and _raw_games(path) == before
+    assert _schema_version(path) == "4" and _raw_games(path) == before
 
 
 def test_a_store_keeps_its_id_across_starts_and_two_stores_differ(tmp_path):
@@ -525,7 +566,7 @@ def test_a_version_1_store_with_no_game_saved_is_upgraded_empty(tmp_path):
         )
     opened = Store.open(tmp_path)
     assert opened.notice is None and opened.restored is None
-    assert _schema_version(tmp_path / FILE_NAME) == "3"
+    assert _schema_version(tmp_path / FILE_NAME) == "4"
 
 
 def test_the_canonical_text_of_a_step_sorts_its_keys_and_has_no_spaces():

@@ -240,3 +240,35 @@ def sheet_total(city: City, items: Sequence[SheetItem], values: Sequence[Sequenc
         interchanges=interchanges,
         objectives=found.get("objectives", 0),
     )
+
+
+def sheet_parts(
+    city: City, items: Sequence[SheetItem], values: Sequence[Sequence[int]]
+) -> tuple[tuple[str, int], ...]:
+    """A sheet's total by part, in the sheet's order (S-T-END, S-P-END): ("lines", the four
+    lines' sum), then each other item's points under its key ("ring" is negative); they
+    add up to `sheet_total`. ValueError for counts the rules refuse."""
+    sheet_total(city, items, values)  # the same refusals as the total
+    parts: dict[str, int] = {}
+    for item, counts in zip(items, values, strict=True):
+        if item.key == "line":
+            points = line_points(city, counts)
+            parts["lines"] = parts.get("lines", 0) + points
+            continue
+        found = {count.key: value for count, value in zip(item.counts, counts, strict=True)}
+        if item.key == "interchanges":
+            table = TOKYO_INTERCHANGES if city.line_scoring == "districts" else PARIS_INTERCHANGES
+            by_lines = {int(key.removeprefix("interchanges_")): v for key, v in found.items()}
+            parts[item.key] = _interchange_points(table, by_lines)
+        elif item.key == "stamps":
+            parts[item.key] = found["stamps"]
+        elif item.key == "ring":
+            parts[item.key] = -TOKYO_RING_PENALTY * found["ring_unconnected"]
+        elif item.key == "overpasses":
+            once, twice = found["overpasses_once"], found["overpasses_twice"]
+            parts[item.key] = PARIS_OVERPASS_ONCE * once + PARIS_OVERPASS_TWICE * twice
+        elif item.key == "objectives":
+            parts[item.key] = OBJECTIVE_POINTS * found["objectives"]
+        else:
+            raise ValueError(f"no points for sheet item {item.key!r}")
+    return tuple(parts.items())

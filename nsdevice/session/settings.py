@@ -109,6 +109,7 @@ class FinishedGame:
     tier: int | None
     daily: str | None = None  # the local date (ISO) when the deal was that day's deal
     winners: tuple[int, ...] = ()  # the winning seats (one, or a shared win); () for solo
+    names: tuple[str, ...] = ()  # each seat's name from its phone ("" for none); () for none
 
 
 HISTORY_GAMES = 5  # the last games the history lists per city

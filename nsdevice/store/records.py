@@ -12,11 +12,15 @@ from datetime import date
 from typing import Any
 
 from nsdevice import views
+from nsdevice.rules.room import player_name
 from nsdevice.session import CITIES, MODULES, FinishedGame
 from nsdevice.session.settings import History
 
 # What the history reads of a finished game, in `_played`'s order.
-PLAYED_COLUMNS = "finished_at, city, players, modules, totals, adjusted, tier, daily, winners"
+PLAYED_COLUMNS = (
+    "finished_at, city, players, modules, totals, adjusted, tier, daily, winners, names"
+)
+PLAYED = PLAYED_COLUMNS.count(",") + 1  # how many columns `_played` reads
 
 
 def module_set(modules: tuple[str, ...] | list[str]) -> str:
@@ -30,7 +34,7 @@ def write_games(db: sqlite3.Connection, games: Sequence[FinishedGame], now: floa
     for game in games:
         db.execute(
             "INSERT INTO finished_games (finished_at, city, players, modules, seed, totals,"
-            " adjusted, tier, daily, winners) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " adjusted, tier, daily, winners, names) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 now,
                 game.city,
@@ -42,6 +46,7 @@ def write_games(db: sqlite3.Connection, games: Sequence[FinishedGame], now: floa
                 game.tier,
                 game.daily,
                 json.dumps(list(game.winners)) if game.winners else None,
+                json.dumps(list(game.names), ensure_ascii=False) if any(game.names) else None,
             ),
         )
 
@@ -129,7 +134,7 @@ def _group_bests(
     query = f"SELECT {PLAYED_COLUMNS}, MAX(adjusted), {', '.join(keys)} FROM finished_games"
     for row in db.execute(f"{query} WHERE {where}{group_by}").fetchall():
         try:
-            found.append((_played(row[:9]), daily))
+            found.append((_played(row[:PLAYED]), daily))
             continue
         except ROW_FAULTS:
             pass
@@ -137,7 +142,7 @@ def _group_bests(
         rows = db.execute(
             f"SELECT id, {PLAYED_COLUMNS} FROM finished_games WHERE {where} AND {matching}"
             " ORDER BY adjusted DESC, id",
-            row[10:],
+            row[PLAYED + 1 :],
         )
         found += [(game, daily) for _, game in _first_read(((r[0], r[1:]) for r in rows), 1)]
     return found
@@ -146,7 +151,7 @@ def _group_bests(
 def _played(row: tuple[Any, ...]) -> views.PlayedGame:
     """A stored row as the history lists it; ValueError (or another of `ROW_FAULTS`) for
     a value no box writes, so that the row is left out before any screen draws it."""
-    finished_at, city, players, modules, totals, adjusted, tier, daily, winners = row
+    finished_at, city, players, modules, totals, adjusted, tier, daily, winners, named = row
     seats = _whole(players)
     scores = tuple(_whole(t) for t in _json_list(totals))
     if str(city) not in CITIES or not 1 <= seats <= MOST_PLAYERS or len(scores) != seats:
@@ -162,6 +167,9 @@ def _played(row: tuple[Any, ...]) -> views.PlayedGame:
         won = _top_seats(scores, seats)
     if tier is not None and not 1 <= _whole(tier) <= MOST_TIER:
         raise ValueError(f"tier {tier!r}")
+    seat_names = () if named is None else tuple(_json_list(named))
+    if seat_names and (len(seat_names) != seats or not all(_name(n) for n in seat_names)):
+        raise ValueError(f"names {named!r} for {seats} seats")
     return views.PlayedGame(
         played_on=date.fromtimestamp(float(finished_at)).isoformat(),
         city=str(city),
@@ -172,7 +180,18 @@ def _played(row: tuple[Any, ...]) -> views.PlayedGame:
         adjusted=None if adjusted is None else _whole(adjusted),
         tier=None if tier is None else _whole(tier),
         daily=None if daily is None else _day(daily),
+        names=seat_names,
     )
+
+
+def _name(value: object) -> bool:
+    """A seat's name as stored: "" for none, else a name a phone's join could leave."""
+    if value == "":
+        return True
+    try:
+        return isinstance(value, str) and player_name(value) == value
+    except ValueError:
+        return False
 
 
 def _json_list(text: object) -> list[Any]:
@@ -215,6 +234,7 @@ def _waiting(game: FinishedGame, now: float) -> views.PlayedGame:
         adjusted=game.adjusted,
         tier=game.tier,
         daily=game.daily,
+        names=game.names,
     )
 
 

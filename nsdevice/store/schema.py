@@ -7,7 +7,7 @@ import sqlite3
 
 from nsdevice.store.steps import checksum
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 FILE_NAME = "nsdevice.sqlite3"
 
 SCHEMA = """
@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS finished_games (
     adjusted INTEGER,
     tier INTEGER,
     daily TEXT,  -- version 3: the day's deal it was played on (ISO date), else NULL
-    winners TEXT  -- version 3: JSON list of seats, NULL in games saved before
+    winners TEXT,  -- version 3: JSON list of seats, NULL in games saved before
+    names TEXT  -- version 4: JSON list of the seats' names ("" for none), NULL for none
 );
 CREATE INDEX IF NOT EXISTS finished_by_city ON finished_games (city, id);
 CREATE INDEX IF NOT EXISTS finished_solo ON finished_games (players, city, modules, adjusted);
@@ -58,7 +59,7 @@ def prepare(connection: sqlite3.Connection) -> str:
     if tables:
         row = connection.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         version = None if row is None else row[0]
-        if version not in ("1", "2", str(SCHEMA_VERSION)):
+        if version not in ("1", "2", "3", str(SCHEMA_VERSION)):
             raise DamagedStore(f"schema version {version!r}")
     row = connection.execute("SELECT value FROM meta WHERE key='store_id'").fetchone() \
         if tables else None  # fmt: skip
@@ -72,6 +73,8 @@ def prepare(connection: sqlite3.Connection) -> str:
             _upgrade_from_1(connection)
         if version in ("1", "2"):
             _upgrade_from_2(connection)
+        if version in ("1", "2", "3"):
+            _upgrade_from_3(connection)
         for statement in SCHEMA.split(";"):
             if statement.strip():
                 connection.execute(statement)
@@ -109,3 +112,11 @@ def _upgrade_from_2(connection: sqlite3.Connection) -> None:
     for column in ("daily", "winners"):
         if column not in columns:
             connection.execute(f"ALTER TABLE finished_games ADD COLUMN {column} TEXT")
+
+
+def _upgrade_from_3(connection: sqlite3.Connection) -> None:
+    """Version 4 keeps the seats' names a finished game had (from the phones, issue 34);
+    the games finished before keep every value they had, and no names (NULL)."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(finished_games)")}
+    if columns and "names" not in columns:
+        connection.execute("ALTER TABLE finished_games ADD COLUMN names TEXT")

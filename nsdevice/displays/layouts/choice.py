@@ -153,6 +153,16 @@ def _room_results_body(
 ROOM_RESULTS = lays_out(views.RoomResultsView, Layout(_room_results_body))
 
 
+# --- the result ----------------------------------------------------------------------------
+def _result_items(canvas: Canvas, view: views.ResultView, words: Words) -> list[Item]:
+    """On small glass, the result without each seat's breakdown (its quieter lines): the
+    names and totals on as few pages as they take; big glass and the phones show it all."""
+    return [item(canvas, line) for line in words.page(view).lines if line.role is not Role.NOTE]
+
+
+RESULT = lays_out(views.ResultView, Layout(items=_result_items))
+
+
 # --- the phones -----------------------------------------------------------------------------
 def _phones_body(
     canvas: Canvas, view: views.PhonesView, words: Words, text: Page | None, box: Box

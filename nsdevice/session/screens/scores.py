@@ -4,7 +4,7 @@ digit by digit, from the box or from the seats' phones, and the result they make
 from __future__ import annotations
 
 import datetime
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -13,6 +13,7 @@ from nsdevice.inputs.events import Button, Press
 from nsdevice.rules import scoring
 from nsdevice.rules.cities import CityName, city
 from nsdevice.rules.deal import Setup, daily_seed
+from nsdevice.rules.modules import Module
 from nsdevice.session.context import EVERY_BUTTON, Album, Context, Screen
 from nsdevice.session.digits import MINUS, digits_of, fits, value_of
 from nsdevice.session.names import Kind, ScreenName
@@ -30,7 +31,14 @@ from nsdevice.session.screens.fields import (
     score_fields,
 )
 from nsdevice.session.screens.menu import open_menu
-from nsdevice.session.screens.score_sheet import count_field, open_sheet
+from nsdevice.session.screens.score_sheet import (
+    count_field,
+    open_sheet,
+    sheet_best_line,
+    sheet_counts,
+    sheet_sum,
+    sheet_values,
+)
 from nsdevice.session.screens.setup import start_game
 from nsdevice.session.settings import FinishedGame
 
@@ -202,10 +210,30 @@ def enter_score(session: Context, seat: int, total: int, best_line: int) -> bool
 
 # --- the result -----------------------------------------------------------------------------
 def result_view(
-    setup: Setup, scores: Sequence[int], best_before: int | None, language: str
+    setup: Setup,
+    scores: Sequence[int],
+    best_before: int | None,
+    language: str,
+    names: Mapping[int, str] | None = None,
+    sheets: Mapping[int, Sequence[int]] | None = None,
 ) -> views.ResultView:
     """`scores` as for `score_entry_view`; `best_before`: the solo best before this game
-    in the same city with the same module set (C-13), if any."""
+    in the same city with the same module set (C-13), if any; `names`: the seats' names
+    from their phones; `sheets`: the seats' walked sheets, each seat's breakdown where its
+    sheet gave its total."""
+    names, sheets = names or {}, sheets or {}
+
+    def parts(seat: int, total: int) -> tuple[views.SheetPart, ...]:
+        counts = sheets.get(seat)
+        if counts is None:
+            return ()
+        town = city(setup.city)
+        items = scoring.sheet_items(town, Module.OBJECTIVES in setup.modules)
+        found = scoring.sheet_parts(town, items, sheet_values(items, counts))
+        if sum(points for _, points in found) != total:
+            return ()  # the total was typed over the sheet's: no breakdown to show
+        return tuple(views.SheetPart(key, points) for key, points in found)
+
     common: dict[str, Any] = {
         "city": setup.city.value,
         "seed": setup.seed,
@@ -230,10 +258,17 @@ def result_view(
             tier_high=high,
             personal_best=best_before,
             new_best=best_before is None or adjusted > best_before,
+            parts=parts(1, total),
             **common,
         )
     seats = tuple(
-        views.SeatResult(seat, scores[2 * seat - 2], scores[2 * seat - 1])
+        views.SeatResult(
+            seat,
+            scores[2 * seat - 2],
+            scores[2 * seat - 1],
+            names.get(seat, ""),
+            parts(seat, scores[2 * seat - 2]),
+        )
         for seat in range(1, setup.players + 1)
     )
     outcome = scoring.winner([scoring.SeatScore(s.seat, s.total, s.best_line) for s in seats])
@@ -248,7 +283,14 @@ def result_view(
 
 def show_result(session: Context) -> views.ResultView:
     state = session.state
-    return result_view(session.current_setup(), state.scores, state.best_before, session.language)
+    return result_view(
+        session.current_setup(),
+        state.scores,
+        state.best_before,
+        session.language,
+        state.names,
+        state.sheets,
+    )
 
 
 def _finish(session: Context) -> None:
@@ -274,6 +316,9 @@ def _finish(session: Context) -> None:
             tier=result.tier if setup.solo else None,
             winners=() if setup.solo else result.winners,
             daily=setup.daily,
+            names=tuple(state.names.get(seat, "") for seat in range(1, setup.players + 1))
+            if state.names
+            else (),
         )
     )
     state.recorded = True
@@ -322,12 +367,38 @@ def _result_examples(album: Album) -> Iterator[tuple[str, views.View]]:
     seed = daily_seed(day, CityName(album.city))
     daily = replace(plain_solo.setup, seed=seed, daily=DAILY_EXAMPLE)
     yield "result-solo-daily", result_view(daily, (tiers[3] + 2,), tiers[3] + 7, language)
+    three = games.three.setup
+    if sheet_counts(three):  # names from the phones, each seat's sheet
+        sheets = {seat: _example_sheet(three, seat) for seat in (1, 2, 3)}
+        scores = tuple(v for seat in (1, 2, 3) for v in _example_scores(three, sheets[seat]))
+        names = {1: "Ana", 2: "Bernd", 3: "Chloé"}
+        yield "result-named", result_view(three, scores, None, language, names, sheets)
     for name, dealt, scores in (
         ("result-players", games.three, (142, 31, 156, 36, 149, 40)),
         ("result-tie-best-line", games.four, (151, 33, 151, 38, 120, 30, 147, 41)),
         ("result-shared", games.two, (133, 35, 133, 35)),
     ):
         yield name, result_view(dealt.setup, scores, None, language)
+
+
+def _example_sheet(setup: Setup, seat: int) -> tuple[int, ...]:
+    """A plausible sheet for the gallery, a little different for each seat."""
+    plain = {"stamps": 15 + 5 * seat, "ring_unconnected": seat, "objectives": 1}
+    plain |= {"overpasses_once": 2 + seat, "overpasses_twice": 1}
+    interchanges = iter((2, 1, seat % 2))
+    counts = []
+    for n, (_, count) in enumerate(sheet_counts(setup)):
+        if count.key.startswith("interchanges_"):
+            counts.append(next(interchanges))
+        else:
+            counts.append(plain.get(count.key, min(count.most or 99, 2 + (n * 7 + seat * 3) % 5)))
+    return tuple(counts)
+
+
+def _example_scores(setup: Setup, sheet: Sequence[int]) -> tuple[int, int]:
+    total = sheet_sum(setup, sheet)
+    assert total is not None, "an example sheet the rules refuse"
+    return total, sheet_best_line(setup, sheet)
 
 
 SCORE_ENTRY = Screen(

@@ -46,6 +46,13 @@ def played(words: Pages, game: views.PlayedGame) -> str:
         text = _("{date} · Solo · {points} · tier {tier}").format(
             date=game.played_on, points=game.adjusted, tier=game.tier
         )
+    elif len(game.winners) == 1 and game.names and game.names[game.winners[0] - 1]:
+        text = _("{date} · {count} players · {name} won with {points}").format(
+            date=game.played_on,
+            count=game.players,
+            name=game.names[game.winners[0] - 1],
+            points=game.totals[game.winners[0] - 1],
+        )
     elif len(game.winners) == 1:
         text = _("{date} · {count} players · seat {seat} won with {points}").format(
             date=game.played_on,

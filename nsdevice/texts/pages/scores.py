@@ -11,7 +11,6 @@ from nsdevice.texts.pages.base import (
     Page,
     Pages,
     Role,
-    items,
     page_for,
     title_for,
 )
@@ -152,6 +151,8 @@ def _result(words: Pages, view: views.ResultView) -> Page:
         Line(words.tier(view.tier)[1]),
         Line(f"{tier} · {band(words, view.tier_low, view.tier_high)}", Role.HEADLINE),
     ]
+    if view.parts:  # what the sheet gave, part by part
+        lines.append(Line(breakdown(words, view.parts), Role.NOTE))
     city = words.city(view.city)
     if view.new_best:
         lines.append(Line(_("New best in {city}!").format(city=city)))
@@ -183,19 +184,46 @@ def winner_lines(words: Pages, view: views.ResultView) -> tuple[Line, ...]:
         return (Line(_("Scores not entered."), Role.HEADLINE),)
     top = max(s.total for s in view.seats)
     tied = sum(s.total == top for s in view.seats) > 1  # C-12: only their best lines count
-    seats = [
-        _("Seat {seat}: {total} ({best})").format(seat=s.seat, total=s.total, best=s.best_line)
-        if tied and s.total == top
-        else _("Seat {seat}: {total}").format(seat=s.seat, total=s.total)
-        for s in view.seats
-    ]
-    if len(view.winners) == 1:
+    named = {s.seat: s.name for s in view.seats if s.name}
+    seats: list[Line] = []
+    for s in view.seats:
+        score = f"{s.total} ({s.best_line})" if tied and s.total == top else str(s.total)
+        if s.name:
+            seats.append(Line(words.labelled(s.name, score)))
+        elif tied and s.total == top:
+            seats.append(Line(_("Seat {seat}: {total} ({best})").format(
+                seat=s.seat, total=s.total, best=s.best_line)))  # fmt: skip
+        else:
+            seats.append(Line(_("Seat {seat}: {total}").format(seat=s.seat, total=s.total)))
+        if s.parts:  # what the seat's sheet gave, part by part
+            seats.append(Line(breakdown(words, s.parts), Role.NOTE))
+    winners = [named.get(seat, _("Seat {seat}").format(seat=seat)) for seat in view.winners]
+    if len(view.winners) == 1 and named:
+        head = _("{name} wins!").format(name=winners[0])
+    elif len(view.winners) == 1:
         head = _("Seat {seat} wins!").format(seat=view.winners[0])
+    elif named:
+        head = _("Shared win: {names}").format(names=", ".join(winners))
     else:
         head = _("Shared win: seats {seats}").format(seats=", ".join(str(s) for s in view.winners))
     why = WHY_WON[view.decided_by]
     return (
         Line(head, Role.HEADLINE),
         *((Line(_(why)),) if why else ()),
-        *items(seats),
+        *seats,
+    )
+
+
+PARTS = {  # a total's parts on the result, as the sheet's items are named
+    "lines": N_("Lines"),
+    **{key: SHEET_ITEMS[key] for key in ("stamps", "ring", "overpasses", "interchanges")},
+    "objectives": SHEET_ITEMS["objectives"],
+}
+
+
+def breakdown(words: Pages, parts: tuple[views.SheetPart, ...]) -> str:
+    """A total part by part ("Lines: 75 · Tourist stamps: 20 · Green ring: −9 …")."""
+    return " · ".join(
+        words.labelled(words._(PARTS[part.key]), str(part.points).replace("-", "−"))
+        for part in parts
     )
