@@ -538,5 +538,6 @@ class TableView:
     objectives: bool = False  # the objectives module is played: its sheet field asked (C-11)
     scoring: bool = False  # the game is over and its scores are being taken
     seats_in: tuple[int, ...] = ()  # seats whose scores came from a phone
+    line_round: int = 0  # the last round whose line a phone may send now (issue 34); 0: none
     room: RoomTable | None = None  # a room game (caller mode); None for one table
 

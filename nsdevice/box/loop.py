@@ -32,6 +32,8 @@ from nsdevice.inputs.events import (
     Edge,
     Inbox,
     Joined,
+    LineSent,
+    Named,
     Press,
     RoomScored,
     RoomWaiting,
@@ -185,6 +187,22 @@ class Loop:
     @take.register
     def _scored(self, item: Scored) -> bool:
         self.score(item)
+        return False
+
+    @take.register
+    def _line(self, item: LineSent) -> bool:
+        """A seat's line from its phone (issue 34): for this game only."""
+        if item.game == self.session.game and self.session.enter_line(
+            item.seat, item.round, item.counts
+        ):
+            self._draw_then_save()
+        return False
+
+    @take.register
+    def _named(self, item: Named) -> bool:
+        """A one-table seat's name from its phone's join: for this game only."""
+        if item.game == self.session.game and self.session.name_seat(item.seat, item.name):
+            self._draw_then_save()
         return False
 
     @take.register

@@ -88,6 +88,25 @@ class Scored:
 
 
 @dataclass(frozen=True, slots=True)
+class LineSent:
+    """A seat's line of a round sent from its phone as the game goes (issue 34)."""
+
+    seat: int
+    round: int
+    counts: tuple[int, ...]  # the line's counts, as the city scores a line (S-T, S-P)
+    game: int  # the game it was sent for: a line for an earlier game is dropped
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """The name a one-table seat's phone joined with (issue 34)."""
+
+    seat: int
+    name: str
+    game: int
+
+
+@dataclass(frozen=True, slots=True)
 class Typed:
     """A digit (or the minus sign) typed on the terminal: it sets the digit under the score
     entry's cursor at once. Only a keyboard sends it; buttons turn digits with presses."""
@@ -145,7 +164,18 @@ class RoomWaiting:
 
 
 Item = (
-    Edge | Press | Stop | Scored | Typed | Dropped | Joined | RoomScored | Abandoned | RoomWaiting
+    Edge
+    | Press
+    | Stop
+    | Scored
+    | Typed
+    | Dropped
+    | Joined
+    | RoomScored
+    | Abandoned
+    | RoomWaiting
+    | LineSent
+    | Named
 )
 
 

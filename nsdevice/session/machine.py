@@ -20,6 +20,7 @@ from nsdevice.session import snapshot, valid
 from nsdevice.session.context import Context
 from nsdevice.session.names import ScreenName
 from nsdevice.session.screens import SCREENS
+from nsdevice.session.screens.lines import enter_line, name_seat
 from nsdevice.session.screens.notice import notice_view
 from nsdevice.session.screens.phones import table_view
 from nsdevice.session.screens.room import first_card_out, room_scoring
@@ -142,6 +143,21 @@ class Session(Context):
         seat is in. False (nothing changes) when no game is being scored or out of range."""
         if enter_score(self, seat, total, best_line):
             valid.check_move(self, "a phone's score")
+            return True
+        return False
+
+    def enter_line(self, seat: int, number: int, counts: tuple[int, ...]) -> bool:
+        """A seat's line of round `number` from its phone, as the game goes (issue 34);
+        False (nothing changes) when it does not fit (`screens.lines.enter_line`)."""
+        if enter_line(self, seat, number, counts):
+            valid.check_move(self, "a phone's line")
+            return True
+        return False
+
+    def name_seat(self, seat: int, name: str) -> bool:
+        """The name a one-table seat's phone joined with; False when nothing changes."""
+        if name_seat(self, seat, name):
+            valid.check_move(self, "a phone's name")
             return True
         return False
 

@@ -24,7 +24,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
-from nsdevice.inputs.events import Abandoned, Button, Item, Press, Scored
+from nsdevice.inputs.events import Abandoned, Button, Item, LineSent, Named, Press, Scored
+from nsdevice.rules.deal import ROUNDS
+from nsdevice.rules.room import player_name
 from nsdevice.views import TableView
 from nsdevice.voice.clips import BrokenManifest, clip_bytes
 from nsdevice.web.guard import (
@@ -44,7 +46,7 @@ from nsdevice.web.replies import client as _client
 from nsdevice.web.replies import refuse as _refuse
 from nsdevice.web.room import RoomRoutes
 from nsdevice.web.seating import SWEEP, Seating
-from nsdevice.web.sheet import SheetError, score_sheet
+from nsdevice.web.sheet import SheetError, score_line, score_sheet
 from nsdevice.web.stage import Stage
 
 ACTIONS = 120  # acts per seat a minute: a joined phone cannot flood the box's store
@@ -280,6 +282,16 @@ def _seat_sent(data: Any, fields: set[str], players: int) -> int:
     return seat
 
 
+def _name_sent(value: Any) -> str:
+    """A one-table seat's name as a room keeps one (`rules.room.player_name`); "" for none."""
+    if value == "":
+        return ""
+    try:
+        return player_name(value)
+    except ValueError as error:
+        raise SheetError(str(error)) from None
+
+
 class TableRoutes:
     """The one-table page's routes, each a method over what they share: the box's stage
     and inbox, the artwork, the code budget, the seat tokens, each seat's acts, the event
@@ -379,8 +391,13 @@ class TableRoutes:
         table = code_checked(request, self.stage.latest()[1], self.budget, WRONG_CODE)
         if table.room is not None:
             raise Refusal(409, "a room game: join with a name and a table (/room/join)")
-        seat = _seat_sent(await _body(request), {"seat"}, table.players)
+        data = await _body(request)
+        named = isinstance(data, dict) and "name" in data
+        seat = _seat_sent(data, {"seat", "name"} if named else {"seat"}, table.players)
+        name = _name_sent(data["name"]) if named else ""
         token = self.seats.issue(table.game, seat, table.code)
+        if name:  # the seat's name on the result and in the history (issue 34)
+            self.act(table, seat, Named(seat, name, table.game))
         answer = {"game": table.game, "seat": seat, "token": token}
         return JSONResponse(answer, headers=HEADERS)
 
@@ -398,6 +415,31 @@ class TableRoutes:
         sheet = score_sheet(table.line_scoring, data["sheet"], table.objectives)
         self.act(table, seat, Scored(seat, sheet.total, sheet.best_line, table.game))
         return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
+
+    @answering
+    async def line(self, request: Request) -> Response:
+        """A seat's line of a round, as the game goes (issue 34): for its own seat, for a
+        round whose last card is out, before the game's end takes whole sheets. Answered
+        once checked against the table the phones see; the box takes what the page took
+        (its line entry open on that very line shows the phone's counts)."""
+        table, mine = self.seat_of(request, self.stage.latest()[1])
+        data = await _body(request)
+        fields = {"seat", "round", "line"}
+        if not isinstance(data, dict) or set(data) != fields:
+            raise SheetError("send exactly {line, round, seat}")
+        seat = _seat_sent(data, fields, table.players)
+        if seat != mine:
+            raise Refusal(403, f"this phone joined for seat {mine}")
+        number = data["round"]
+        if type(number) is not int or not 1 <= number <= ROUNDS:
+            raise SheetError(f"round must be 1 to {ROUNDS}")
+        if table.room is not None or not table.line_scoring:
+            raise Refusal(409, "lines are sent with the sheet at the game's end")
+        if number > table.line_round:
+            raise Refusal(409, "a round's line is taken once its last card is out")
+        counts, points = score_line(table.line_scoring, data["line"])
+        self.act(table, seat, LineSent(seat, number, counts, table.game))
+        return JSONResponse({"round": number, "points": points}, headers=HEADERS)
 
     @answering
     async def press(self, request: Request) -> Response:
@@ -431,6 +473,7 @@ class TableRoutes:
             Route("/join", self.join, methods=["POST"]),
             Route("/score", self.score, methods=["POST"]),
             Route("/press", self.press, methods=["POST"]),
+            Route("/line", self.line, methods=["POST"]),
         ]
 
 

@@ -123,3 +123,20 @@ def score_sheet(line_scoring: str, data: Any, objectives: bool = True) -> Sheet:
     if not low <= total <= high:
         raise SheetError(f"a total of {total} is outside {low} to {high}")
     return Sheet(total, max(lines))
+
+
+def score_line(line_scoring: str, data: Any) -> tuple[tuple[int, ...], int]:
+    """One round's line from a phone, as the game goes (issue 34): its counts, checked
+    against what the city's line counts (S-T, S-P), and its points."""
+    counts = scoring.LINE_COUNTS.get(line_scoring)
+    if counts is None:
+        raise SheetError("this city's lines are not scored: send totals at the game's end")
+    (line,) = _lines([data], len(counts))
+    for count, value in zip(counts, line, strict=True):
+        if count.most is not None and value > count.most:
+            raise SheetError(f"{count.key} must be a whole number from 0 to {count.most}")
+    town_line = scoring.tokyo_line if line_scoring == "districts" else scoring.paris_line
+    try:
+        return tuple(line), town_line(*line)
+    except ValueError as error:
+        raise SheetError(str(error)) from None

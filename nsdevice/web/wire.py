@@ -25,6 +25,8 @@ from nsdevice.inputs.events import (
     Gesture,
     Item,
     Joined,
+    LineSent,
+    Named,
     Press,
     RoomScored,
     Scored,
@@ -99,7 +101,10 @@ _FIELDS: dict[str, tuple[type, tuple[tuple[str, type], ...]]] = {
     ),
     "abandoned": (Abandoned, (("table", int), ("game", int))),
     "scored": (Scored, (("seat", int), ("total", int), ("best_line", int), ("game", int))),
+    "line": (LineSent, (("seat", int), ("round", int), ("counts", list), ("game", int))),
+    "named": (Named, (("seat", int), ("name", str), ("game", int))),
 }
+MOST_COUNTS = 3  # a line's counts: Paris's quarters, stops and monuments
 _NAMES = {kind: name for name, (kind, _) in _FIELDS.items()}
 
 
@@ -125,6 +130,14 @@ def _field(data: dict[str, Any], name: str, kind: type) -> Any:
         ):
             raise WireError(f"{name} must be null or two whole numbers")
         return (value[0], value[1])
+    if kind is list:  # a line's counts: a few whole numbers
+        if (
+            not isinstance(value, list)
+            or not 1 <= len(value) <= MOST_COUNTS
+            or any(type(number) is not int for number in value)
+        ):
+            raise WireError(f"{name} must be 1 to {MOST_COUNTS} whole numbers")
+        return tuple(value)
     if type(value) is not kind:  # a bool is not a number here
         raise WireError(f"{name} must be {kind.__name__}")
     return value

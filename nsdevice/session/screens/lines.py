@@ -16,6 +16,7 @@ from nsdevice.inputs.events import Press
 from nsdevice.rules import scoring
 from nsdevice.rules.cities import city
 from nsdevice.rules.deal import Setup
+from nsdevice.rules.room import player_name
 from nsdevice.session.context import EVERY_BUTTON, Album, Context, Screen
 from nsdevice.session.digits import NumberField, counting_field, digits_of
 from nsdevice.session.names import Kind, ScreenName
@@ -176,6 +177,66 @@ def on_line_entry(session: Context, press: Press) -> None:
 
     field = line_field(setup, state.sheet_step)
     press_digits(session, press, field, DigitEnds(value, done, leave, skip))
+
+
+# --- from the phones -------------------------------------------------------------------------
+def open_round(session: Context) -> int:
+    """The last round whose line may be sent now (0: none): the round under way once its
+    last card is out, else the one before; none before the game's end is scored, in a
+    room, or where lines are not scored. The phones' page refuses a later round."""
+    state = session.state
+    if not takes_lines(session) or state.recorded:
+        return 0
+    showing = session.screens[session.showing()]
+    if showing.kind is not Kind.GAME or showing.over:
+        return 0
+    number = state.progress.round
+    turns = len(session.current_deal().rounds[number - 1].turns)
+    return number if state.progress.revealed == turns else number - 1
+
+
+def enter_line(session: Context, seat: int, number: int, counts: Sequence[int]) -> bool:
+    """A seat's line of round `number` from its phone: kept as the box's own line entry
+    keeps one. Taken for any round up to the one under way while the game is played (so
+    a line the page took is not lost to a BACK pressed meanwhile); if the box's line entry
+    is open on that very line, it shows the phone's counts at once (the phone's row is the
+    newer). False (nothing changes) when it does not fit."""
+    state = session.state
+    setup = state.setup
+    if setup is None or not takes_lines(session) or state.recorded:
+        return False
+    showing = session.screens[session.showing()]
+    if showing.kind is not Kind.GAME or showing.over:
+        return False  # the game's end: its sheets take the lines
+    fields = [counting_field(count.most) for count in line_counts(setup)]
+    fits = len(counts) == len(fields) and all(
+        type(v) is int and f.low <= v <= f.high for f, v in zip(fields, counts, strict=False)
+    )
+    if not (fits and 1 <= seat <= setup.players and 1 <= number <= state.progress.round):
+        return False
+    state.lines.setdefault(seat, {})[number] = tuple(counts)
+    here = state.screen is ScreenName.LINE_ENTRY and state.progress.round == number
+    if here and state.line_seat == seat:
+        _load_seat(session, seat)
+    return True
+
+
+def name_seat(session: Context, seat: int, name: str) -> bool:
+    """The name a one-table seat's phone joined with, for the result and the history;
+    False (nothing changes) in a room, for a seat the table lacks or a name that is none
+    (`rules.room.player_name`, the room's own rule)."""
+    state = session.state
+    setup = state.setup
+    if setup is None or state.room is not None or not 1 <= seat <= setup.players:
+        return False
+    try:
+        name = player_name(name)
+    except ValueError:
+        return False
+    if state.names.get(seat) == name:
+        return False
+    state.names[seat] = name
+    return True
 
 
 # --- the gallery's examples ---------------------------------------------------------------

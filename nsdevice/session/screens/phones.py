@@ -14,6 +14,7 @@ from nsdevice.session.context import Album, Context, MenuEntry, Opened, Screen
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens.common import hints, row_index, seat_pencils
 from nsdevice.session.screens.examples import JOIN_CODE, PHONE_ADDRESSES
+from nsdevice.session.screens.lines import open_round
 from nsdevice.session.screens.menu import session_menu_rows
 from nsdevice.session.screens.room import first_card_out, room_scoring, size_rows
 from nsdevice.session.screens.scores import SCORING
@@ -116,6 +117,7 @@ def table_view(session: Context) -> views.TableView:
         objectives=Module.OBJECTIVES in setup.modules,
         scoring=room_scoring(session) or (beneath in SCORING and not state.recorded),
         seats_in=tuple(sorted(session.phone_seats)),
+        line_round=open_round(session),
         room=room_table(session, over),
     )
 
