@@ -374,4 +374,7 @@ PHONE = {
     "room_place": N_("Room · table {table} · {players}"),
     "change_sheet": N_("Change my sheet"),
     "name_marks": N_("Write your name with at least one letter"),
+    # a seat's line sent as the game goes (issue 34), the box's own words for the line
+    "line_round": N_("Line of round {round}"),
+    "line_sent": N_("Sent: {points} points"),
 }

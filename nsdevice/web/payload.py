@@ -177,6 +177,7 @@ def payload(
         "objectives": table.objectives,  # the sheet's objectives field, only when played
         "scoring": table.scoring,
         "seats_in": list(table.seats_in),
+        "line_round": table.line_round,  # a joined seat may send this round's line (issue 34)
         "buttons": buttons,  # the controller's phone may press NEXT and BACK
         "controller": getattr(view, "controller", 0) if view is not None else 0,
         "say": [],

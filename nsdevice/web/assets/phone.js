@@ -18,6 +18,7 @@
                  // to that one line; `changing` names the seat whose sheet is open again
                  sent: JSON.parse(window.sessionStorage.getItem("nsdevice.sent") || "{}"),
                  changing: "",
+                 linesSent: {},  // each line this page sent, by game, seat and round: its points
                  data: null, sheetFor: "", stream: null };
   window.nsdeviceSeen = [];  // what this page showed and when: read by the browser tests
 
@@ -62,6 +63,7 @@
     $("city").textContent = heading(data);
     renderButtons(data);
     renderJoin(data);
+    renderLine(data);
     renderSheet(data);
     renderRanking(data);
     window.nsdeviceVoice.say(data.say);  // voice.js: says it once sound is on
@@ -287,6 +289,7 @@
 
   function renderJoin(data) {
     const words = data.words;
+    $("join-name-label").textContent = words.name;
     $("code-label").textContent = words.join_code;
     $("join-button").textContent = words.join;
     $("join").hidden = !data.players || Boolean(data.room);
@@ -302,7 +305,9 @@
     const answer = await fetch("/join", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Join-Code": code },
-      body: JSON.stringify({ seat: said.seat }),
+      // a name, when given, is the seat's on the result and in the history (issue 34)
+      body: JSON.stringify($("join-name").value.trim()
+        ? { seat: said.seat, name: $("join-name").value.trim() } : { seat: said.seat }),
     });
     if (answer.ok) {
       const body = await answer.json();
@@ -314,6 +319,45 @@
       render(said.data);
     } else {
       $("join-said").textContent = answer.status === 403 ? words.refused : (await answer.json()).error;
+    }
+  }
+
+  // A round's line as the game goes (issue 34): once the round's last card is out, a
+  // joined seat sends that line's counts; the box keeps it as its own line entry would.
+  const LINE_PARTS = { districts: ["districts", "stations"], quarters: ["quarters", "stops", "monuments"] };
+
+  function renderLine(data) {
+    const words = data.words;
+    const parts = LINE_PARTS[data.line_scoring];
+    const open = Boolean(parts) && !data.room && !data.scoring && data.line_round > 0 && joined(data);
+    $("line-row").hidden = !open;
+    if (!open) return;
+    $("line-title").textContent = words.line_round.replace("{round}", data.line_round);
+    $("line-send").textContent = words.send;
+    const key = `${data.game}/${data.line_round}/${said.seat}/${data.language}`;
+    if (said.lineFor === key) return;
+    said.lineFor = key;
+    $("line-fields").replaceChildren(...parts.map((part) => number(`line-now-${part}`, words[`count_${part}`])));
+    const sent = said.linesSent[`${data.game}/${said.seat}/${data.line_round}`];
+    $("line-said").textContent = sent === undefined ? "" : words.line_sent.replace("{points}", sent);
+  }
+
+  async function sendLine(event) {
+    event.preventDefault();
+    const data = said.data;
+    const number = data.line_round;
+    const line = LINE_PARTS[data.line_scoring].map((part) => value(`line-now-${part}`));
+    const answer = await fetch("/line", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Seat-Token": said.token },
+      body: JSON.stringify({ seat: said.seat, round: number, line }),
+    });
+    const body = await answer.json().catch(() => ({}));
+    if (answer.ok) {
+      said.linesSent[`${data.game}/${said.seat}/${number}`] = body.points;
+      $("line-said").textContent = data.words.line_sent.replace("{points}", body.points);
+    } else {
+      $("line-said").textContent = body.error || data.words.busy;
     }
   }
 
@@ -510,6 +554,7 @@
   $("press-next").addEventListener("click", () => press("next"));
   $("press-back").addEventListener("click", () => press("back"));
   $("sheet").addEventListener("submit", (event) => send(event, 0));
+  $("line-row").addEventListener("submit", sendLine);
   $("sheet-change").addEventListener("click", () => {
     said.changing = sheetSeat(said.data, inRoom(said.data));
     render(said.data);
