@@ -42,7 +42,7 @@ def deliver(table: Table) -> list[object]:
         elif isinstance(item, Named):
             session.name_seat(item.seat, item.name)
         elif isinstance(item, Scored):
-            session.enter_score(item.seat, item.total, item.best_line)
+            session.enter_score(item.seat, item.total, item.best_line, item.counts)
     table.show()
     return items
 
@@ -162,7 +162,14 @@ def test_names_from_the_phones_are_on_the_result_and_in_the_history_C12():
         assert page.lines[0].text == "Bernd wins!"
         assert records.games[-1].names == ("Ana", "Bernd", "Chloé")
         phone = table.client.get("/state?lang=en").json()
-        assert "Bernd wins!" in [text for text, _ in phone["lines"]]
+        shown = [text for text, _ in phone["lines"]]
+        assert "Bernd wins!" in shown
+        # each phone's sheet gives its seat's breakdown, on the phones too (S-T-END)
+        lines = sum(scoring.tokyo_line(d, s) for d, s in TOKYO_SHEET["lines"])
+        for seat, stamps in zip(result.seats, (20, 30, 5), strict=True):
+            assert sum(part.points for part in seat.parts) == seat.total
+            assert (seat.parts[0].points, seat.parts[1].points) == (lines, stamps)
+        assert f"Lines: {lines} · Tourist stamps: 30 · Green ring: −9 · Interchanges: 15" in shown
     finally:
         table.close()
 

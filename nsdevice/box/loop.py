@@ -127,7 +127,7 @@ class Loop:
 
     def score(self, scored: Scored) -> None:
         if scored.game == self.session.game and self.session.enter_score(
-            scored.seat, scored.total, scored.best_line
+            scored.seat, scored.total, scored.best_line, scored.counts
         ):
             self._draw_then_save()
 

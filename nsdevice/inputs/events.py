@@ -85,6 +85,7 @@ class Scored:
     total: int
     best_line: int
     game: int  # the game it was entered for: a score for an earlier game is dropped
+    counts: tuple[int, ...] = ()  # the sheet's counts in the box's sheet order (issue 34)
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,10 +138,13 @@ class Session(Context):
         return True
 
     # --- phones ----------------------------------------------------------------------------
-    def enter_score(self, seat: int, total: int, best_line: int) -> bool:
+    def enter_score(
+        self, seat: int, total: int, best_line: int, counts: tuple[int, ...] = ()
+    ) -> bool:
         """A seat's score from its phone, at the game's end; the result shows once every
-        seat is in. False (nothing changes) when no game is being scored or out of range."""
-        if enter_score(self, seat, total, best_line):
+        seat is in. False (nothing changes) when no game is being scored or out of range.
+        `counts`: the phone's sheet in the box's sheet order, for the result's breakdown."""
+        if enter_score(self, seat, total, best_line, counts):
             valid.check_move(self, "a phone's score")
             return True
         return False

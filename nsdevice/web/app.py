@@ -46,7 +46,7 @@ from nsdevice.web.replies import client as _client
 from nsdevice.web.replies import refuse as _refuse
 from nsdevice.web.room import RoomRoutes
 from nsdevice.web.seating import SWEEP, Seating
-from nsdevice.web.sheet import SheetError, score_line, score_sheet
+from nsdevice.web.sheet import SheetError, score_line, score_sheet, sheet_counts
 from nsdevice.web.stage import Stage
 
 ACTIONS = 120  # acts per seat a minute: a joined phone cannot flood the box's store
@@ -413,7 +413,8 @@ class TableRoutes:
         if seat != mine:  # the box's own buttons correct any seat; a phone only its own
             raise Refusal(403, f"this phone joined for seat {mine}")
         sheet = score_sheet(table.line_scoring, data["sheet"], table.objectives)
-        self.act(table, seat, Scored(seat, sheet.total, sheet.best_line, table.game))
+        counts = sheet_counts(table.line_scoring, data["sheet"], table.objectives)
+        self.act(table, seat, Scored(seat, sheet.total, sheet.best_line, table.game, counts))
         return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
 
     @answering

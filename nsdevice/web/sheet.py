@@ -140,3 +140,24 @@ def score_line(line_scoring: str, data: Any) -> tuple[tuple[int, ...], int]:
         return tuple(line), town_line(*line)
     except ValueError as error:
         raise SheetError(str(error)) from None
+
+
+def sheet_counts(line_scoring: str, data: Any, objectives: bool) -> tuple[int, ...]:
+    """A sheet `score_sheet` took, as the box's own sheet holds it: every count in the
+    sheet's order (`rules.scoring.sheet_items`: four lines, lines not sent at zero, then the
+    city's items, then the objectives when played), for the result's breakdown; () for a
+    city whose totals are entered as they are."""
+    counts = scoring.LINE_COUNTS.get(line_scoring)
+    if counts is None:
+        return ()
+    sent = [list(line) for line in data["lines"]]
+    lines = [*sent, *([[0] * len(counts)] * (scoring.LINES - len(sent)))]
+    tokyo = line_scoring == "districts"
+    own = ("stamps", "ring_unconnected") if tokyo else ("overpasses_once", "overpasses_twice")
+    table = scoring.TOKYO_INTERCHANGES if tokyo else scoring.PARIS_INTERCHANGES
+    return (
+        *(value for line in lines for value in line),
+        *(data[key] for key in own),
+        *(data["interchanges"][str(lines)] for lines in sorted(table)),
+        *((data.get("objectives", 0),) if objectives else ()),
+    )

@@ -100,11 +100,14 @@ _FIELDS: dict[str, tuple[type, tuple[tuple[str, type], ...]]] = {
         (("table", int), ("seat", int), ("total", int), ("best_line", int), ("game", int)),
     ),
     "abandoned": (Abandoned, (("table", int), ("game", int))),
-    "scored": (Scored, (("seat", int), ("total", int), ("best_line", int), ("game", int))),
+    "scored": (
+        Scored,
+        (("seat", int), ("total", int), ("best_line", int), ("game", int), ("counts", list)),
+    ),
     "line": (LineSent, (("seat", int), ("round", int), ("counts", list), ("game", int))),
     "named": (Named, (("seat", int), ("name", str), ("game", int))),
 }
-MOST_COUNTS = 3  # a line's counts: Paris's quarters, stops and monuments
+MOST_COUNTS = 24  # a line's counts (2 or 3), a whole sheet's (14 to 18)
 _NAMES = {kind: name for name, (kind, _) in _FIELDS.items()}
 
 
@@ -133,10 +136,10 @@ def _field(data: dict[str, Any], name: str, kind: type) -> Any:
     if kind is list:  # a line's counts: a few whole numbers
         if (
             not isinstance(value, list)
-            or not 1 <= len(value) <= MOST_COUNTS
+            or not len(value) <= MOST_COUNTS
             or any(type(number) is not int for number in value)
         ):
-            raise WireError(f"{name} must be 1 to {MOST_COUNTS} whole numbers")
+            raise WireError(f"{name} must be at most {MOST_COUNTS} whole numbers")
         return tuple(value)
     if type(value) is not kind:  # a bool is not a number here
         raise WireError(f"{name} must be {kind.__name__}")

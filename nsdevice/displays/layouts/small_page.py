@@ -36,10 +36,10 @@ PAGED = (views.SummaryView, views.PhonesView, views.RoomResultsView)
 
 def paged(view: views.View) -> bool:
     """A screen of words that goes to pages on small glass: the `PAGED` screens, and a
-    result with a seat's breakdown (its seats' names may be long; the breakdown itself
-    stays on big glass and the phones)."""
+    result that names its seats or has a seat's breakdown (a phone's name may be long;
+    the breakdown itself stays on big glass and the phones)."""
     if isinstance(view, views.ResultView):
-        return bool(view.parts) or any(seat.parts for seat in view.seats)
+        return bool(view.parts) or any(seat.parts or seat.name for seat in view.seats)
     return isinstance(view, PAGED)
 
 

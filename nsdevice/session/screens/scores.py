@@ -177,9 +177,13 @@ def set_typed_digit(session: Context, character: str) -> bool:
     return True
 
 
-def enter_score(session: Context, seat: int, total: int, best_line: int) -> bool:
+def enter_score(
+    session: Context, seat: int, total: int, best_line: int, counts: Sequence[int] = ()
+) -> bool:
     """A seat's score from its phone, at the game's end; the result shows once every
-    seat is in. False (nothing changes) when no game is being scored or out of range."""
+    seat is in. False (nothing changes) when no game is being scored or out of range.
+    `counts`: the phone's sheet in the box's sheet order, kept for the result's breakdown
+    when it adds up to `total` (a newer sheet without them drops the older ones)."""
     state = session.state
     setup = state.setup
     showing = session.showing()
@@ -197,6 +201,11 @@ def enter_score(session: Context, seat: int, total: int, best_line: int) -> bool
     else:
         state.scores[2 * seat - 2 : 2 * seat] = [total, best_line]
     session.phone_seats.add(seat)
+    fits = len(counts) == len(sheet_counts(setup)) and all(0 <= v <= 99 for v in counts)
+    if fits and sheet_sum(setup, counts) == total:
+        state.sheets[seat] = tuple(counts)
+    else:
+        state.sheets.pop(seat, None)
     if not setup.solo and seat not in state.sheet_best:  # the phone's sheet gave it (C-12)
         state.sheet_best.append(seat)
     if showing is ScreenName.SCORE_ENTRY:  # the field on the box shows the phone's value
