@@ -539,5 +539,6 @@ class TableView:
     scoring: bool = False  # the game is over and its scores are being taken
     seats_in: tuple[int, ...] = ()  # seats whose scores came from a phone
     line_round: int = 0  # the last round whose line a phone may send now (issue 34); 0: none
+    lines: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # (seat, round, counts) kept
     room: RoomTable | None = None  # a room game (caller mode); None for one table
 

@@ -78,6 +78,7 @@ def test_a_phones_row_is_kept_as_the_boxs_line_entry_keeps_it_S_T(table):
     deliver(table)
     assert table.session.state.lines == {2: {1: (5, 4)}}
     assert table.session.view().running == (None, 20, None)
+    assert table.client.get("/state").json()["lines_in"] == [[2, 1, [5, 4]]]
     # the box's own line entry opens on the phone's line for that seat
     table.session.press(HOLD_NEXT)
     table.session.press(Press(Button.MENU, Gesture.HOLD))  # seat 1 skipped

@@ -1,6 +1,6 @@
 """Issue 34 in a real headless Chromium: a phone joins a one-table seat with a name, and at
 the first round's end sends its seat's line from the page's own row (S-T); the box keeps
-both (its line entry's lines, the seat's name). The box runs in-process as in
+both (its line entry's lines, the seat's name), and the game's end sheet starts from it. The box runs in-process as in
 test_web_browser. About 10 s."""
 
 from __future__ import annotations
@@ -59,5 +59,17 @@ def test_a_phone_named_at_its_join_sends_its_line_at_the_rounds_end_S_T(browser)
         wait(lambda: said.text == f"Sent: {points} points", what="the box's answer")
         wait(lambda: box.session.state.lines == {2: {1: (6, 4)}}, what="the line on the box")
         wait(lambda: box.session.view().running == (None, points, None), what="the round's end")
+        # at the game's end the phone's sheet starts from the line it gave
+        copy = box.session.copy()
+        presses = []
+        while copy.screen is not ScreenName.GAME_END:
+            copy.press(Press(Button.NEXT))
+            presses.append(Press(Button.NEXT))
+        box.play(presses, pace=0.05)
+        wait(lambda: box.session.screen is ScreenName.GAME_END, 120, "the game's end")
+        wait(lambda: browser.find_elements(By.ID, "line-1-0"), what="the score sheet")
+        given = [browser.find_element(By.ID, f"line-1-{i}").get_attribute("value") for i in (0, 1)]
+        assert given == ["6", "4"]
+        assert browser.find_element(By.ID, "line-2-0").get_attribute("value") == "0"
     finally:
         box.close()

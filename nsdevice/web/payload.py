@@ -178,6 +178,8 @@ def payload(
         "scoring": table.scoring,
         "seats_in": list(table.seats_in),
         "line_round": table.line_round,  # a joined seat may send this round's line (issue 34)
+        # the lines the box keeps, as the game went: a seat's sheet starts from its own
+        "lines_in": [[seat, number, list(counts)] for seat, number, counts in table.lines],
         "buttons": buttons,  # the controller's phone may press NEXT and BACK
         "controller": getattr(view, "controller", 0) if view is not None else 0,
         "say": [],

@@ -118,6 +118,11 @@ def table_view(session: Context) -> views.TableView:
         scoring=room_scoring(session) or (beneath in SCORING and not state.recorded),
         seats_in=tuple(sorted(session.phone_seats)),
         line_round=open_round(session),
+        lines=tuple(
+            (seat, number, counts)
+            for seat, rounds in sorted(state.lines.items())
+            for number, counts in sorted(rounds.items())
+        ),
         room=room_table(session, over),
     )
 

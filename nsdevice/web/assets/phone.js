@@ -426,6 +426,14 @@
       if (data.objectives) fields.push(number("objectives", words.count_objectives));  // C-11
     }
     $("fields").replaceChildren(...fields);
+    // the lines this seat gave as the game went (issue 34): only what is left to fill in
+    for (const [seat, number, counts] of room ? [] : data.lines_in) {
+      if (seat !== said.seat) continue;
+      counts.forEach((count, index) => {
+        const field = $(`line-${number}-${index}`);
+        if (field) field.value = String(count);
+      });
+    }
     $("sheet-said").textContent = "";
   }
 
