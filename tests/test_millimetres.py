@@ -39,8 +39,9 @@ SMALL_SMALLEST_MM = {"round-start": 2.5, "summary": 2.5, "phones": 2.5}
 # What acts on a 2-inch turn stands in the 19 mm beside the 15 mm card: at 3 mm where the
 # language's longest word fits that column (English), never under 1.9 mm ("Spezialeffekt:").
 SMALL_EFFECT_LEAST_MM = 1.9
-# ... English beside a card whose one word is "Underground" (issue 34): the card widens for
-# it by a millimetre, and a four-line switch rule gives way a little, never under 2.5 mm.
+# ... English beside a card whose one word is "Underground" (issue 34): the card is 2 mm
+# wider than its symbol for it, and a three-line switch rule gives way a little, to 2.9 mm;
+# never under 2.5 mm.
 SMALL_ENGLISH_EFFECT_LEAST_MM = 2.5
 IDLE_LEAST_MM = 1.8  # a pairing that does nothing this turn: small, greyed, still legible
 ACTIVE_ROLES = {"paired", "switch-note", "last"}  # what acts this turn

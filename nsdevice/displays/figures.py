@@ -9,9 +9,10 @@ from __future__ import annotations
 import pygame
 
 from nsdevice.displays.canvas import Canvas
-from nsdevice.displays.drawing import Figure, Point
+from nsdevice.displays.drawing import Box, Figure, Placed, Point
 from nsdevice.displays.shapes import symbol_name
 from nsdevice.displays.text_fit import fit_text
+from nsdevice.displays.theme import Colour
 from nsdevice.rules.cards import StationCard
 
 
@@ -81,9 +82,12 @@ def card(
     role: str,
     symbol_size: int | None = None,
     label_size: int | None = None,
+    narrowest: float = 1.0,
 ) -> Figure:
     """A station card in its kind's colours, the symbol in the middle and, when
-    `label` is given, the kind written at the bottom (colour alone is not enough)."""
+    `label` is given, the kind written at the bottom (colour alone is not enough).
+    `narrowest`: a label wider than the card may be drawn as narrow as this share of its
+    width, its capitals as tall, before its size gives way."""
     palette = canvas.theme.palette
     colours = canvas.theme.card_colours(city, card.kind.value)
     radius = max(2, round(min(rect.size) * 0.08))
@@ -113,7 +117,15 @@ def card(
     edge = max(1, round(rect.height * 0.012))
     pygame.draw.rect(canvas.surface, palette.card_edge, rect, width=edge, border_radius=radius)
     area = rect.inflate(-2 * edge, -2 * edge)
-    if label:
+    room = area.width - 2 * edge
+    wide = canvas.fonts.width(label, label_size) if label and label_size else 0
+    if label and label_size and room < wide <= room / narrowest:
+        height = canvas.fonts.height(label_size)
+        strip = height + 2 * edge
+        at = (area.x + edge, area.bottom - strip + edge)
+        narrowed(canvas, label, label_size, palette.card_text, (*at, room, height), "card-label")
+        area.height -= strip
+    elif label:
         px = label_size or max(6, round(rect.height * 0.1))
         fitted = fit_text(
             label,
@@ -135,6 +147,16 @@ def card(
     room = min(area.width, area.height)
     size = room * 0.8 if symbol_size is None else min(symbol_size, room * 0.96)
     return symbol(canvas, symbol_name(card), area.center, round(size), role)
+
+
+def narrowed(canvas: Canvas, text: str, px: int, colour: Colour, box: Box, role: str) -> None:
+    """One line of text at `px`, narrowed to `box`'s width (its capitals as tall: a word
+    that reads at its size, the card's kind, rather than a smaller one)."""
+    x, y, w, h = box
+    scratch = pygame.Surface((canvas.fonts.width(text, px), h), pygame.SRCALPHA)
+    canvas.fonts.draw(scratch, text, px, colour, (0, 0))
+    canvas.surface.blit(pygame.transform.smoothscale(scratch, (w, h)), (x, y))
+    canvas.texts.append(Placed(text, box, role))
 
 
 def corner(canvas: Canvas, name: str, rect: pygame.Rect) -> None:

@@ -5,8 +5,9 @@ HAT Mini): the whole turn on one glass. The side buttons' labels sit in the corn
 - the card at the right, from under the top labels down to the glass's edge, its symbol
   at least `SYMBOL_MM` tall and its kind written on it at `KIND_MM`: the kind's one word
   (the same on every surface), giving way down to `KIND_LEAST_MM` where it is wider than
-  the symbol ("Untergrund"), the card widening only for a word wider still at that size
-  ("Underground"), up to `CARD_MOST`;
+  the symbol ("Untergrund"), the card widening for a word wider still, as far as its
+  share of the glass and the lower corner's labels allow, and the word then drawn
+  narrower, as tall (English "Underground": about 0.93 of its width);
 - at the left, the underground count k/5 at `COUNT_MM` with its pips, always (on a
   switch turn the switch card stands beside the count instead of the pips, its rule is
   the first note);
@@ -43,13 +44,13 @@ SMALL_GLASS_MM = 40.0  # shorter glass than this gets the one-glass turn
 SYMBOL_MM = 15.0  # the card's symbol, drawn pixels top to bottom
 KIND_MM = 4.0  # capital height of the card's kind word
 KIND_LEAST_MM = 2.5  # ... giving way for a long word, never under what reads at arm's length
+KIND_NARROWEST = 0.85  # ... and a word wider still drawn this much narrower, as tall
 COUNT_MM = 4.0  # capital height of the underground count
 NOTE_MM = 3.0  # capital height of what acts this turn
 NOTE_LEAST_MM = 1.9  # ... giving way only for a word wider than the column ("Spezialeffekt:")
 IDLE_MM = 1.8  # what does nothing this turn: greyed, and smaller than anything that acts
 SYMBOL_FILL = 0.85  # the least share of its box a symbol's drawn pixels fill (a triangle)
 CARD_SHARE = 0.55  # the most of the width the card takes: the count and notes need the rest
-CARD_MOST = 0.6  # ... or a long kind word at `KIND_LEAST_MM` takes (the notes still fit)
 NOTE_SECONDS = 4.0  # how long each page of notes stays, when they take turns
 
 
@@ -100,15 +101,16 @@ def areas(canvas: Canvas, view: views.TurnView, words: Words, bands: dict[str, B
     symbol = round(canvas.mm(SYMBOL_MM) / SYMBOL_FILL)
     label = words.kind(card.kind, view.city)
     edge = 4 * max(1, round(height * 0.012))
-    # the word gives way before the card widens: the notes beside it need every pixel
-    label_px = kind_px(canvas, label, min(symbol, round(width * CARD_SHARE) - edge))
-    widest = max(
-        round(width * CARD_SHARE),
-        min(round(width * CARD_MOST), canvas.fonts.width(label, label_px) + edge),
-    )
+    below = bands.get("bottom")
+    # the widest the card may be: its share of the glass, clear of the lower corner's
+    # labels (so it stands to the glass's foot), and never narrower than its symbol
+    clear = width - 2 * margin - (below[0] + below[2] if below is not None else 0)
+    widest = max(symbol + edge, min(round(width * CARD_SHARE), clear))
+    # the word gives way before the card widens (the notes beside it need every pixel),
+    # down to `KIND_LEAST_MM`; wider still, it is drawn narrower (`KIND_NARROWEST`)
+    label_px = kind_px(canvas, label, min(symbol, widest - edge))
     card_w = min(widest, max(symbol, canvas.fonts.width(label, label_px)) + edge)
     left = width - margin - card_w
-    below = bands.get("bottom")
     reaches = below is not None and below[0] + below[2] + margin > left  # under the card
     card_bottom = below[1] - margin if below is not None and reaches else height - margin
     notes_bottom = below[1] - margin if below is not None else height - margin
@@ -127,7 +129,8 @@ def areas(canvas: Canvas, view: views.TurnView, words: Words, bands: dict[str, B
 
 def kind_px(canvas: Canvas, label: str, room: int) -> int:
     """The size of the kind's word: `KIND_MM`, or as little less as it needs to fit `room`
-    (the card's width for its symbol; never under `KIND_LEAST_MM`: the card then widens)."""
+    (the card's width for its symbol; never under `KIND_LEAST_MM`: the card then widens,
+    and past its widest the word is drawn narrower)."""
     size, least = canvas.cap_px(KIND_MM), canvas.cap_px(KIND_LEAST_MM)
     while size > least and canvas.fonts.width(label, size) > room:
         size -= 1
@@ -165,6 +168,7 @@ def _card(canvas: Canvas, view: views.TurnView, placed: Areas) -> None:
         role="card-symbol",
         symbol_size=round(canvas.mm(SYMBOL_MM) / SYMBOL_FILL),
         label_size=placed.label_px,
+        narrowest=KIND_NARROWEST,
     )
 
 
