@@ -279,11 +279,13 @@ def test_every_page_of_a_one_table_phone_fits_a_phone_in_five_languages():
         phones.settle()
         wait(lambda: phones.shown("sheet-sent"), 30, "the sheet folded to its line")
         assert not phones.shown("line-1-0") and not phones.shown("send")
+        assert not phones.shown("sheet-change")  # a table's seat sends once: no reopening
         phones.each_language("table-sheet-sent", 3)
         for seat, total in ((2, 40), (3, 31)):
             session.enter_score(seat, total, 9)
         phones.settle()
         assert session.screen is ScreenName.RESULT
+        assert not phones.shown("sheet-change")
         phones.each_language("table-result", 3)
         phones.browser.switch_to.new_window("window")
         phones.open()
