@@ -13,6 +13,8 @@ msgid speaks of. A translation is wrong when
     msgid names (German "Runde" is the turn: allowed in "Round 2 · Turn 3", refused in
     "Your pencil this round"), or the glossary's `[[allowed]]` list excuses it there.
 French strings also follow one typographic rule: a no-break space before : ; ! ?
+A glossary's `[cards.<city>.<kind>]` tables hold each card kind's one word in that city
+(`word`, `source`, `why`); tests/test_glossary.py holds the catalogs to them.
 """
 
 from __future__ import annotations
