@@ -254,4 +254,4 @@ def test_an_upgraded_store_shows_its_games_on_the_history_page_end_to_end(tmp_pa
     assert screens[-1]["screen"] == "menu"  # MENU: back to the menu
     with sqlite3.connect(tmp_path / FILE_NAME) as connection:
         version = connection.execute("SELECT value FROM meta WHERE key='schema_version'")
-        assert version.fetchone()[0] == "3"
+        assert version.fetchone()[0] == "4"
