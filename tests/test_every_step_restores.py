@@ -27,8 +27,10 @@ from nsdevice import views
 from nsdevice.inputs.events import Button, Gesture, Press
 from nsdevice.rules.deal import draw_seed
 from nsdevice.session import CITIES, MODULES, Capabilities, Session, Settings
+from nsdevice.session.digits import counting_field, presses_for
 from nsdevice.session.names import Kind, ScreenName
 from nsdevice.session.screens import SCREENS
+from nsdevice.session.screens.lines import line_counts, takes_lines
 from nsdevice.session.settings import FinishedGame
 from nsdevice.session.state import State
 from nsdevice.session.valid import ForbiddenState
@@ -45,6 +47,8 @@ KNOWN = (
 # Every screen a box stands on; shutting down is no place to stand (never saved)
 LISTS = (views.SetupView, views.MenuView)
 STANDING = {name for name, entry in SCREENS.items() if entry.kind is not Kind.MESSAGE}
+# where NEXT goes on to a round's end (and the round's end itself)
+IN_ROUND = (ScreenName.SUMMARY, ScreenName.ROUND_START, ScreenName.TURN, ScreenName.ROUND_END)
 
 
 class Seeds:
@@ -211,6 +215,34 @@ class EveryStepRestores(RuleBasedStateMachine):
         the scores, a room's results (each press checked)."""
         for _ in range(taps):
             self.box.press(Press(Button.NEXT))
+
+    @precondition(lambda self: self.box.session.screen in IN_ROUND)
+    @rule(values=st.lists(st.integers(0, 15), min_size=3, max_size=3), skip=st.integers(0, 4))
+    def lines_as_the_game_goes(self, values: list[int], skip: int) -> None:
+        """NEXT to the round's end, then a held NEXT and each seat's line on the box
+        (issue 34; a held MENU skips seat `skip`), then the same line sent from seat 1's
+        phone: each press checked, and the phone's line restores too (S-T, S-P)."""
+        session = self.box.session
+        for _ in range(40):
+            if session.screen is not ScreenName.ROUND_END and session.screen in IN_ROUND:
+                self.box.press(Press(Button.NEXT))
+        if session.screen is not ScreenName.ROUND_END:
+            return
+        self.box.press(Press(Button.NEXT, Gesture.HOLD))  # a room's or London's: a tap
+        while session.screen is ScreenName.LINE_ENTRY:
+            if session.state.line_seat == skip:
+                self.box.press(Press(Button.MENU, Gesture.HOLD))
+                continue
+            step = session.state.sheet_step
+            most = line_counts(session.current_setup())[step].most
+            for press in presses_for(values[step], counting_field(most)):
+                self.box.press(press)
+        setup = session.state.setup
+        if setup is not None and takes_lines(session):
+            fields = [counting_field(c.most) for c in line_counts(setup)]
+            line = tuple(min(v, f.high) for v, f in zip(values, fields, strict=False))
+            assert session.enter_line(1, session.progress.round, line)
+            self.box.restarted()
 
     @precondition(lambda self: self.box.session.state.room is not None)
     @rule(table=st.integers(1, 12), seat=st.integers(1, 4), total=st.integers(-5, 150))
