@@ -287,3 +287,32 @@ def test_the_turns_menu_label_says_a_hold_shows_the_cards(profile: str, language
             assert words.action("menu_cards") not in labels, "no cards to show, none promised"
     if language != "en":
         assert words.action("menu_cards") != Words("en").action("menu_cards"), "translated"
+
+
+@pytest.mark.parametrize("profile", ["display-hat-mini", "desktop"])
+def test_the_summary_teaches_each_powers_icon_beside_its_words_LPP(profile: str):
+    """The table draws powers as icons alone; the summary (a held MENU away during a
+    round) draws each beside its words and its pencil."""
+    build = load_profile(profile)
+    panel = build.panel()
+    painter = Painter(diagonal_inches=panel.diagonal_inches)
+    surface = pygame.Surface(build.display.size())
+    view = panel.placed(dict(example_views("london"))["summary-all-modules"])
+    assert isinstance(view, views.SummaryView) and view.pencil_powers
+    words = Words("en")
+    found: list[str] = []
+    for page in range(len(painter.page_seconds(view, surface)) or 1):
+        drawing = painter.paint(view, surface, words, page)
+        for power in drawing.figures_of("power"):
+            beside = [
+                t.text
+                for t in drawing.texts
+                if abs((t.rect[1] + t.rect[3] / 2) - (power.rect[1] + power.rect[3] / 2)) < 12
+                and t.rect[0] > power.rect[0]
+            ]
+            found += [f"{power.name} {text}" for text in beside]
+    expected = [
+        f"{power} {words.labelled(words.colour(colour), words.power(power))}"
+        for colour, power in view.pencil_powers
+    ]
+    assert sorted(found) == sorted(expected)

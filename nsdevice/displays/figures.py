@@ -28,6 +28,12 @@ def symbol(canvas: Canvas, name: str, centre: Point, size: int, role: str) -> Fi
     return figure
 
 
+def power(canvas: Canvas, name: str, centre: Point, size: int) -> None:
+    """A pencil power's icon in its ring (L-PP): the ring tells it from a station's symbol."""
+    pygame.draw.circle(canvas.surface, canvas.theme.palette.power_ring, centre, size / 2)
+    symbol(canvas, name, centre, round(size * 0.8), "power")
+
+
 def pencil(canvas: Canvas, colour: str, rect: pygame.Rect) -> None:
     """A pencil lying left to right: painted body, bare wood, coloured lead."""
     palette = canvas.theme.palette

@@ -17,7 +17,7 @@ from nsdevice import views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
 from nsdevice.displays.layouts.caller import caller_turn, is_caller, room_pencils, summary_to_join
-from nsdevice.displays.layouts.page import item, page
+from nsdevice.displays.layouts.page import item, page, summary_items
 from nsdevice.displays.layouts.phones import phones
 from nsdevice.displays.layouts.room_results import room_results
 from nsdevice.displays.layouts.room_tables import room_pass, room_start
@@ -137,7 +137,12 @@ def _summary_body(
         _page_body(canvas, view, words, text, box)
 
 
-SUMMARY = lays_out(views.SummaryView, Layout(_summary_body))
+def _summary_items(canvas: Canvas, view: views.SummaryView, words: Words) -> list[Item]:
+    """Its lines, each pencil power's with its pencil and icon."""
+    return summary_items(view, _page_items(canvas, view, words))
+
+
+SUMMARY = lays_out(views.SummaryView, Layout(_summary_body, items=_summary_items))
 
 
 # --- the room's results ---------------------------------------------------------------------

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pygame
 
-from nsdevice import views
+from nsdevice import texts, views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Figure
 from nsdevice.displays.layouts.stack import (
@@ -96,6 +96,8 @@ def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
         items = pencil_pass_items(view, items)
     if isinstance(view, views.PencilOrderView):
         items = _pencil_order_items(view, items)
+    if isinstance(view, views.SummaryView):
+        items = summary_items(view, items)
     if isinstance(view, views.HardwareTestView) and view.step == "pattern":
         x, y, w, h = body
         bars = round(h * 0.4)
@@ -147,6 +149,24 @@ def pencil_pass_items(view: views.PencilPassView, items: list[Item]) -> list[Ite
         replace(i, icons=(Icon("pencil", next(moves).colour),)) if i.role == pencil else i
         for i in items
     ]
+
+
+def summary_items(view: views.SummaryView, items: list[Item]) -> list[Item]:
+    """Each pencil power's line with its pencil and its icon (L-PP): the table at a round's
+    start draws the powers as icons alone, and the summary is where players learn them."""
+    words = texts.words(view.language)
+    powers = {
+        words.labelled(words.colour(colour), words.power(power)): (colour, power)
+        for colour, power in view.pencil_powers
+    }
+    shown = []
+    for entry in items:
+        colour, power = powers.get(entry.text.strip(), ("", ""))
+        if power:
+            icons = (Icon("pencil", colour, length=1.4), Icon("power", power))
+            entry = replace(entry, text=entry.text.strip(), icons=icons)
+        shown.append(entry)
+    return shown
 
 
 def _pencil_order_items(view: views.PencilOrderView, items: list[Item]) -> list[Item]:

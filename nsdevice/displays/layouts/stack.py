@@ -21,8 +21,8 @@ from nsdevice.rules.frozen import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Icon:
-    kind: str  # "pencil", "symbol", "corner" or "blank" (keeps columns aligned)
-    name: str = ""  # a pencil colour, a symbol name or a map corner ("nw", … P-CG-1)
+    kind: str  # "pencil", "symbol", "power", "corner" or "blank" (keeps columns aligned)
+    name: str = ""  # a pencil colour, a symbol or power's name, a map corner ("nw", … P-CG-1)
     length: float = 2.4  # a pencil's length, in lines of its text
 
 
@@ -162,6 +162,9 @@ def _draw_icon(canvas: Canvas, icon: Icon, at: tuple[int, int], px: int) -> None
     elif icon.kind == "symbol" and icon.name:
         size = round(height * 1.15)
         figures.symbol(canvas, icon.name, (x + size / 2, y + height / 2), size, "icon")
+    elif icon.kind == "power" and icon.name:
+        size = round(height * 1.1)
+        figures.power(canvas, icon.name, (x + size / 2, y + height / 2), size)
     elif icon.kind == "corner" and icon.name:
         figures.corner(canvas, icon.name, pygame.Rect(x, y, round(height * 0.9), height))
 

@@ -231,11 +231,10 @@ def place(canvas: Canvas, spot: Spot, side: str, top: pygame.Rect) -> Box:
 
 def mark(canvas: Canvas, name: str, centre: tuple[float, float], size: int, ring: bool) -> None:
     """A start symbol (C-9), or a power's icon in a ring (L-PP): a power is no station."""
-    if not ring:
+    if ring:
+        figures.power(canvas, name, centre, size)
+    else:
         figures.symbol(canvas, name, centre, size, "start")
-        return
-    pygame.draw.circle(canvas.surface, canvas.theme.palette.power_ring, centre, size / 2)
-    figures.symbol(canvas, name, centre, round(size * 0.8), "power")
 
 
 def pass_arrow(canvas: Canvas, top: pygame.Rect, corner: int) -> None:
