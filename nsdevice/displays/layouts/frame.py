@@ -110,12 +110,21 @@ def _band(
     # in a corner (snug), a label wider than its share of the glass takes two lines
     widest = round(width * SNUG_SHARE) if snug else room
     actions = [_lines(fonts, c, a, px, widest) for _, c, a in labels]
+    # labels still too long together: the widest of several words takes two lines, then
+    # the next, before any is cut ("Menü, lang:" over "Karten" beside "Rückgängig")
+    for index in sorted(range(len(labels)), key=lambda k: -fonts.width(labels[k][2], px)):
+        widths = [_label_width(fonts, c, _longest(fonts, lines, px), px)
+                  for (_, c, _), lines in zip(labels, actions, strict=True)]  # fmt: skip
+        if sum(widths) + gap * (len(labels) - 1) <= room:
+            break
+        if len(actions[index]) == 1:
+            actions[index] = _halves(fonts, labels[index][2], px)
     rows = max(len(lines) for lines in actions)
     band = fonts.height(px) * rows + 2 * pad + 2
     top = height - band if at is None else at
     y = top + (band - fonts.height(px) * rows) / 2
     natural = [
-        _label_width(fonts, c, max(lines, key=lambda line: fonts.width(line, px)), px)
+        _label_width(fonts, c, _longest(fonts, lines, px), px)
         for (_, c, _), lines in zip(labels, actions, strict=True)
     ]
     spare = room - sum(natural)
@@ -245,6 +254,20 @@ def _lines(fonts: FontBook, cap: str, action: str, px: int, widest: int) -> list
         return [action]
     room = widest - _label_width(fonts, cap, "", px)
     return list(fit_text(action, px, max(1, room), fonts=fonts, max_lines=2, min_size=px).lines)
+
+
+def _longest(fonts: FontBook, lines: list[str], px: int) -> str:
+    return max(lines, key=lambda line: fonts.width(line, px))
+
+
+def _halves(fonts: FontBook, action: str, px: int) -> list[str]:
+    """`action` on two lines as even as its words allow (one word stays one line)."""
+    parts = action.split(" ")
+    if len(parts) < 2:
+        return [action]
+    cut = min(range(1, len(parts)), key=lambda k: max(
+        fonts.width(" ".join(parts[:k]), px), fonts.width(" ".join(parts[k:]), px)))  # fmt: skip
+    return [" ".join(parts[:cut]), " ".join(parts[cut:])]
 
 
 def _cap_pad(px: int) -> int:
