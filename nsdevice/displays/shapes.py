@@ -256,7 +256,7 @@ class SymbolBook:
             # A card's size: every symbol at once. The next cards will want them, and a
             # reveal should not pay for drawing its card (a few million instructions on a
             # Pi Zero 2 W); the first card at a size pays for them all.
-            shapes = SHAPES if size >= CARD_SYMBOL else (name,)
+            shapes = (*SHAPES, name) if size >= CARD_SYMBOL else (name,)  # a power: its own
             for shape in shapes:
                 if (shape, size, fill, edge) not in self._images:
                     self._images[(shape, size, fill, edge)] = _drawn(shape, size, fill, edge)

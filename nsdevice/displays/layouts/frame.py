@@ -110,6 +110,10 @@ def _band(
     # in a corner (snug), a label wider than its share of the glass takes two lines
     widest = round(width * SNUG_SHARE) if snug else room
     actions = [_lines(fonts, c, a, px, widest) for _, c, a in labels]
+    while snug and px > smallest and max(len(lines) for lines in actions) > 2:
+        px -= 1  # a corner's label smaller rather than three lines tall over the notes
+        pad = _cap_pad(px)
+        actions = [_lines(fonts, c, a, px, widest) for _, c, a in labels]
     # labels still too long together: the widest of several words takes two lines, then
     # the next, before any is cut ("Menü, lang:" over "Karten" beside "Rückgängig")
     for index in sorted(range(len(labels)), key=lambda k: -fonts.width(labels[k][2], px)):
@@ -248,12 +252,13 @@ SNUG_SHARE = 0.47  # the most of the glass's width a corner label takes on one l
 
 
 def _lines(fonts: FontBook, cap: str, action: str, px: int, widest: int) -> list[str]:
-    """The action on one line, or on two when its label would be wider than `widest`
-    (a corner's label beside a 2-inch turn's card: "Menu," over "hold: cards")."""
+    """The action on one line, or on more (three at most) when its label would be wider
+    than `widest` (a corner's label beside a 2-inch turn's card: "Menu," over "hold:
+    cards")."""
     if _label_width(fonts, cap, action, px) <= widest or " " not in action:
         return [action]
     room = widest - _label_width(fonts, cap, "", px)
-    return list(fit_text(action, px, max(1, room), fonts=fonts, max_lines=2, min_size=px).lines)
+    return list(fit_text(action, px, max(1, room), fonts=fonts, max_lines=3, min_size=px).lines)
 
 
 def _longest(fonts: FontBook, lines: list[str], px: int) -> str:
