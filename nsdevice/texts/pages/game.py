@@ -166,14 +166,16 @@ def _round_end(words: Pages, view: views.RoundEndView) -> Page:
     _ = words._
     lines = items([_("Draw the last section of this turn."), _("Then score this round's line:")])
     lines.append(Line(_(LINE_SCORING[view.line_scoring]), Role.FORMULA))
-    lines += items(  # the lines entered so far, seat by seat
+    lines += items(  # the lines entered so far, seat by seat ("You" alone)
         tuple(
-            _("Seat {seat}: {total}").format(seat=seat, total=total)
+            words.labelled(words.slot(str(seat), 1 if view.solo else 2), total)
             for seat, total in enumerate(view.running, start=1)
             if total is not None
         )
     )
-    if view.lines:
+    if view.lines and view.solo:
+        lines.append(Line(_("Hold NEXT: enter this round's line"), Role.BUTTONS))
+    elif view.lines:
         lines.append(Line(_("Hold NEXT: enter each seat's line"), Role.BUTTONS))
     return Page(words.title(view), tuple(lines), form=Form.MESSAGE)
 
