@@ -316,3 +316,32 @@ def test_the_summary_teaches_each_powers_icon_beside_its_words_LPP(profile: str)
         for colour, power in view.pencil_powers
     ]
     assert sorted(found) == sorted(expected)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_part_of_the_table_covers_another_or_the_labels(language: str):
+    """Chairs, pencils, the deck and the words stay apart, and clear of the buttons'
+    labels, in every example and language (a 2-line title leaves the table less room)."""
+    for city in CITIES:
+        for name, view in example_views(city, language):
+            if "round-start" not in name and "pencil-pass" not in name:
+                continue
+            drawing, _, _ = _paint(view, language)
+            parts = [(f"pencil {s.slot}/{s.table}", s.pencil) for s in drawing.seats]
+            parts += [(f"chair {s.slot}/{s.table}", s.chair) for s in drawing.seats if s.chair]
+            parts += [("deck", f.rect) for f in drawing.figures_of("deck")]
+            # a chair's number stands on its chair (read back above); every other word apart
+            words = [t for t in drawing.texts if t.role not in ("legend", "chair")]
+            parts += [(f"text {t.text}", t.rect) for t in words]
+            labels = [box for _, box in drawing.bands]
+            for index, (what, box) in enumerate(parts):
+                assert box[0] >= 0 and box[0] + box[2] <= drawing.size[0], (name, what)
+                assert box[1] >= 0 and box[1] + box[3] <= drawing.size[1], (name, what)
+                for other, beside in parts[index + 1 :]:
+                    assert not _overlap(box, beside), (city, name, what, other)
+                if not what.startswith("text"):
+                    assert not any(_overlap(box, band) for band in labels), (city, name, what)
