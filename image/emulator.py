@@ -475,7 +475,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ports", action="store_true", help="list the listening ports (ss) after READY"
     )
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for READY")
+    parser.add_argument(
+        "--timeout", type=float, default=1800.0, help="seconds to wait for READY (loaded: long)"
+    )
     parser.add_argument("--log", type=Path, help="where the serial console's log goes")
     args = parser.parse_args(argv)
     keys = [key for key in args.keys.split(",") if key]

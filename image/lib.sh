@@ -267,9 +267,8 @@ fetch_wheels() {
     fi
     local tools=$cache/host-venv
     [[ -x $tools/bin/pip ]] || python3 -m venv "$tools" >&2
-    local platform=(--only-binary=:all: --implementation cp --python-version "$pyver"
-        --platform manylinux2014_aarch64 --platform manylinux_2_28_aarch64
-        --platform manylinux_2_34_aarch64 --platform linux_aarch64)
+    local platform
+    read -ra platform <<<"$(aarch64_wheels "$pyver")"
     rm -rf "$dest.part"
     # The build back end too: install.sh builds the project offline in the chroot.
     "$tools/bin/pip" download --quiet --dest "$dest.part" "${platform[@]}" $plain "setuptools>=70.1" >&2 ||
@@ -299,22 +298,64 @@ with_mounts() { # TREE COMMAND...: run with /proc, /sys and /dev inside the tree
     return $status
 }
 
+# pip's options for installing aarch64 wheels on this machine (fetch_wheels, fill_release).
+aarch64_wheels() {
+    local pyver=$1
+    echo --only-binary=:all: --implementation cp --python-version "$pyver" \
+        --platform manylinux2014_aarch64 --platform manylinux_2_28_aarch64 \
+        --platform manylinux_2_34_aarch64 --platform linux_aarch64
+}
+
+# The release venv filled on this machine, not by pip under qemu-user (minutes on a
+# loaded machine): the tree's own Python makes the venv (one start under qemu, no pip
+# in it: `nsdevice update` makes each new release's venv with pip itself); the project's
+# wheel is built here (pure Python); this machine's pip puts the aarch64 wheels' files
+# into the venv's site-packages (--target with the Pi's platform tags) and the console
+# script gets the venv's Python.
+fill_release() {
+    local tree=$1 wheels=$2 source=$3 pyver=$4 cache=$5 work=$6
+    local release tools=$cache/host-venv
+    release=/opt/nsdevice/releases/$(project_version "$source")
+    [[ -x $tools/bin/pip ]] || python3 -m venv "$tools" >&2
+    # setuptools from the fetched wheels (70.1 builds wheels itself): offline
+    "$tools/bin/pip" install --quiet --no-index --find-links "$wheels" "setuptools>=70.1" >&2
+    install -d "$work/source" "$work/project"
+    tar -C "$source" --exclude=.git --exclude=./.venv --exclude='*.egg-info' --exclude=./build -cf - . |
+        tar -C "$work/source" -xf -
+    "$tools/bin/pip" wheel --quiet --no-deps --no-build-isolation --no-index \
+        --wheel-dir "$work/project" "$work/source" >&2
+    rm -rf "$work/source"
+    chroot "$tree" /usr/bin/python3 -m venv --without-pip --system-site-packages "$release" >&2
+    local site=$tree$release/lib/python$pyver/site-packages
+    local wanted=("$work"/project/*.whl)
+    local wheel
+    for wheel in "$wheels"/*.whl; do
+        # the build back end stays out of the box
+        [[ ${wheel##*/} == setuptools-* ]] || wanted+=("$wheel")
+    done
+    # shellcheck disable=SC2046 # the options are words
+    "$tools/bin/pip" install --quiet --no-index --no-deps --no-compile --disable-pip-version-check \
+        $(aarch64_wheels "$pyver") --target "$site" "${wanted[@]}" >&2
+    local script
+    for script in "$site"/bin/*; do
+        sed "1s|^#!.*|#!$release/bin/python|" "$script" >"$tree$release/bin/${script##*/}"
+        chmod 0755 "$tree$release/bin/${script##*/}"
+    done
+    rm -rf "$site/bin"
+}
+
 install_project() {
-    local tree=$1 wheels=$2 source=$3
-    install -d "$tree/tmp/nsdevice-src" "$tree/tmp/nsdevice-wheels"
+    local tree=$1 wheels=$2 source=$3 pyver=$4 cache=$5 work=$6
+    fill_release "$tree" "$wheels" "$source" "$pyver" "$cache" "$work"
+    install -d "$tree/tmp/nsdevice-src"
     tar -C "$source" --exclude=.git --exclude=./.venv --exclude='*.egg-info' --exclude=./build -cf - . |
         tar -C "$tree/tmp/nsdevice-src" -xf -
-    cp "$wheels"/*.whl "$tree/tmp/nsdevice-wheels/"
-    local options=(--no-start)
-    # The appliance layout (firstboot unit, releases/) where this checkout's install.sh has it.
-    if grep -q -- '--appliance' "$source/systemd/install.sh"; then options+=(--appliance); fi
-    # install.sh as on a box (in a chroot, no systemd running: it enables offline),
-    # with pip fed only the wheels fetched above.
+    # install.sh as on a box (in a chroot, no systemd running: it enables offline): the
+    # user, its groups, the profiles, the units, `current`; the venv is filled already.
     with_mounts "$tree" chroot "$tree" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-        HOME=/root LANG=C.UTF-8 PIP_NO_INDEX=1 PIP_FIND_LINKS=/tmp/nsdevice-wheels \
-        PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 PIP_NO_COMPILE=1 \
-        /tmp/nsdevice-src/systemd/install.sh "${options[@]}" >&2
-    rm -rf "$tree/tmp/nsdevice-src" "$tree/tmp/nsdevice-wheels"
+        HOME=/root LANG=C.UTF-8 /tmp/nsdevice-src/systemd/install.sh --no-start --appliance \
+        --venv-ready >&2
+    rm -rf "$tree/tmp/nsdevice-src"
     # Bytecode compiled here, natively (the same Python 3.11 bytecode the Pi runs), not
     # by pip under qemu-user: minutes less. The service cannot write to /opt, so without
     # it every start would compile again. SOURCE_DATE_EPOCH makes them checked-hash pycs.
@@ -365,7 +406,9 @@ configure_tree() {
     # Each card gets its own machine id at first boot; no host's apt lists or logs.
     : >"$tree/etc/machine-id"
     rm -f "$tree/var/lib/dbus/machine-id" "$tree/etc/resolv.conf"
+    # apt's downloaded .deb files too (about 109 MB the base tree keeps)
     rm -rf "$tree"/var/lib/apt/lists/* "$tree"/var/cache/apt/*.bin "$tree"/var/log/*.log \
+        "$tree"/var/cache/apt/archives/*.deb "$tree"/var/cache/apt/archives/partial/* \
         "$tree"/tmp/* "$tree"/var/tmp/*
     # The firmware files again, from the settings above (Debian's own hook).
     # (/proc mounted: the hook checks that it runs in a chroot, or wants /boot/firmware mounted)
@@ -391,13 +434,10 @@ write_manifest() {
         echo "[debian]"
         chroot "$tree" dpkg-query -W -f='${Package} ${Version}\n' | LC_ALL=C sort
         echo "[python]"
-        local python
-        for python in "$tree"/opt/nsdevice/venv/bin/python "$tree"/opt/nsdevice/releases/*/bin/python; do
-            [[ -x $python ]] || continue
-            chroot "$tree" "${python#"$tree"}" -m pip list --format=freeze --disable-pip-version-check |
-                LC_ALL=C sort
-            break
-        done
+        # read here from the release's site-packages (its venv has no pip to ask)
+        python3 -c 'import importlib.metadata as m, sys
+for d in m.distributions(path=sys.argv[1:]): print(d.metadata["Name"] + "==" + d.version)' \
+            "$tree"/opt/nsdevice/releases/*/lib/python3*/site-packages | LC_ALL=C sort -f
     } >"$manifest"
 }
 
@@ -448,14 +488,15 @@ build_image() {
     local wheels
     wheels=$(fetch_wheels "$cache" "$source" "$pyver") || die "could not fetch the aarch64 wheels"
     say "wheels ready ($((SECONDS - start)) s)"
-    install_project "$tree" "$wheels" "$source"
+    install_project "$tree" "$wheels" "$source" "$pyver" "$cache" "$work"
     say "project installed ($((SECONDS - start)) s)"
     configure_tree "$tree" "$source"
     write_manifest "$tree" "$out/$name.manifest" "$name"
     assemble "$tree" "$work/$name.img" "$work"
     say "image assembled ($((SECONDS - start)) s)"
     rm -f "$out/$name.img.xz"
-    xz -T0 -1 --stdout "$work/$name.img" >"$out/$name.img.xz.part"
+    # -0: the fastest level; the image is mostly free blocks and compressed files
+    xz -T0 -0 --stdout "$work/$name.img" >"$out/$name.img.xz.part"
     mv "$out/$name.img.xz.part" "$out/$name.img.xz"
     say "raw $(stat -c %s "$work/$name.img") bytes, xz $(stat -c %s "$out/$name.img.xz") bytes ($((SECONDS - start)) s)"
     if [[ $keep_tree == yes ]]; then

@@ -2,6 +2,7 @@
 # Install nsdevice as a systemd service from this checkout. Run as root on the box:
 #
 #   sudo systemd/install.sh [--profile NAME] [--no-start] [--pi | --no-pi] [--appliance]
+#                           [--venv-ready]
 #
 # The app goes into /opt/nsdevice/releases/<version> (a venv) and /opt/nsdevice/current
 # links to it; the unit runs /opt/nsdevice/current/bin/nsdevice, and `nsdevice update`
@@ -34,7 +35,8 @@ die() { printf 'install.sh: %s\n' "$*" >&2; exit 2; }
 
 usage() {
     cat <<'EOF'
-usage: install.sh [--profile NAME] [--no-start] [--pi | --no-pi] [--appliance] [--root DIR]
+usage: install.sh [--profile NAME] [--no-start] [--pi | --no-pi] [--appliance]
+                  [--venv-ready] [--root DIR]
 
   --profile NAME  hardware profile written to /etc/default/nsdevice on the first
                   install (default display-hat-mini); later runs keep the file
@@ -43,6 +45,9 @@ usage: install.sh [--profile NAME] [--no-start] [--pi | --no-pi] [--appliance] [
                   when this machine is a Raspberry Pi or the profile has the panel
   --appliance     also the first-boot unit (nsdevice.toml on the card), the box's
                   own access point and its NetworkManager dispatcher script
+  --venv-ready    this version's release venv is already filled (the image
+                  build fills it on the build machine, not under emulation):
+                  only link it as current
   --root DIR      write the files under DIR, enable the unit there and change
                   nothing else (also DESTDIR): for a mounted image
 EOF
@@ -53,6 +58,7 @@ start=yes
 pi=auto
 root=${DESTDIR:-}
 appliance=no
+venv_ready=no
 
 while (($#)); do
     case $1 in
@@ -62,6 +68,7 @@ while (($#)); do
         --pi) pi=yes ;;
         --no-pi) pi=no ;;
         --appliance) appliance=yes ;;
+        --venv-ready) venv_ready=yes ;;
         --root) (($# >= 2)) || die "--root needs a directory"; root=$2; shift ;;
         --root=*) root=${1#*=} ;;
         -h | --help) usage; exit 0 ;;
@@ -154,19 +161,25 @@ build_venv() {
         # An image built on a PC is no Pi yet, but its profile knows it needs the panel.
         auto) if is_raspberry_pi || profile_has_panel; then extra="[pi]"; fi ;;
     esac
-    if [[ ! -x $venv/bin/python ]]; then
+    if [[ $venv_ready == yes ]]; then
+        [[ -x $venv/bin/nsdevice ]] || die "--venv-ready: no $venv/bin/nsdevice"
+        say "$venv is filled already"
+    elif [[ ! -x $venv/bin/python ]]; then
         # System site packages: Raspberry Pi OS ships lgpio (python3-lgpio) as a
         # Debian package, and gpiozero finds it through them.
         python3 -m venv --system-site-packages "$venv"
         say "created $venv"
     fi
-    # Build from a copy so pip's build files do not land, owned by root, in the checkout.
-    # (pip reinstalls a local folder even at the same version, so a rerun updates.)
-    scratch=$(mktemp -d)
-    tar -C "$source_dir" --exclude=.git --exclude=./.venv --exclude='*.egg-info' --exclude=./build -cf - . |
-        tar -C "$scratch" -xf -
-    "$venv/bin/python" -m pip install --quiet --upgrade "$scratch$extra"
-    say "installed nsdevice${extra} into $venv"
+    if [[ $venv_ready == no ]]; then
+        # Build from a copy so pip's build files do not land, owned by root, in the
+        # checkout. (pip reinstalls a local folder even at the same version, so a rerun
+        # updates.)
+        scratch=$(mktemp -d)
+        tar -C "$source_dir" --exclude=.git --exclude=./.venv --exclude='*.egg-info' --exclude=./build -cf - . |
+            tar -C "$scratch" -xf -
+        "$venv/bin/python" -m pip install --quiet --upgrade "$scratch$extra"
+        say "installed nsdevice${extra} into $venv"
+    fi
     # `current` is switched in one rename, as `nsdevice update` does
     ln -sfn "releases/$version" /opt/nsdevice/.current-install
     mv -T /opt/nsdevice/.current-install /opt/nsdevice/current
