@@ -61,16 +61,20 @@ class RealPico:
     """firmware/main.py under MicroPython's unix port; its stdin/stdout are the USB serial.
 
     `sink` gets every chunk the board writes; by default it is kept in `output`.
+    With `wait_for_go` the pins' script starts only at `go()` (tests/mpy_standins/machine.py).
     """
 
-    def __init__(self, folder: Path, pins: str = "") -> None:
+    def __init__(self, folder: Path, pins: str = "", wait_for_go: bool = False) -> None:
         self.log = folder / "board.log"
+        self._go = folder / "go"
         env = dict(
             os.environ,
             MICROPYPATH=str(STANDINS),
             NSBOARD_PINS=pins,
             NSBOARD_LOG=str(self.log),
         )
+        if wait_for_go:
+            env["NSBOARD_GO"] = str(self._go)
         self.output = bytearray()
         self._lock = threading.Lock()
         self.sink: Callable[[bytes], None] = self._keep
@@ -114,6 +118,15 @@ class RealPico:
                 return True
             time.sleep(0.01)
         return self.text().count(wanted) >= times
+
+    def go(self) -> None:
+        """Start the pins' script of a board made with `wait_for_go`."""
+        self._go.touch()
+
+    def starved(self) -> int:
+        """The longest the board went without reading its pins, in ms, when longer than
+        the stand-in logs (a loaded machine); else 0."""
+        return max((int(entry[1]) for entry in self.logged() if entry[0] == "gap"), default=0)
 
     def logged(self) -> list[list[str]]:
         """What the stand-ins logged, each line as words after the time."""
@@ -170,6 +183,7 @@ class UsbCable:
         tty.setraw(self._slave)
         self.path = os.ttyname(self._slave)
         self._kept: collections.deque[int] = collections.deque(maxlen=USB_TX_BUFFER)
+        self.heard = bytearray()  # everything the board wrote, kept or sent (for tests)
         self._open = False
         self._lock = threading.Lock()
         self._pico = pico
@@ -180,6 +194,7 @@ class UsbCable:
 
     def from_board(self, data: bytes) -> None:
         with self._lock:
+            self.heard += data
             if self._open:
                 os.write(self._master, self._losing(data))
             else:
