@@ -10,6 +10,7 @@ import contextlib
 import queue
 import threading
 import time
+from collections.abc import Callable
 
 import pygame
 import pytest
@@ -20,7 +21,7 @@ from nsdevice.box.loop import Loop
 from nsdevice.displays.pygame_display import PygameDisplay
 from nsdevice.displays.st7789_display import St7789Display
 from nsdevice.hardware.profiles import load_profile
-from nsdevice.inputs.events import Button, ButtonTracker, QueueInbox, Stop
+from nsdevice.inputs.events import Button, ButtonTracker, Edge, Press, QueueInbox, Stop
 from nsdevice.inputs.gpio import GpioButtons
 from nsdevice.runner.opening import led_output as _led_output
 from nsdevice.runner.planning import Plan
@@ -40,8 +41,17 @@ def test_a_whole_game_by_keyboard_in_a_window(tmp_path, city, players):
     session = Session(Settings(city=city, players=players, modules=ALL_MODULES),
                       records=store, seed_source=lambda: "WINDOW")  # fmt: skip
     # Keys do not bounce: a short debounce lets the test type quickly, like a fast player.
-    loop = Loop(session=session, display=display, inbox=inbox,
-                tracker=ButtonTracker(debounce=0.01), save=store.save)  # fmt: skip
+    tracker = ButtonTracker(debounce=0.01)
+    loop = Loop(session=session, display=display, inbox=inbox, tracker=tracker,
+                save=store.save)  # fmt: skip
+    fed: list[Edge] = []  # the keys as the loop read them, stamped then
+    real_feed = tracker.feed
+
+    def feed(edge: Edge) -> list[Press]:
+        fed.append(edge)
+        return real_feed(edge)
+
+    tracker.feed = feed  # type: ignore[method-assign]
     screens: list[str] = []
     real_show = display.show
 
@@ -53,38 +63,55 @@ def test_a_whole_game_by_keyboard_in_a_window(tmp_path, city, players):
     # solo: one total; four players: each seat's total, seat 3 ahead, so no best line (C-12)
     entries = [3] if players == 1 else [2, 2, 4, 2]
 
+    failed: list[str] = []  # what the player waited for in vain (a thread cannot assert)
+
     def player():
         def key(name: str) -> None:
+            # The window stamps a key when the loop reads it, not when it was posted: down
+            # and up go back to back (a pause between them could, on a loaded machine,
+            # reach the 0.8 s hold), and the next key waits until the loop has read this
+            # one's up and the debounce has passed since (else it would be bounce).
             code = pygame.key.key_code(name)
+            edges = len(fed)
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=code))
-            time.sleep(0.015)
             pygame.event.post(pygame.event.Event(pygame.KEYUP, key=code))
-            time.sleep(0.015)
+            wait_for(lambda: len(fed) >= edges + 2, f"the loop to read {name!r}")
+            time.sleep(max(0.0, fed[-1].at + 2 * tracker.debounce - time.monotonic()))
 
-        def step(name: str) -> None:  # one key, then wait for the frame it causes
-            before = len(screens)
-            key(name)
-            deadline = time.monotonic() + 5
-            while len(screens) == before and time.monotonic() < deadline:
+        def wait_for(condition: Callable[[], bool], what: str) -> None:
+            # the wait ends on the event; the deadline only catches one that never comes
+            deadline = time.monotonic() + 60
+            while not condition():
+                if time.monotonic() > deadline:
+                    failed.append(f"waited in vain for {what} on {screens[-1]!r}")
+                    raise SystemExit
                 time.sleep(0.002)
 
-        while not screens:  # the setup screen first, so each step sees its own frame
-            time.sleep(0.002)
-        step("m")  # start
-        while screens[-1] != "game_end":
-            step("right")
-        step("right")  # to the scores
-        for value in entries:
-            step("escape")  # past the hundreds
-            step("escape")  # past the tens
-            for _ in range(value):
-                step("space")
-            step("escape")  # the units: this field done
-        inbox.put(Stop("played"))
+        def step(name: str) -> None:  # one key, then the frame it causes (each key here
+            before = len(screens)  # changes the screen)
+            key(name)
+            wait_for(lambda: len(screens) > before, f"a frame after {name!r}")
+
+        try:
+            while not screens:  # the setup screen first, so each step sees its own frame
+                time.sleep(0.002)
+            step("m")  # start
+            while screens[-1] != "game_end":
+                step("right")
+            step("right")  # to the scores
+            for value in entries:
+                step("escape")  # past the hundreds
+                step("escape")  # past the tens
+                for _ in range(value):
+                    step("space")
+                step("escape")  # the units: this field done
+        finally:
+            inbox.put(Stop("played"))
 
     threading.Thread(target=player, daemon=True).start()
     assert loop.run() == 0
     display.close()
+    assert not failed, failed
     assert screens[0] == "setup"
     assert screens.count("round_start") == 4 and screens.count("round_end") == 4
     assert screens[-1] == "result"
