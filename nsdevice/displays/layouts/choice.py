@@ -28,7 +28,7 @@ from nsdevice.displays.layouts.table import table_pass, table_start
 from nsdevice.displays.layouts.turn import turn
 from nsdevice.displays.layouts.wide_turn import is_wide, wide_turn
 from nsdevice.rules.frozen import dataclass
-from nsdevice.texts import Page, Role, Words
+from nsdevice.texts import Line, Page, Role, Words
 
 Body = Callable[[Canvas, Any, Words, Page | None, Box], None]
 Items = Callable[[Canvas, Any, Words], list[Item]]
@@ -186,3 +186,22 @@ def _phones_items(canvas: Canvas, view: views.PhonesView, words: Words) -> list[
 
 
 PHONES = lays_out(views.PhonesView, Layout(_phones_body, items=_phones_items))
+
+
+# --- a number set digit by digit: the score entry and the score sheet ------------------------
+def _number_items(
+    canvas: Canvas, view: views.ScoreEntryView | views.SheetView, words: Words
+) -> list[Item]:
+    """On small glass the digits stand in the title's row: the title opens the words (on
+    the sheet, on the line that says which item and step, so that the count asked for
+    stays on the first page)."""
+    text = words.page(view)
+    lines = [line for line in text.lines if line.role is not Role.CODE]
+    if lines and lines[0].role is Role.HEADING:
+        opening = Line(f"{text.title} · {lines[0].text}", Role.HEADING)
+        return [item(canvas, opening), *(item(canvas, line) for line in lines[1:])]
+    return [item(canvas, Line(text.title)), *(item(canvas, line) for line in lines)]
+
+
+SCORE_ENTRY = lays_out(views.ScoreEntryView, Layout(items=_number_items))
+SCORE_SHEET = lays_out(views.SheetView, Layout(items=_number_items))

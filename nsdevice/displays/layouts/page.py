@@ -78,20 +78,10 @@ def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
     if text.form is Form.CODE:
         _seed_entry(canvas, view, text.lines, body)
         return
-    chosen = (Role.ROW, Role.PENCIL)  # a list's cursor, the pencil on offer (C-8 solo)
-    items = [
-        item(canvas, line, CURSOR if line.role in chosen and index in text.emphasis else None)
-        for index, line in enumerate(text.lines)
-    ]
     if text.form is Form.LIST:
-        rows = [i for i, line in zip(items, text.lines, strict=True) if line.role is Role.ROW]
-        footer = [  # kept in view below the rows, so two lines at most
-            replace(i, max_lines=2)
-            for i, line in zip(items, text.lines, strict=True)
-            if line.role is not Role.ROW
-        ]
-        _scrolling_list(canvas, rows, footer, text.emphasis[0] if text.emphasis else 0, body)
+        scrolling_list(canvas, text, body, canvas.px(sizes.small))
         return
+    items = _items(canvas, text)
     if isinstance(view, views.PencilPassView):
         items = pencil_pass_items(view, items)
     if isinstance(view, views.PencilOrderView):
@@ -114,6 +104,28 @@ def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
         centre=message or text.form is Form.CENTRED,
         columns=text.form is Form.COLUMNS,
     )
+
+
+def _items(canvas: Canvas, text: Page) -> list[Item]:
+    chosen = (Role.ROW, Role.PENCIL)  # a list's cursor, the pencil on offer (C-8 solo)
+    return [
+        item(canvas, line, CURSOR if line.role in chosen and index in text.emphasis else None)
+        for index, line in enumerate(text.lines)
+    ]
+
+
+def scrolling_list(canvas: Canvas, text: Page, box: Box, least: int) -> None:
+    """A page of `Form.LIST`: its rows with the cursor's, its other lines kept below them,
+    never smaller than `least` pixels."""
+    items = _items(canvas, text)
+    rows = [i for i, line in zip(items, text.lines, strict=True) if line.role is Role.ROW]
+    footer = [  # kept in view below the rows, so two lines at most
+        replace(i, max_lines=2)
+        for i, line in zip(items, text.lines, strict=True)
+        if line.role is not Role.ROW
+    ]
+    cursor = text.emphasis[0] if text.emphasis else 0
+    _scrolling_list(canvas, rows, footer, cursor, box, least)
 
 
 def _colour_bars(canvas: Canvas, box: Box) -> None:
@@ -180,15 +192,15 @@ def _pencil_order_items(view: views.PencilOrderView, items: list[Item]) -> list[
 
 
 def _scrolling_list(
-    canvas: Canvas, rows: list[Item], extra: list[Item], cursor: int, box: Box
+    canvas: Canvas, rows: list[Item], extra: list[Item], cursor: int, box: Box, readable: int
 ) -> None:
-    """A list with a cursor: all of it when it fits at a readable size, else a window
-    that keeps the cursor in view, with arrows showing there is more."""
+    """A list with a cursor: all of it when it fits at a size from the body's down to
+    `readable`, else a window at `readable` that keeps the cursor in view, with arrows
+    showing there is more."""
     sizes, fonts = canvas.theme.sizes, canvas.fonts
     x, y, w, h = box
     items = rows + extra
-    readable = canvas.px(sizes.small)
-    fit = fit_rows(fonts, items, w, h, canvas.px(sizes.body), readable)
+    fit = fit_rows(fonts, items, w, h, max(readable, canvas.px(sizes.body)), readable)
     if fit is not None:
         place_rows(canvas, fit[1], box, fit[0])
         return

@@ -1,8 +1,14 @@
 """Screens of words on a small panel (glass under `SMALL_GLASS_MM` tall, the 2-inch Display
-HAT Mini): the summary, a round's start and the phones' page. At a size read across the
-table (`TEXT_MM`, capital height) they do not fit one glass, so they are drawn as pages
-that take turns (`PAGE_SECONDS` each), with a mark such as "1/3" beside the title: nothing
-is cut, nothing is left out without a sign.
+HAT Mini): the summary, a round's start, the phones' page, the score entry and sheet, the
+history and a room's screens. At a size read across the table (`TEXT_MM`, capital height)
+they do not fit one glass, so they are drawn as pages that take turns (`PAGE_SECONDS`
+each), with a mark such as "1/3" in the lower right corner: nothing is cut, nothing is
+left out without a sign. A screen the buttons already page (the history, the room's
+results) shows that one mark only: its title drops its own "2/3" on this glass.
+
+A number being set (the score entry, the score sheet) keeps its digits in the top row,
+between the buttons that change them, on every page; its title opens the words below. A
+list with a cursor (the room's tables) scrolls with its cursor instead of taking turns.
 
 The side buttons' labels go to the corners (`corner_hints`): the upper ones share the
 title's row, the lower ones a band only as wide as they are, so the words get the whole
@@ -23,6 +29,7 @@ from nsdevice import views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
 from nsdevice.displays.layouts.frame import cap_text, key_cap, legend
+from nsdevice.displays.layouts.page import scrolling_list
 from nsdevice.displays.layouts.phones import qr_code, qr_content
 from nsdevice.displays.layouts.small_turn import corner_hints
 from nsdevice.displays.layouts.stack import Item, Row, measure, place_rows, total
@@ -31,7 +38,12 @@ from nsdevice.texts import Words
 
 TEXT_MM = 2.5  # the least capital height of any word but the buttons' labels
 PAGE_SECONDS = 5.0  # how long each page stays
-PAGED = (views.SummaryView, views.PhonesView, views.RoomResultsView)
+DIGITS_MM = 4.0  # the number being set, when the top row has the width (never under TEXT_MM)
+PAGED = (views.SummaryView, views.PhonesView, views.RoomResultsView, views.ScoreEntryView,
+         views.SheetView, views.HistoryView, views.RoomTablesView)  # fmt: skip
+BUTTON_PAGED = (views.HistoryView, views.RoomResultsView)  # NEXT turns their pages
+NUMBERS = (views.ScoreEntryView, views.SheetView)  # a number set digit by digit
+LISTS = (views.RoomTablesView,)  # a list with a cursor: it scrolls
 
 
 def paged(view: views.View) -> bool:
@@ -46,10 +58,18 @@ def paged(view: views.View) -> bool:
 HEADING = "heading"  # an item that introduces the next: never the last on a page
 
 
+def title(view: views.View, words: Words) -> str:
+    """The title as this glass shows it: without the "2/3" of a screen the buttons page
+    (the page mark is the glass's own)."""
+    if isinstance(view, BUTTON_PAGED):
+        return words.title(dataclasses.replace(view, pages=1))
+    return words.title(view)
+
+
 def _title_fit(canvas: Canvas, view: views.View, words: Words) -> tuple[Fitted, int, bool]:
-    """The title fitted between the upper labels; the row's height; whether the labels'
-    actions go one word a line, which they do only when the title needs their width
-    ("Téléphones" beside "Nouveau code")."""
+    """The title fitted between the upper labels (on a number's screen, its digits); the
+    row's height; whether the labels' actions go one word a line, which they do only when
+    the title needs their width ("Téléphones" beside "Nouveau code")."""
     fonts, margin = canvas.fonts, canvas.margin()
     px = canvas.cap_px(TEXT_MM)
     label_px = canvas.px(canvas.theme.sizes.legend)
@@ -57,11 +77,53 @@ def _title_fit(canvas: Canvas, view: views.View, words: Words) -> tuple[Fitted, 
     for wrap in (False, True):
         chips = [_chip_size(canvas, h, words, label_px, wrap) for h in upper]
         room = canvas.surface.get_width() - 4 * margin - sum(w for w, _ in chips)
-        fitted = fit_text(words.title(view), px, max(1, room), fonts=fonts, max_lines=2,
-                          min_size=px)  # fmt: skip
+        if isinstance(view, NUMBERS):
+            cell = _digit_cell(canvas, view, room)
+            fitted = Fitted(px, (), cell * len(view.digits), round(cell * 1.25), 0)
+        else:
+            fitted = fit_text(title(view, words), px, max(1, room), fonts=fonts, max_lines=2,
+                              min_size=px)  # fmt: skip
         if not fitted.cut:
             break
     return fitted, max([fitted.height, *(h for _, h in chips)]) + margin, wrap
+
+
+def _digit_cell(canvas: Canvas, view: views.ScoreEntryView | views.SheetView, room: int) -> int:
+    """A digit's box width: its figure at `DIGITS_MM` where the row has the room, never
+    under `TEXT_MM`."""
+    count = max(1, len(view.digits))
+    space = max(1, canvas.margin() // 2)
+    widest = (room - (count - 1) * space) // count
+    fonts = canvas.fonts
+    least = fonts.height(canvas.cap_px(TEXT_MM))
+    return max(least, min(widest, fonts.height(canvas.cap_px(DIGITS_MM))))
+
+
+def _digit_row(
+    canvas: Canvas, view: views.ScoreEntryView | views.SheetView, box: Box
+) -> None:
+    """The number being set, a box per digit, the one being changed in the accent colour,
+    centred in `box` (between the buttons that change it)."""
+    palette, fonts = canvas.theme.palette, canvas.fonts
+    x, y, w, h = box
+    cell = _digit_cell(canvas, view, w)
+    space = max(1, canvas.margin() // 2)
+    count = len(view.digits)
+    left = x + (w - count * cell - (count - 1) * space) // 2
+    tall = min(h, round(cell * 1.25))
+    top = y + (h - tall) // 2
+    px = canvas.cap_px(TEXT_MM)
+    while fonts.height(px + 1) <= tall - 2 and fonts.cap(px + 1) <= cell:
+        px += 1  # the figure as large as its box allows
+    for index, digit in enumerate(view.digits):
+        rect = pygame.Rect(left + index * (cell + space), top, cell, tall)
+        here = index == view.cursor
+        pygame.draw.rect(canvas.surface, palette.accent if here else palette.header, rect,
+                         border_radius=max(2, cell // 8))  # fmt: skip
+        shown = digit or "·"
+        colour = palette.accent_text if here else (palette.text if digit else palette.dim)
+        at = (rect.centerx - fonts.width(shown, px) / 2, rect.centery - fonts.height(px) / 2)
+        canvas.text(shown, px, colour, at, "code")
 
 
 def _title_row(canvas: Canvas, view: views.View, words: Words, bands: dict[str, Box]) -> None:
@@ -86,6 +148,9 @@ def _title_row(canvas: Canvas, view: views.View, words: Words, bands: dict[str, 
         else:
             x_right -= chip_w
     room = max(1, x_right - x_left - 2 * margin)
+    if isinstance(view, NUMBERS):
+        _digit_row(canvas, view, (x_left + margin, 0, room, row))
+        return
     top = (row - fitted.height) // 2
     canvas.fitted(fitted, palette.text, (x_left + margin, top, room, fitted.height), "title",
                   centre=True)  # fmt: skip
@@ -216,6 +281,9 @@ def small_page(
     index = page % len(pages)
     _title_row(canvas, placed, words, bands)
     x, y, w, h = body
+    if isinstance(placed, LISTS):  # scrolls with its cursor: one page
+        scrolling_list(canvas, words.page(placed), body, canvas.cap_px(TEXT_MM))
+        return bands, 1
     if len(pages) > 1:
         mark = f"{index + 1}/{len(pages)}"
         px = canvas.cap_px(TEXT_MM)

@@ -69,8 +69,8 @@ def room_join(words: Pages, room: views.RoomCall) -> list[Line]:
     if not room.code:  # the phones' copy: their own join box asks, the counts stay
         return [Line(joined(words, room), Role.NOTE)]
     lines = [Line(_("Join on your phone: name, table, seat."), Role.NOTE)]
-    if room.address:
-        lines.append(Line(room.address, Role.DETAIL))
+    if room.address:  # a browser finds the page without the final "/": one less to read
+        lines.append(Line(room.address.removesuffix("/"), Role.DETAIL))
     lines.append(Line(join_code(words, room.code), Role.HEADLINE))
     lines.append(Line(joined(words, room), Role.NOTE))
     return lines
