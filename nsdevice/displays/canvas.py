@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point, Seated
+from nsdevice.displays.hyphens import Hyphens
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import Fitted, FontBook
 from nsdevice.displays.theme import Colour, Theme
@@ -26,9 +27,11 @@ class Canvas:
     fonts: FontBook
     symbols: SymbolBook
     dots_per_mm: float = 96 / 25.4  # the glass's pixels per millimetre (a 96 dpi window)
+    hyphens: Hyphens = field(default_factory=Hyphens)  # the painter's: where words may break
     texts: list[Placed] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     seats: list[Seated] = field(default_factory=list)
+    cut: list[str] = field(default_factory=list)  # texts whose words were broken or dropped
 
     # --- sizes ------------------------------------------------------------------------
     def px(self, fraction: float) -> int:
@@ -60,6 +63,8 @@ class Canvas:
     ) -> None:
         """Draws fitted lines from the top of `box`, left-aligned or centred."""
         x, y, w, _ = box
+        if fitted.cut:
+            self.cut.append(fitted.source)
         for index, line in enumerate(fitted.lines):
             left = x + (w - self.fonts.width(line, fitted.size)) / 2 if centre else x
             self.text(line, fitted.size, colour, (left, y + index * fitted.advance), role)
@@ -73,4 +78,5 @@ class Canvas:
             bands.get("bottom"),
             tuple(bands.items()),
             tuple(self.seats),
+            tuple(self.cut),
         )

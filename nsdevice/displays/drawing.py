@@ -54,6 +54,7 @@ class Drawing:
     legend: Box | None  # the band of button hints at the bottom, if any
     bands: tuple[tuple[str, Box], ...] = ()  # every edge with labels on it, and its box
     seats: tuple[Seated, ...] = ()  # the places of a table drawn as the table
+    cut: tuple[str, ...] = ()  # whole texts that had to be broken between letters or cut
 
     def figures_of(self, role: str) -> list[Figure]:
         return [f for f in self.figures if f.role == role]

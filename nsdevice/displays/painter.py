@@ -22,6 +22,7 @@ import pygame
 from nsdevice import texts, views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
+from nsdevice.displays.hyphens import Hyphens
 from nsdevice.displays.layouts.choice import layout_of
 from nsdevice.displays.layouts.frame import clear_of, header, legend
 from nsdevice.displays.layouts.small_page import PAGE_SECONDS, one_page, paged, small_page
@@ -59,6 +60,7 @@ class _Legend:
     pictures: tuple[tuple[Box, pygame.Surface], ...]
     texts: tuple[Placed, ...]
     figures: tuple[Figure, ...]
+    cut: tuple[str, ...]
 
 
 DESKTOP_DPI = 96  # what a window is taken at: the size a desktop shows a 96 dpi picture
@@ -81,6 +83,7 @@ class Painter:
         self.diagonal_inches = diagonal_inches  # None: a desktop window at 96 dpi
         self.fonts = FontBook()
         self.symbols = SymbolBook()
+        self.hyphens = Hyphens()
         self._legends: dict[tuple[object, ...], _Legend] = {}  # by size, words, place
         self._page_counts: dict[tuple[object, ...], int] = {}  # by view, size, density
 
@@ -151,7 +154,7 @@ class Painter:
                words.language, top, snug)  # fmt: skip
         drawn = self._legends.get(key)
         if drawn is None:
-            texts, figures = len(canvas.texts), len(canvas.figures)
+            texts, figures, cut = len(canvas.texts), len(canvas.figures), len(canvas.cut)
             bands = legend(canvas, view, words, top, snug=snug)
             pictures = tuple(
                 (box, surface.subsurface(box).copy()) for box in bands.values() if box[2] and box[3]
@@ -159,15 +162,20 @@ class Painter:
             if len(self._legends) >= LEGENDS_KEPT:
                 self._legends.clear()
             self._legends[key] = _Legend(
-                bands, pictures, tuple(canvas.texts[texts:]), tuple(canvas.figures[figures:])
+                bands,
+                pictures,
+                tuple(canvas.texts[texts:]),
+                tuple(canvas.figures[figures:]),
+                tuple(canvas.cut[cut:]),
             )
             return bands
         for box, picture in drawn.pictures:
             surface.blit(picture, box[:2])
         canvas.texts.extend(drawn.texts)
         canvas.figures.extend(drawn.figures)
+        canvas.cut.extend(drawn.cut)
         return dict(drawn.bands)
 
     def _canvas(self, surface: pygame.Surface) -> Canvas:
         density = dots_per_mm(surface, self.diagonal_inches)
-        return Canvas(surface, self.theme, self.fonts, self.symbols, density)
+        return Canvas(surface, self.theme, self.fonts, self.symbols, density, hyphens=self.hyphens)

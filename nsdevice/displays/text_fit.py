@@ -9,15 +9,18 @@ one it has (`FontBook.readable`), never as the font's box.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
 import pygame.freetype
 
 from nsdevice.displays.drawing import Box, Point
+from nsdevice.displays.hyphens import SOFT_HYPHEN
 from nsdevice.displays.theme import Colour
 from nsdevice.rules.frozen import dataclass
 
@@ -27,8 +30,9 @@ DRAWN_GLYPHS = frozenset("→←")  # arrows the font lacks or draws too small: 
 ELLIPSIS = "…"
 # The face has no glyph for the no-break spaces (French before ':'; FreeType would draw a
 # box): drawn as the space they are. Lines still never break there: wrapping splits on
-# plain spaces only.
-SPACES = str.maketrans({"\u00a0": " ", "\u202f": " "})
+# plain spaces only. A soft hyphen (displays.hyphens) is drawn as nothing, or as "-" where
+# a word wider than its line breaks there.
+SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", SOFT_HYPHEN: None})
 UNKNOWN = "?"  # a letter the font has nothing near (a script it lacks): never its box
 WIDTHS_KEPT = 8192  # widths and fits remembered per font book: a few screens' words, sizes
 # FreeType's glyphs kept by pygame for the one face (its own default is 64): with every
@@ -187,7 +191,7 @@ class FontBook:
         return known
 
     def _nearest(self, char: str) -> str:
-        if char in DRAWN_GLYPHS or self.has_glyph(char):
+        if char in DRAWN_GLYPHS or char == SOFT_HYPHEN or self.has_glyph(char):
             return char
         parts = unicodedata.normalize("NFKD", char)
         for end in range(len(parts), 0, -1):  # the letter with as many of its marks as drawn
@@ -273,6 +277,7 @@ class Fitted:
     height: int
     advance: int
     cut: bool = False  # True when words had to be broken or dropped to fit
+    source: str = ""  # when cut: the whole text, so that a check can say what was lost
 
 
 def fit_text(
@@ -320,10 +325,12 @@ def _fit(
         lines = lines[:max_lines]
         lines[-1] += ELLIPSIS
     fitted = tuple(_cut(line, smallest, max_width, fonts) for line in lines)
-    return _fitted(fonts, fitted, smallest, cut=True)
+    source = text.replace(SOFT_HYPHEN, "")
+    return dataclasses.replace(_fitted(fonts, fitted, smallest, cut=True), source=source)
 
 
 def _fitted(fonts: FontBook, lines: tuple[str, ...], px: int, cut: bool = False) -> Fitted:
+    lines = tuple(line.replace(SOFT_HYPHEN, "") for line in lines)  # drawn: nothing
     advance = fonts.advance(px)
     height = (len(lines) - 1) * advance + fonts.height(px)
     width = max(fonts.width(line, px) for line in lines)
@@ -349,9 +356,19 @@ def _wrap(
         if fits(f"{current} {word}" if current else word):
             current = f"{current} {word}" if current else word
             continue
+        if not fits(word):  # wider than a line: its first syllables end this one
+            head, word = _syllables(current, word, fits)
+            if head:
+                lines.append(f"{current} {head}-" if current else f"{head}-")
+                current = ""
         if current:
             lines.append(current)
             current = ""
+        while not fits(word):  # and its next ones fill lines while it is wider
+            head, word = _syllables("", word, fits)
+            if not head:
+                break
+            lines.append(f"{head}-")
         if fits(word):
             current = word
             continue
@@ -370,6 +387,17 @@ def _wrap(
                 current = char
     lines.append(current)
     return [(first * 2 if index else first) + line for index, line in enumerate(lines)]
+
+
+def _syllables(current: str, word: str, fits: Callable[[str], bool]) -> tuple[str, str]:
+    """The most of `word`, up to one of its soft hyphens, that fits after `current` with a
+    hyphen, and the rest; ("", word) when none does."""
+    breaks = [index for index, char in enumerate(word) if char == SOFT_HYPHEN]
+    for index in reversed(breaks):
+        head = word[:index]
+        if fits(f"{current} {head}-" if current else f"{head}-"):
+            return head, word[index + 1 :]
+    return "", word
 
 
 def _cut(text: str, px: int, width: int, fonts: FontBook) -> str:

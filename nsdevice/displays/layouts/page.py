@@ -81,7 +81,10 @@ def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
     if text.form is Form.LIST:
         scrolling_list(canvas, text, body, canvas.px(sizes.small))
         return
-    items = _items(canvas, text)
+    items = [  # a word wider than its line breaks where its language breaks it
+        replace(i, text=canvas.hyphens.hyphenated(i.text, view.language))
+        for i in _items(canvas, text)
+    ]
     if isinstance(view, views.PencilPassView):
         items = pencil_pass_items(view, items)
     if isinstance(view, views.PencilOrderView):
@@ -147,8 +150,7 @@ def pencil_pass_items(view: views.PencilPassView, items: list[Item]) -> list[Ite
     if view.room:
         pencils = iter([p.colour for row in view.room.rows for p in row])
         return [
-            replace(i, icons=(Icon("pencil", next(pencils)),)) if i.role == Role.PENCIL.value
-            else i
+            replace(i, icons=(Icon("pencil", next(pencils)),)) if i.role == Role.PENCIL.value else i
             for i in items
         ]
     if view.players == 1:
@@ -186,8 +188,7 @@ def _pencil_order_items(view: views.PencilOrderView, items: list[Item]) -> list[
     colours = iter((*view.chosen, view.offered))  # one line per round, in order
     pencil = Role.PENCIL.value
     return [
-        replace(i, icons=(Icon("pencil", next(colours)),)) if i.role == pencil else i
-        for i in items
+        replace(i, icons=(Icon("pencil", next(colours)),)) if i.role == pencil else i for i in items
     ]
 
 
@@ -209,8 +210,10 @@ def _scrolling_list(
     inner = w - arrow - canvas.margin()
     measured = measure(fonts, rows, inner, px)
     footer = measure(fonts, extra, w, px)
-    room = h - (total(footer, px) + gap(px) if footer else 0)
     cursor = min(max(cursor, 0), len(measured) - 1)
+    while len(footer) > 1 and total([measured[cursor], *footer], px) + gap(px) > h:
+        footer = footer[1:]  # the cursor's row first: the last line (a question) stays
+    room = h - (total(footer, px) + gap(px) if footer else 0)
     first, last = cursor, cursor + 1
     grew = True
     while grew:  # grow the window below, then above, while it fits

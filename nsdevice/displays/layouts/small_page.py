@@ -39,8 +39,15 @@ from nsdevice.texts import Words
 TEXT_MM = 2.5  # the least capital height of any word but the buttons' labels
 PAGE_SECONDS = 5.0  # how long each page stays
 DIGITS_MM = 4.0  # the number being set, when the top row has the width (never under TEXT_MM)
-PAGED = (views.SummaryView, views.PhonesView, views.RoomResultsView, views.ScoreEntryView,
-         views.SheetView, views.HistoryView, views.RoomTablesView)  # fmt: skip
+PAGED = (
+    views.SummaryView,
+    views.PhonesView,
+    views.RoomResultsView,
+    views.ScoreEntryView,
+    views.SheetView,
+    views.HistoryView,
+    views.RoomTablesView,
+)
 BUTTON_PAGED = (views.HistoryView, views.RoomResultsView)  # NEXT turns their pages
 NUMBERS = (views.ScoreEntryView, views.SheetView)  # a number set digit by digit
 LISTS = (views.RoomTablesView,)  # a list with a cursor: it scrolls
@@ -81,8 +88,8 @@ def _title_fit(canvas: Canvas, view: views.View, words: Words) -> tuple[Fitted, 
             cell = _digit_cell(canvas, view, room)
             fitted = Fitted(px, (), cell * len(view.digits), round(cell * 1.25), 0)
         else:
-            fitted = fit_text(title(view, words), px, max(1, room), fonts=fonts, max_lines=2,
-                              min_size=px)  # fmt: skip
+            text = canvas.hyphens.hyphenated(title(view, words), words.language)
+            fitted = fit_text(text, px, max(1, room), fonts=fonts, max_lines=2, min_size=px)
         if not fitted.cut:
             break
     return fitted, max([fitted.height, *(h for _, h in chips)]) + margin, wrap
@@ -99,9 +106,7 @@ def _digit_cell(canvas: Canvas, view: views.ScoreEntryView | views.SheetView, ro
     return max(least, min(widest, fonts.height(canvas.cap_px(DIGITS_MM))))
 
 
-def _digit_row(
-    canvas: Canvas, view: views.ScoreEntryView | views.SheetView, box: Box
-) -> None:
+def _digit_row(canvas: Canvas, view: views.ScoreEntryView | views.SheetView, box: Box) -> None:
     """The number being set, a box per digit, the one being changed in the accent colour,
     centred in `box` (between the buttons that change it)."""
     palette, fonts = canvas.theme.palette, canvas.fonts
@@ -201,11 +206,20 @@ def _chip(
     return (x, y, width, height)
 
 
-def paginate(canvas: Canvas, items: list[Item], width: int, height: int) -> list[list[Row]]:
-    """`items` at `TEXT_MM` (never smaller) in pages of `height`, in order, uncut: a
-    heading goes over to the next page with the item it introduces."""
+def paginate(
+    canvas: Canvas, items: list[Item], width: int, height: int, language: str
+) -> list[list[Row]]:
+    """`items` at `TEXT_MM` (never smaller) in pages of `height`, in order, uncut (a word
+    wider than the page broken where `language` breaks it): a heading goes over to the
+    next page with the item it introduces."""
     px = canvas.cap_px(TEXT_MM)
-    grown = [dataclasses.replace(i, scale=max(1.0, i.scale), max_lines=8) for i in items]
+    hyphens = canvas.hyphens
+    grown = [
+        dataclasses.replace(
+            i, text=hyphens.hyphenated(i.text, language), scale=max(1.0, i.scale), max_lines=8
+        )
+        for i in items
+    ]
     rows = measure(canvas.fonts, grown, width, px)
     pages: list[list[Row]] = [[]]
     for index, row in enumerate(rows):
@@ -262,7 +276,7 @@ def _layout(
     if isinstance(view, views.PhonesView):
         side = min(h, w // 3)  # the words need the width more than the code needs size
         x, w = x + side + margin, w - side - margin
-    return (x, y, w, h), paginate(canvas, items, w, h), bands
+    return (x, y, w, h), paginate(canvas, items, w, h, words.language), bands
 
 
 def _mark_top(canvas: Canvas) -> int:

@@ -13,9 +13,11 @@ HAT Mini): the whole turn on one glass. The side buttons' labels sit in the corn
   the first note);
 - below the count, this turn's notes. What acts this turn (the paired effect, a switch's
   branch rule beside the switch card itself, a joker's rule, the last turn) is written at
-  `NOTE_MM` (a language whose words are wider than the column, German, gives way down to
-  `NOTE_LEAST_MM`); what does nothing this turn (the round's pairing as a reminder, an
-  effect not active yet) smaller and greyed, at `IDLE_MM`.
+  `NOTE_MM` (a language whose words are wider than the column, German, gives way, its
+  long words hyphenated where the language breaks them: the special station's effect and
+  a switch's rule down to `EFFECT_LEAST_MM`, the rest down to `NOTE_LEAST_MM`); what
+  does nothing this turn (the round's pairing as a reminder, an effect not active yet)
+  smaller and greyed, at `IDLE_MM`.
 
 Only the notes take turns, and only when they do not all fit (`note_pages`): each page
 stays `NOTE_SECONDS`; the card and the count never move. The title band and the round's
@@ -47,7 +49,8 @@ KIND_LEAST_MM = 2.5  # ... giving way for a long word, never under what reads at
 KIND_NARROWEST = 0.85  # ... and a word wider still drawn this much narrower, as tall
 COUNT_MM = 4.0  # capital height of the underground count
 NOTE_MM = 3.0  # capital height of what acts this turn
-NOTE_LEAST_MM = 1.9  # ... giving way only for a word wider than the column ("Spezialeffekt:")
+NOTE_LEAST_MM = 1.9  # ... a joker's or the last turn's words giving way down to this
+EFFECT_LEAST_MM = 2.5  # a special station's effect and a switch's rule: never under this
 IDLE_MM = 1.8  # what does nothing this turn: greyed, and smaller than anything that acts
 SYMBOL_FILL = 0.85  # the least share of its box a symbol's drawn pixels fill (a triangle)
 CARD_SHARE = 0.55  # the most of the width the card takes: the count and notes need the rest
@@ -209,19 +212,20 @@ def note_groups(canvas: Canvas, view: views.TurnView, words: Words) -> list[Grou
     palette = canvas.theme.palette
     groups: list[Group] = []
     if view.last:
-        last = Item(words.last_turn(), palette.accent_text, band=palette.accent, role="last")
+        last = Item(words.last_turn(), palette.accent_text, band=palette.accent, max_lines=4,
+                    role="last")  # fmt: skip
         groups.append(Group((last,)))
     switch = words.switch_note(view.switch_effect) if len(view.cards) == 2 else ""
     if switch:  # C-5: its rule, under the switch card (beside the count)
         colour = palette.accent if view.switch_effect is not False else palette.warning
         rule = Item(switch, colour, max_lines=4, role="switch-note")
-        groups.append(Group((rule,)))
+        groups.append(Group((rule,), least_mm=EFFECT_LEAST_MM))
     note = words.paired_note(view.paired_effect, view.paired_effect_active)
     if note and view.paired_effect_active is not False:  # T-SP-3: it acts now
         # no symbol beside it: the card's own symbol is the one that fires
         badge = palette.special_badge
-        paired = Item(note, palette.accent_text, band=badge, max_lines=3, role="paired")
-        groups.append(Group((paired,)))
+        paired = Item(note, palette.accent_text, band=badge, max_lines=4, role="paired")
+        groups.append(Group((paired,), least_mm=EFFECT_LEAST_MM))
     joker = words.joker_note(view)
     if joker:
         face = Item(words.face(view.cards[-1]), palette.text, role="face")
@@ -252,8 +256,12 @@ def note_pages(
     rows: list[Row] = []
     for group in note_groups(canvas, view, words):
         start, least = canvas.cap_px(group.size_mm), canvas.cap_px(group.least_mm)
-        fit = fit_rows(fonts, group.items, w, h, start, least)
-        measured = fit[1] if fit is not None else measure(fonts, group.items, w, least)
+        items = [  # a word wider than the column breaks where its language breaks it
+            dataclasses.replace(i, text=canvas.hyphens.hyphenated(i.text, words.language))
+            for i in group.items
+        ]
+        fit = fit_rows(fonts, items, w, h, start, least)
+        measured = fit[1] if fit is not None else measure(fonts, items, w, least)
         if rows and total([*rows, *measured], gap_px) > h:
             pages.append((gap_px, rows))
             rows = []

@@ -37,6 +37,9 @@ SYMBOL_MM = 100.0  # on a TV: the card's symbol, read from 4 m; never more than 
 SYMBOL_FILL = 0.85  # the least share of its box a symbol's drawn pixels fill (a triangle)
 
 
+BROKEN_SHARE = 0.8  # the module cards' words, hyphenated, may go this much smaller still
+
+
 def is_wide(canvas: Canvas) -> bool:
     width, height = canvas.surface.get_size()
     return width >= WIDE_PIXELS[0] and height >= WIDE_PIXELS[1]
@@ -81,7 +84,7 @@ def wide_turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -> 
     right = x + w
     if modules:  # down the whole right side: every module at once is a dozen lines (X-4)
         right -= column + margin
-        _modules(canvas, modules, (right + margin, y, column, h))
+        _modules(canvas, modules, (right + margin, y, column, h), words.language)
     beside = (big.right + margin, y, right - big.right - margin, card_h)
     # the special station's line kept at the size the table reads (issue 10)
     effect = canvas.cap_px(NOTE_MM)
@@ -98,10 +101,10 @@ def _deck_heading(canvas: Canvas, view: views.TurnView, words: Words, box: Box) 
         return box
     sizes = canvas.theme.sizes
     label = fit_text(
-        words.deck_heading(), canvas.px(sizes.small), w, fonts=canvas.fonts, max_lines=1,
+        words.deck_heading(), canvas.px(sizes.small), w, fonts=canvas.fonts, max_lines=2,
         min_size=canvas.px(sizes.smallest),
     )  # fmt: skip
-    width = canvas.fonts.width(label.lines[0], label.size)
+    width = label.width
     top = y + h - label.height
     place = (x + w - width, top, width, label.height)
     canvas.fitted(label, canvas.theme.palette.dim, place, "deck")
@@ -137,7 +140,7 @@ def _module_items(canvas: Canvas, view: views.TurnView, words: Words) -> list[It
     return items
 
 
-def _modules(canvas: Canvas, items: list[Item], box: Box) -> None:
+def _modules(canvas: Canvas, items: list[Item], box: Box, language: str) -> None:
     """The module cards, with each module's name over its cards where the column holds
     them all (every module at once, X-4: the names give way, the cards stay)."""
     x, y, w, h = box
@@ -149,9 +152,15 @@ def _modules(canvas: Canvas, items: list[Item], box: Box) -> None:
     fonts = canvas.fonts
     start, floor = canvas.px(sizes.body * 0.85), canvas.px(sizes.small)
     bare = [item for item in items if item.scale == 1.0]  # the cards without the headings
-    # every module at once: a little under the screen's smallest text rather than a card cut
+    # every module at once: a little under the screen's smallest text rather than a card
+    # cut, its long words broken where the language breaks them (a switch beside every
+    # module, in German)
     least = round(canvas.px(sizes.smallest) * 0.85)
-    for shown, top, bottom in ((items, start, floor), (bare, start, floor), (bare, floor, least)):
+    broken = [replace(i, text=canvas.hyphens.hyphenated(i.text, language), max_lines=3)
+              for i in bare]  # fmt: skip
+    tries = ((items, start, floor), (bare, start, floor), (bare, floor, least),
+             (broken, floor, round(least * BROKEN_SHARE)))  # fmt: skip
+    for shown, top, bottom in tries:
         fit = fit_rows(fonts, shown, w, h, top, bottom)
         if fit is not None:
             place_rows(canvas, fit[1], box, fit[0])
