@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Measure, in millimetres on the glass, what the turn, round-start and summary screens
-draw for each hardware profile and language: the card symbol's box, the underground
+"""Measure, in millimetres on the glass, what the turn, round-start, summary, score, history
+and room screens draw for each hardware profile and language: the card symbol's box, the underground
 count, the paired-effect / no-effect line, the smallest text (cap heights), the smallest
 words but the buttons' labels, and how many pages the screen takes.
 
@@ -8,7 +8,8 @@ Usage: python tools/measure_mm.py   (a table on stdout; the targets on every pro
 symbol >= 15 mm, kind word and count >= 4 mm, effect line >= 3 mm; tests/test_millimetres.py
 asserts them). A screen drawn in pages (the turn on a 2-inch panel) is measured over all
 its pages: the largest symbol, the smallest text of each role. (On a 2-inch panel the
-summary, a round's start and the phones' page are pages too.)
+summary, a round's start, the phones' page, the score entry and sheet, the history and the
+room's screens are pages too.)
 
 Cap height is measured from the font (the top of an "H" above its baseline) at the size
 each text was drawn, so it is what a player sees, not the line's height.
@@ -33,7 +34,8 @@ from nsdevice.locale import LANGUAGES
 from nsdevice.texts import Words
 
 SCREENS = ("turn", "turn-paired-effect", "turn-paired-no-effect", "round-start-2-players",
-           "summary", "summary-all-modules", "phones")  # fmt: skip
+           "summary", "summary-all-modules", "phones", "score-entry-solo", "score-sheet-line",
+           "history", "room-summary", "room-tables", "room-results")  # fmt: skip
 
 
 def _cap_mm(fonts: FontBook, line_height: int, per_mm: float) -> float:
