@@ -220,7 +220,11 @@ def paginate(
         )
         for i in items
     ]
-    rows = measure(canvas.fonts, grown, width, px)
+    rows = [
+        piece
+        for row in measure(canvas.fonts, grown, width, px)
+        for piece in _pieces(canvas, row, height)
+    ]
     pages: list[list[Row]] = [[]]
     for index, row in enumerate(rows):
         needed = [row]
@@ -230,6 +234,24 @@ def paginate(
             pages.append([])
         pages[-1].append(row)
     return pages
+
+
+def _pieces(canvas: Canvas, row: Row, height: int) -> list[Row]:
+    """`row`, or when it is taller than a page, its lines in pieces that each fit one
+    (the icons beside the first): an item is parted only when no page holds it whole."""
+    fitted = row.fitted
+    line = canvas.fonts.height(fitted.size)
+    if row.height <= height or len(fitted.lines) < 2:
+        return [row]
+    per = max(1, (height - 2 * row.pad - line) // max(1, fitted.advance) + 1)
+    pieces = []
+    for start in range(0, len(fitted.lines), per):
+        lines = fitted.lines[start : start + per]
+        tall = (len(lines) - 1) * fitted.advance + line
+        piece = dataclasses.replace(fitted, lines=lines, height=tall)
+        item = row.item if not start else dataclasses.replace(row.item, icons=())
+        pieces.append(Row(item, piece, tall + 2 * row.pad, row.pad))
+    return pieces
 
 
 def _frame(
