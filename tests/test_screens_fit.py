@@ -1,5 +1,5 @@
-"""Every screen, in every city and language, at both panel sizes: no text runs off the
-screen, into the legend, or over other text."""
+"""Every screen, in every city and language, on every build and page: no text runs off the
+screen, into the legend, or over other text, and no word is cut or broken."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from nsdevice.texts import Words
 
 CITIES = ("tokyo", "paris", "london")
 PROFILES = sorted(p.stem for p in SHIPPED_PROFILES.glob("*.toml"))
-SIZES = ((320, 240), (480, 320))
+# A screenshot's size with no build named (the desktop build's 480x320 window, at the same
+# 96 dpi and with the same labels, is checked with every build below).
+SIZES = ((320, 240),)
 
 
 @pytest.fixture(scope="module")
