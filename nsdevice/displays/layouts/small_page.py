@@ -1,6 +1,6 @@
 """Screens of words on a small panel (glass under `SMALL_GLASS_MM` tall, the 2-inch Display
-HAT Mini): the summary, a round's start, the phones' page, the score entry and sheet, the
-history and a room's screens. At a size read across the table (`TEXT_MM`, capital height)
+HAT Mini): the summary, the phones' page, the score entry and sheet, the history and a
+room's screens. At a size read across the table (`TEXT_MM`, capital height)
 they do not fit one glass, so they are drawn as pages that take turns (`PAGE_SECONDS`
 each), with a mark such as "1/3" in the lower right corner: nothing is cut, nothing is
 left out without a sign. A screen the buttons already page (the history, the room's
@@ -14,7 +14,8 @@ The side buttons' labels go to the corners (`corner_hints`): the upper ones shar
 title's row, the lower ones a band only as wide as they are, so the words get the whole
 width. On the phones' page the QR code stands at the left of every page and the words
 beside it; the address itself is left to the code (at a readable size it is wider than
-the glass).
+the glass). A round's start and the pencil pass are one picture (`one_page`) in the same
+frame.
 """
 
 from __future__ import annotations
