@@ -81,16 +81,16 @@ def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
     if text.form is Form.LIST:
         scrolling_list(canvas, text, body, canvas.px(sizes.small))
         return
-    items = [  # a word wider than its line breaks where its language breaks it
-        replace(i, text=canvas.hyphens.hyphenated(i.text, view.language))
-        for i in _items(canvas, text)
-    ]
+    items = _items(canvas, text)
     if isinstance(view, views.PencilPassView):
         items = pencil_pass_items(view, items)
     if isinstance(view, views.PencilOrderView):
         items = _pencil_order_items(view, items)
     if isinstance(view, views.SummaryView):
         items = summary_items(view, items)
+    items = [  # a word wider than its line breaks where its language breaks it
+        replace(i, text=canvas.hyphens.hyphenated(i.text, view.language)) for i in items
+    ]
     if isinstance(view, views.HardwareTestView) and view.step == "pattern":
         x, y, w, h = body
         bars = round(h * 0.4)
