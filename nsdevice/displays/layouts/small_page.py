@@ -3,7 +3,8 @@ HAT Mini): the summary, the phones' page, the score entry and sheet, the history
 room's screens. At a size read across the table (`TEXT_MM`, capital height)
 they do not fit one glass, so they are drawn as pages that take turns (`PAGE_SECONDS`
 each), with a mark such as "1/3" in the lower right corner: nothing is cut, nothing is
-left out without a sign. A screen the buttons already page (the history, the room's
+left out without a sign. A round's start is one picture in the same frame (`one_page`,
+the table). A screen the buttons already page (the history, the room's
 results) shows that one mark only: its title drops its own "2/3" on this glass.
 
 A number being set (the score entry, the score sheet) keeps its digits in the top row,
