@@ -82,6 +82,9 @@ ExecStart=/usr/local/sbin/nsdevice-emulator-ports
 REPORT = """#!/bin/sh
 # written by image/boot.sh --ports: what listens once the box is up, on the console
 while ! systemctl -q is-active nsdevice.service; do sleep 1; done
+# The page runs in a process of its own, started after the first frame (slow here): wait
+# for its port (the unit's NSDEVICE_WEB), then list every listening socket.
+for _ in $(seq 900); do ss -Hltn "sport = :8414" | grep -q . && break; sleep 1; done
 sleep 5
 { ss -Hltnu | sed 's/^/NSPORT /'; ls /dev/spidev* | sed 's/^/NSSPI /'; echo "NSPORTS-END"; } \
     >/dev/console 2>&1
@@ -519,7 +522,7 @@ def main(argv: list[str] | None = None) -> int:
                     time.sleep(2.5)  # an emulated Cortex-A53 draws slowly
                 result["keys"] = keys
                 if args.ports:
-                    wait_for(log, re.compile(rb"NSPORTS-END"), process, 300)
+                    wait_for(log, re.compile(rb"NSPORTS-END"), process, 960)
                     result["ports"] = ports_seen(log.read_bytes())
                     result["spidev"] = spidev_seen(log.read_bytes())
                 if args.screenshot:

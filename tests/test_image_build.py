@@ -405,3 +405,13 @@ def test_the_ports_are_read_from_their_own_lines_among_systemds_status_lines():
     assert emulator.ports_seen(console) == ["tcp LISTEN 0 2048 0.0.0.0:8414 0.0.0.0:*"]
     assert emulator.spidev_seen(console) == ["/dev/spidev0.1"]
     assert emulator.ports_seen(console.replace(b"NSPORTS-END", b"")) is None  # not yet said
+
+
+def test_the_ports_report_waits_for_the_units_own_page_port():
+    """The page starts in its own process after the first frame, so a report taken just
+    after READY found nothing listening; it waits for the port the unit gives the page."""
+    emulator = module("emulator")
+    unit = (IMAGE.parent / "systemd/nsdevice.service").read_text(encoding="utf-8")
+    found = re.search(r"^Environment=NSDEVICE_WEB=[\d.]+:(\d+)$", unit, re.M)
+    assert found is not None
+    assert f'ss -Hltn "sport = :{found.group(1)}"' in emulator.REPORT
