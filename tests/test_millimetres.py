@@ -49,7 +49,9 @@ SMALL_EFFECT_LEAST_MM = 2.5
 # wider than its symbol for it, and a three-line switch rule gives way a little, to 2.9 mm;
 # never under 2.5 mm.
 SMALL_ENGLISH_EFFECT_LEAST_MM = 2.5
-IDLE_LEAST_MM = 1.8  # a pairing that does nothing this turn: small, greyed, still legible
+# A pairing that does nothing this turn: greyed, smaller than what acts on its page, and
+# read at arm's length (issue 34: it was 1.9 mm).
+IDLE_LEAST_MM = 2.5
 ACTIVE_ROLES = {"paired", "switch-note", "last"}  # what acts this turn
 TURNS = ("turn", "turn-paired-effect", "turn-paired-no-effect", "turn-joker", "turn-last",
          "turn-switch", "turn-switch-no-effect")  # fmt: skip

@@ -17,7 +17,7 @@ HAT Mini): the whole turn on one glass. The side buttons' labels sit in the corn
   long words hyphenated where the language breaks them: the special station's effect and
   a switch's rule down to `EFFECT_LEAST_MM`, the rest down to `NOTE_LEAST_MM`); what
   does nothing this turn (the round's pairing as a reminder, an effect not active yet)
-  smaller and greyed, at `IDLE_MM`.
+  greyed, at `IDLE_MM`, smaller than what acts on its page or on a page of its own.
 
 Only the notes take turns, and only when they do not all fit (`note_pages`): each page
 stays `NOTE_SECONDS`; the card and the count never move. The title band and the round's
@@ -51,7 +51,8 @@ COUNT_MM = 4.0  # capital height of the underground count
 NOTE_MM = 3.0  # capital height of what acts this turn
 NOTE_LEAST_MM = 1.9  # ... a joker's or the last turn's words giving way down to this
 EFFECT_LEAST_MM = 2.5  # a special station's effect and a switch's rule: never under this
-IDLE_MM = 1.8  # what does nothing this turn: greyed, and smaller than anything that acts
+IDLE_MM = 2.5  # what does nothing this turn: greyed, smaller than anything that acts on
+# its page (or on a page of its own), still read at arm's length
 SYMBOL_FILL = 0.85  # the least share of its box a symbol's drawn pixels fill (a triangle)
 CARD_SHARE = 0.55  # the most of the width the card takes: the count and notes need the rest
 NOTE_SECONDS = 4.0  # how long each page of notes stays, when they take turns
@@ -262,7 +263,9 @@ def note_pages(
         ]
         fit = fit_rows(fonts, items, w, h, start, least)
         measured = fit[1] if fit is not None else measure(fonts, items, w, least)
-        if rows and total([*rows, *measured], gap_px) > h:
+        quiet = group.size_mm == IDLE_MM  # never as large as what acts beside it
+        louder = all(r.fitted.size > m.fitted.size for r in rows for m in measured)
+        if rows and (total([*rows, *measured], gap_px) > h or (quiet and not louder)):
             pages.append((gap_px, rows))
             rows = []
         rows += measured
