@@ -29,7 +29,7 @@ from nsdevice.inputs.events import Button, ButtonTracker, Edge, Gesture, Press, 
 from nsdevice.inputs.serial_board import SerialBoard
 
 ROOT = Path(__file__).resolve().parent.parent
-OPEN_AT_MS = 2000  # when nsdevice opens the port; the board has been running since 0
+OPEN_AT_MS = 2000  # the taps before the open end by then; it opens once the board told them
 FIRST_PRESS_MS = 3000  # the scripted presses after the port is open start here
 
 
@@ -91,15 +91,23 @@ def run(presses: int, seed: int) -> dict[str, Any]:
         got: list[Press] = []
         edges = 0
         started = time.monotonic()
+        levels = sum(level in (0, 1) for _, _, level in steps)  # one change each
+        before_open = 8  # the four taps before the port opens
         try:
-            time.sleep(OPEN_AT_MS / 1000)
+            # The board's own log says when it has read the taps before the open (its
+            # pin script waits for a starved interpreter), and its output when it told
+            # them; only then is the port opened.
+            _wait(lambda: _levels_read(pico) >= before_open, "the taps before the open")
+            _wait(lambda: bytes(cable.heard).count(b"UP ") >= before_open // 2, "their UPs")
             host.start()
-            while time.monotonic() - started < end_ms / 1000:
+            quiet_until: float | None = None  # the board has read every level: 1.5 s more
+            while quiet_until is None or time.monotonic() < quiet_until:
                 for item in inbox.get(timeout=0.01):
                     assert isinstance(item, Edge)
                     edges += 1
-                    got += tracker.feed(item)
-                got += tracker.due(time.monotonic())
+                    got += tracker.feed(item)  # by the edges' own times, the board's clock
+                if quiet_until is None and _levels_read(pico) >= levels:
+                    quiet_until = time.monotonic() + (end_ms - max(at for at, _, _ in steps)) / 1000
         finally:
             host.close()
             cable.close()
@@ -121,6 +129,19 @@ def run(presses: int, seed: int) -> dict[str, Any]:
         "seed": seed,
         "threads_left": [t.name for t in threading.enumerate() if t.name == "serial-board"],
     }
+
+
+def _levels_read(pico: Any) -> int:
+    return sum(entry[0] == "level" for entry in pico.logged())
+
+
+def _wait(condition: Any, what: str, seconds: float = 120.0) -> None:
+    """Until `condition()`; the deadline only catches a board that stopped."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"waited in vain for {what}")
+        time.sleep(0.02)
 
 
 def main(argv: list[str] | None = None) -> int:
