@@ -192,14 +192,15 @@ PHONES = lays_out(views.PhonesView, Layout(_phones_body, items=_phones_items))
 def _number_items(
     canvas: Canvas, view: views.ScoreEntryView | views.SheetView, words: Words
 ) -> list[Item]:
-    """On small glass the digits stand in the title's row: the title opens the words (on
-    the sheet, on the line that says which item and step, so that the count asked for
-    stays on the first page)."""
+    """On small glass the digits stand in the title's row: the title opens the words. On
+    the sheet the count asked for comes first (what the digits are), then the title with
+    the line that says which item and step, so that the count is always on the first page."""
     text = words.page(view)
     lines = [line for line in text.lines if line.role is not Role.CODE]
-    if lines and lines[0].role is Role.HEADING:
-        opening = Line(f"{text.title} · {lines[0].text}", Role.HEADING)
-        return [item(canvas, opening), *(item(canvas, line) for line in lines[1:])]
+    if len(lines) > 1 and lines[0].role is Role.HEADING:
+        where = Line(f"{text.title} · {lines[0].text}", Role.NOTE)
+        lines = [lines[1], where, *lines[2:]]
+        return [item(canvas, line) for line in lines]
     return [item(canvas, Line(text.title)), *(item(canvas, line) for line in lines)]
 
 
