@@ -56,6 +56,12 @@ class ScriptedPort:
         self._lock = threading.Lock()
         self.written = bytearray()
 
+    @property
+    def answered_at(self) -> float | None:
+        """When the answer went out to the host (None: not yet)."""
+        with self._lock:
+            return self._answered_at
+
     def _release_due(self) -> None:
         if self._opened_at is None:
             self._opened_at = time.monotonic()
@@ -125,13 +131,15 @@ class Rig:
         return self.ports[min(self.opened, len(self.ports)) - 1]
 
     def run(self, seconds: float) -> list[Press]:
-        """Run the host for `seconds`; the presses a tracker made of its edges."""
+        """Run the host for `seconds` from the first port's answer (the scripts' lines are
+        timed from it; a loaded machine may take its time to get there), or from the
+        start when no port answers; the presses a tracker made of its edges."""
         tracker = ButtonTracker()
         presses: list[Press] = []
         self.host.start()
-        deadline = time.monotonic() + seconds
+        start = time.monotonic()
         try:
-            while time.monotonic() < deadline:
+            while time.monotonic() < (self.ports[0].answered_at or start) + seconds:
                 for item in self.inbox.get(timeout=0.01):
                     assert isinstance(item, Edge)
                     self.edges.append(item)
