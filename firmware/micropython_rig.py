@@ -110,8 +110,9 @@ class RealPico:
     def lines(self) -> list[str]:
         return self.text().split("\r\n")[:-1]
 
-    def wait_for(self, wanted: str, timeout: float = 5.0, times: int = 1) -> bool:
-        """Whether `wanted` is in the output `times` times within `timeout` seconds."""
+    def wait_for(self, wanted: str, timeout: float = 30.0, times: int = 1) -> bool:
+        """Whether `wanted` is in the output `times` times within `timeout` seconds (the
+        wait ends as soon as it is: the timeout only bounds a board that never says it)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.text().count(wanted) >= times:

@@ -78,9 +78,11 @@ def test_boot_hello_framing_and_heartbeat(start) -> None:
     pico = start()
     assert pico.wait_for(HELLO + "\r\n")
     pico.send(b"HELLO\n")
-    assert pico.wait_for("BEAT", timeout=3)
+    assert pico.wait_for("BEAT")
     raw = bytes(pico.output)
-    assert raw.startswith(HELLO.encode() + b"\r\n" + HELLO.encode() + b"\r\n")
+    assert raw.startswith(HELLO.encode() + b"\r\n")
+    # the answer, after no more than the plain heartbeats of a host a loaded machine delayed
+    assert [line for line in pico.lines() if line != "BEAT 0000"][:2] == [HELLO, HELLO]
     assert raw.endswith(b"\r\n")
     for line in raw.split(b"\r\n")[:-1]:
         assert 0 < len(line) <= 62 and all(0x20 <= byte <= 0x7E for byte in line), line
@@ -122,7 +124,7 @@ def test_plain_hello_gets_plain_10_lines(start) -> None:
     pico = start(script(*tap(MENU, 500)))
     assert pico.wait_for(HELLO)
     pico.send(b"HELLO\n")
-    assert pico.wait_for("UP 2\r\n", timeout=3)
+    assert pico.wait_for("UP 2\r\n")
     assert [line for line in pico.lines() if line[:2] in ("DO", "UP")] == ["DOWN 2", "UP 2"]
 
 
@@ -208,9 +210,10 @@ def test_next_held_at_start_stays_at_the_prompt(start) -> None:
 def test_defect7_an_exception_in_the_loop_is_reported_and_the_board_goes_on(start) -> None:
     pico = start(script((300, MENU, "raise"), *tap(NEXT, 600)))
     assert pico.wait_for("HELLO nsboard")
-    assert pico.wait_for("UP 0\r\n", timeout=3)
+    assert pico.wait_for("UP 0\r\n")
     pico.send(b"HELLO\n")
-    assert pico.wait_for("UP 0\r\nHELLO nsboard")
+    assert pico.wait_for("HELLO nsboard", times=2)  # answered after the fault and the tap
+    assert pico.text().rindex("HELLO nsboard") > pico.text().index("UP 0\r\n")
     assert "FAULT OSError" in pico.lines()
     assert ">>>" not in pico.text() and pico.process.poll() is None
 
