@@ -10,6 +10,7 @@ words are wider than that at a size read across the table (German "Doppelstation
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Protocol
 
 SOFT_HYPHEN = "\u00ad"
@@ -29,8 +30,14 @@ class Hyphens:
     def __init__(self) -> None:
         self._dictionaries: dict[str, _Dictionary | None] = {}
 
-    def hyphenated(self, text: str, language: str) -> str:
-        """`text` with a soft hyphen wherever `language` may break a word of it."""
+    def hyphenated(
+        self, text: str, language: str, too_wide: Callable[[str], bool] | None = None
+    ) -> str:
+        """`text` with a soft hyphen wherever `language` may break a word of it; with
+        `too_wide`, only when one of its words is (the patterns are read only then: a
+        language's take a Pi a second or more and megabytes to read)."""
+        if too_wide is not None and not any(too_wide(w) for w in _WORD.findall(text)):
+            return text
         dictionary = self._dictionary(language)
         if dictionary is None:
             return text

@@ -88,8 +88,13 @@ def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
         items = _pencil_order_items(view, items)
     if isinstance(view, views.SummaryView):
         items = summary_items(view, items)
+    least = canvas.px(sizes.smallest)
+
+    def too_wide(word: str) -> bool:
+        return canvas.fonts.width(word, least) > body[2] // 2  # beside an icon, an indent
+
     items = [  # a word wider than its line breaks where its language breaks it
-        replace(i, text=canvas.hyphens.hyphenated(i.text, view.language)) for i in items
+        replace(i, text=canvas.hyphens.hyphenated(i.text, view.language, too_wide)) for i in items
     ]
     if isinstance(view, views.HardwareTestView) and view.step == "pattern":
         x, y, w, h = body

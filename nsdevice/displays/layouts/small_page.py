@@ -34,7 +34,7 @@ from nsdevice.displays.layouts.frame import cap_text, key_cap, legend
 from nsdevice.displays.layouts.page import scrolling_list
 from nsdevice.displays.layouts.phones import qr_code, qr_content
 from nsdevice.displays.layouts.small_turn import corner_hints
-from nsdevice.displays.layouts.stack import Item, Row, measure, place_rows, total
+from nsdevice.displays.layouts.stack import Item, Row, icon_width, measure, place_rows, total
 from nsdevice.displays.text_fit import Fitted, fit_text
 from nsdevice.texts import Words
 
@@ -90,7 +90,11 @@ def _title_fit(canvas: Canvas, view: views.View, words: Words) -> tuple[Fitted, 
             cell = _digit_cell(canvas, view, room)
             fitted = Fitted(px, (), cell * len(view.digits), round(cell * 1.25), 0)
         else:
-            text = canvas.hyphens.hyphenated(title(view, words), words.language)
+
+            def too_wide(word: str, room: int = room) -> bool:
+                return fonts.width(word, px) > room
+
+            text = canvas.hyphens.hyphenated(title(view, words), words.language, too_wide)
             fitted = fit_text(text, px, max(1, room), fonts=fonts, max_lines=2, min_size=px)
         if not fitted.cut:
             break
@@ -215,11 +219,23 @@ def paginate(
     wider than the page broken where `language` breaks it): a heading goes over to the
     next page with the item it introduces."""
     px = canvas.cap_px(TEXT_MM)
-    hyphens = canvas.hyphens
+    fonts = canvas.fonts
+
+    def hyphenated(item: Item) -> str:
+        """The item's words, hyphenated only when one is wider than its line (beside its
+        icons, after twice its indent)."""
+        size = max(1, round(px * max(1.0, item.scale)))
+        indent = item.text[: len(item.text) - len(item.text.lstrip(" "))] * 2
+        room = width - sum(icon_width(fonts, i, size) for i in item.icons)
+        room -= fonts.width(indent, size) + 2 * max(1, round(size * 0.16))
+
+        def too_wide(word: str) -> bool:
+            return fonts.width(word, size) > room
+
+        return canvas.hyphens.hyphenated(item.text, language, too_wide)
+
     grown = [
-        dataclasses.replace(
-            i, text=hyphens.hyphenated(i.text, language), scale=max(1.0, i.scale), max_lines=8
-        )
+        dataclasses.replace(i, text=hyphenated(i), scale=max(1.0, i.scale), max_lines=8)
         for i in items
     ]
     rows = [

@@ -257,8 +257,12 @@ def note_pages(
     rows: list[Row] = []
     for group in note_groups(canvas, view, words):
         start, least = canvas.cap_px(group.size_mm), canvas.cap_px(group.least_mm)
+
+        def too_wide(word: str, size: int = start) -> bool:
+            return fonts.width(word, size) > w
+
         items = [  # a word wider than the column breaks where its language breaks it
-            dataclasses.replace(i, text=canvas.hyphens.hyphenated(i.text, words.language))
+            dataclasses.replace(i, text=canvas.hyphens.hyphenated(i.text, words.language, too_wide))
             for i in group.items
         ]
         fit = fit_rows(fonts, items, w, h, start, least)

@@ -156,15 +156,17 @@ def _modules(canvas: Canvas, items: list[Item], box: Box, language: str) -> None
     # cut, its long words broken where the language breaks them (a switch beside every
     # module, in German)
     least = round(canvas.px(sizes.smallest) * 0.85)
-    broken = [replace(i, text=canvas.hyphens.hyphenated(i.text, language), max_lines=3)
-              for i in bare]  # fmt: skip
-    tries = ((items, start, floor), (bare, start, floor), (bare, floor, least),
-             (broken, floor, round(least * BROKEN_SHARE)))  # fmt: skip
-    for shown, top, bottom in tries:
+    for shown, top, bottom in ((items, start, floor), (bare, start, floor), (bare, floor, least)):
         fit = fit_rows(fonts, shown, w, h, top, bottom)
         if fit is not None:
             place_rows(canvas, fit[1], box, fit[0])
             return
+    broken = [replace(i, text=canvas.hyphens.hyphenated(i.text, language), max_lines=3)
+              for i in bare]  # fmt: skip
+    fit = fit_rows(fonts, broken, w, h, floor, round(least * BROKEN_SHARE))
+    if fit is not None:
+        place_rows(canvas, fit[1], box, fit[0])
+        return
     # still too narrow (a switch beside every module, in German): one line each, cut
     stack(canvas, [replace(item, max_lines=1) for item in bare], box, sizes.body * 0.85)
 
