@@ -124,3 +124,24 @@ def test_every_page_fits_each_build_at_its_own_millimetres(profile, language):
                 found = _problems(drawing) + [f"cut {w!r}" for w in _lost_words(drawing)]
                 problems += [f"{city}-{name} page {page + 1}: {p}" for p in found]
     assert problems == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_room_summary_writes_its_address_without_the_final_slash(language):
+    """Issue 34: on the 2-inch glass the address's final "/" wrapped onto a line of its
+    own; a browser finds the page without it."""
+    build = load_profile("display-hat-mini")
+    panel = build.panel()
+    painter = Painter(diagonal_inches=panel.diagonal_inches)
+    surface = pygame.Surface(build.display.size())
+    view = panel.placed(dict(example_views("tokyo", language))["room-summary"])
+    address = view.room.address
+    assert address.endswith("/")  # the example's address has one, as the box's have
+    pages = len(painter.page_seconds(view, surface)) or 1
+    drawn = [
+        placed.text
+        for page in range(pages)
+        for placed in painter.paint(view, surface, Words(language), page).texts
+    ]
+    assert address.removesuffix("/") in drawn
+    assert "/" not in drawn and address not in drawn
