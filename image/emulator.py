@@ -446,8 +446,10 @@ def wait_for(
     return False
 
 
-PORT_LINE = re.compile(rb"^NSPORT (.*?)\r?$", re.M)
-SPI_LINE = re.compile(rb"^NSSPI (\S+)", re.M)
+# A line starts after a newline or after a carriage return: the serial getty's prompt
+# ("login: \r … \r") can sit on the same line before it.
+PORT_LINE = re.compile(rb"(?:^|\r)NSPORT ([^\r\n]*)", re.M)
+SPI_LINE = re.compile(rb"(?:^|\r)NSSPI (\S+)", re.M)
 
 
 def ports_seen(console: bytes) -> list[str] | None:

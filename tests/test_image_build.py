@@ -400,9 +400,14 @@ def test_the_ports_are_read_from_their_own_lines_among_systemds_status_lines():
         b"\x1b[0;32m  OK  \x1b[0m] Started \x1b[0;1;39msystemd-timesyncd.service\x1b[0m\r\n"
         b"[  OK  ] Reached target time-set.target - System Time Set.\r\n"
         b"NSSPI /dev/spidev0.1\r\n"
+        # as seen in the emulator: the serial getty's prompt, then the line after a return
+        b"nextstation login: \r          \rNSPORT udp UNCONN 0 0 0.0.0.0:5353 0.0.0.0:*\r\n"
         b"NSPORTS-END\r\n"
     )
-    assert emulator.ports_seen(console) == ["tcp LISTEN 0 2048 0.0.0.0:8414 0.0.0.0:*"]
+    assert emulator.ports_seen(console) == [
+        "tcp LISTEN 0 2048 0.0.0.0:8414 0.0.0.0:*",
+        "udp UNCONN 0 0 0.0.0.0:5353 0.0.0.0:*",
+    ]
     assert emulator.spidev_seen(console) == ["/dev/spidev0.1"]
     assert emulator.ports_seen(console.replace(b"NSPORTS-END", b"")) is None  # not yet said
 
