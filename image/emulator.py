@@ -53,6 +53,9 @@ BLACKLIST = "vchiq,bcm2835_mmal_vchiq,bcm2835_v4l2,snd_bcm2835,vc4,v3d,raspberry
 COMMAND_LINE = (
     "console=ttyAMA0,115200 root=LABEL=NSROOT rootfstype=ext4 rootwait fsck.repair=yes "
     "systemd.show_status=1 vt.global_cursor_default=0 "
+    # No login prompt on the console: while a getty holds it, systemd prints no status
+    # lines, READY's among them (and no account has a password anyway).
+    "systemd.mask=serial-getty@ttyAMA0.service "
     f"modprobe.blacklist={BLACKLIST}"
 )
 SETTINGS = '# written by image/boot.sh: the emulated Pi\nhardware = "emulator"\n'

@@ -406,7 +406,7 @@ configure_tree() {
     # Each card gets its own machine id at first boot; no host's apt lists or logs.
     : >"$tree/etc/machine-id"
     rm -f "$tree/var/lib/dbus/machine-id" "$tree/etc/resolv.conf"
-    # apt's downloaded .deb files too (about 109 MB the base tree keeps)
+    # apt's downloaded .deb files too, should the base tree keep any
     rm -rf "$tree"/var/lib/apt/lists/* "$tree"/var/cache/apt/*.bin "$tree"/var/log/*.log \
         "$tree"/var/cache/apt/archives/*.deb "$tree"/var/cache/apt/archives/partial/* \
         "$tree"/tmp/* "$tree"/var/tmp/*
