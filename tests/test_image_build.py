@@ -355,6 +355,10 @@ def test_boot_sh_prepares_a_pulled_plugs_card_for_the_emulated_pi(tmp_path):
         ).stdout
     )
     assert "systemd.run" not in emulator.COMMAND_LINE
+    # no getty on the console READY is read from: while one holds it, systemd is silent
+    words = emulator.COMMAND_LINE.split()
+    console = next(w for w in words if w.startswith("console=")).split("=")[1].split(",")[0]
+    assert f"systemd.mask=serial-getty@{console}.service" in words
     link = root_says(card, root, f"stat {emulator.PORTS_WANTS}")
     assert "Type: symlink" in link
     assert f'Fast link dest: "/etc/systemd/system/{emulator.PORTS_UNIT}"' in link
