@@ -228,7 +228,11 @@ def test_a_sheets_parts_add_up_to_its_total_S_T_END_S_P_END(city_name):
             values.append(counts[start : start + len(item.counts)])
             start += len(item.counts)
         parts = scoring.sheet_parts(town, items, values)
-        lines = sum(scoring.line_points(town, v) for i, v in zip(items, values) if i.key == "line")
+        lines = sum(
+            scoring.line_points(town, v)
+            for i, v in zip(items, values, strict=True)
+            if i.key == "line"
+        )
         assert parts[0] == ("lines", lines)
         assert sum(points for _, points in parts) == scoring.sheet_total(town, items, values)
         own = ("stamps", "ring") if city_name == "tokyo" else ("overpasses",)

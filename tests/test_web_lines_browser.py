@@ -1,7 +1,7 @@
 """Issue 34 in a real headless Chromium: a phone joins a one-table seat with a name, and at
 the first round's end sends its seat's line from the page's own row (S-T); the box keeps
-both (its line entry's lines, the seat's name), and the game's end sheet starts from it. The box runs in-process as in
-test_web_browser. About 10 s."""
+both (its line entry's lines, the seat's name), and the game's end sheet starts from it.
+The box runs in-process as in test_web_browser. About 10 s."""
 
 from __future__ import annotations
 
