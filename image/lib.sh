@@ -327,15 +327,19 @@ fill_release() {
     rm -rf "$work/source"
     chroot "$tree" /usr/bin/python3 -m venv --without-pip --system-site-packages "$release" >&2
     local site=$tree$release/lib/python$pyver/site-packages
-    local wanted=("$work"/project/*.whl)
-    local wheel
-    for wheel in "$wheels"/*.whl; do
-        # the build back end stays out of the box
-        [[ ${wheel##*/} == setuptools-* ]] || wanted+=("$wheel")
-    done
-    # shellcheck disable=SC2046 # the options are words
+    # The project and the Pi extra's requirements but spidev (Debian's stands in),
+    # resolved as pip in the tree would (the cache also holds wheels `pip download` took
+    # for older Pythons' markers); then the panel library itself without its spidev.
+    local panel pi_requires
+    panel=$(ls "$wheels"/st7789-*.whl)
+    pi_requires=$(python3 "$here/wheel_requires.py" "$panel" | grep -v '^spidev' || true)
+    # shellcheck disable=SC2046,SC2086 # the options and requirements are words
+    "$tools/bin/pip" install --quiet --no-index --find-links "$wheels" --no-compile \
+        --disable-pip-version-check $(aarch64_wheels "$pyver") --target "$site" \
+        "$work"/project/*.whl $pi_requires >&2
+    # shellcheck disable=SC2046
     "$tools/bin/pip" install --quiet --no-index --no-deps --no-compile --disable-pip-version-check \
-        $(aarch64_wheels "$pyver") --target "$site" "${wanted[@]}" >&2
+        $(aarch64_wheels "$pyver") --target "$site" "$panel" >&2
     local script
     for script in "$site"/bin/*; do
         sed "1s|^#!.*|#!$release/bin/python|" "$script" >"$tree$release/bin/${script##*/}"
