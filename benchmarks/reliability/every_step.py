@@ -10,6 +10,7 @@ too), module mix and pencil order, phones joining a room game and sending sheets
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
 import random
 import time
@@ -31,6 +32,9 @@ _PRESSES = (
     (("menu", "repeat"), 2),
 )
 BOX_PRESSES = 1_500  # presses before a new box with new settings (and a shut-down store)
+# One date for the box and its twin: a long run that crosses midnight would otherwise
+# draw the history's daily streak on two different days, a step apart.
+TODAY = datetime.date(2026, 12, 6)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -113,6 +117,7 @@ def every_step(
             records=records,
             seed_source=seeds.take,
             code_source=lambda: "JOIN",
+            today=lambda: TODAY,
         )
         if rng.random() < 0.7:
             made.deal_new_game()  # as power-on with no saved game; else the setup
