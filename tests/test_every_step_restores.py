@@ -411,3 +411,22 @@ def test_a_new_game_after_a_rooms_results_keeps_no_screen_of_the_last_game_D1():
     box.keys("menu")
     assert box.session.screen is ScreenName.SUMMARY and box.session.state.room is None
     assert box.session.state.under is None
+
+
+def test_a_new_game_asked_from_the_menu_after_a_line_was_entered_restores_D1():
+    """A solo player who lays their own pencils (C-8) enters round 1's line as the game
+    goes, then asks for a new game from the menu: the pencil row comes up with nothing of
+    the old game's lines left, and every step of it restores. The long every-step run
+    found this: the new game's pencil row kept the old lines, a state the box refused."""
+    solo = Box(Settings(city="tokyo", players=1, pencil_order="own"), dealt=False)
+    solo.to_row("start")
+    solo.keys("menu")
+    solo.until(ScreenName.SUMMARY, "menu")
+    solo.until(ScreenName.ROUND_END)
+    solo.keys("hold:next,next,menu,hold:next,menu,menu,menu")  # round 1's line, entered
+    assert solo.session.state.lines, "the line was not entered"
+    solo.keys("menu")
+    solo.to_row("new_game")
+    solo.keys("menu,next")  # asked, and yes
+    assert solo.session.screen is ScreenName.PENCIL_ORDER
+    assert not solo.session.state.lines

@@ -65,8 +65,10 @@ class State:
         self.recorded = False
 
     def leave_game(self) -> None:
-        """No game any more: its setup, its room (a room is its game's) and the game
-        screen beneath the last overlay go together (nsdevice.session.valid)."""
+        """No game any more: its setup, its room (a room is its game's), its scores, lines,
+        sheets and names, and the game screen beneath the last overlay go together
+        (nsdevice.session.valid)."""
         self.setup = None
         self.room = None
         self.under = None
+        self.forget_scores()
