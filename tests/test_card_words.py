@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import pygame
 import pytest
 
 from nsdevice import views
-from nsdevice.displays.painter import Painter
-from nsdevice.hardware.profiles import load_profile
 from nsdevice.inputs.events import Button, Press
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cards import Kind
@@ -23,6 +20,7 @@ from nsdevice.texts import words
 from nsdevice.voice import phrase_text, say
 from nsdevice.voice.clips import manifest
 from nsdevice.web.payload import Artwork, payload
+from tests.painted_pages import painted_pages
 from tools.glossary import found, load
 
 NEXT, MENU = Press(Button.NEXT), Press(Button.MENU)
@@ -74,13 +72,7 @@ def played(city: str, language: str) -> tuple[list[views.TurnView], Session]:
 def painted(view: views.View, language: str) -> Iterator[tuple[str, list[tuple[str, str]]]]:
     """Every page of `view` on each build: (build, [(role, text) as drawn])."""
     for build in BUILDS:
-        profile = load_profile(build)
-        panel = profile.panel()
-        painter = Painter(diagonal_inches=panel.diagonal_inches)
-        surface = pygame.Surface(profile.display.size())
-        placed = panel.placed(view)
-        for page in range(len(painter.page_seconds(placed, surface)) or 1):
-            drawing = painter.paint(placed, surface, words(language), page)
+        for drawing in painted_pages(view, build, words(language)):
             yield build, [(t.role, t.text) for t in drawing.texts]
 
 

@@ -4,18 +4,16 @@ builds draw its symbol beside each seat's pencil whose start the city's data kno
 
 from __future__ import annotations
 
-import pygame
 import pytest
 
 from nsdevice import views
-from nsdevice.displays.painter import Painter
 from nsdevice.displays.text_display import TextDisplay
 from nsdevice.gallery import example_views
-from nsdevice.hardware.profiles import load_profile
 from nsdevice.locale import LANGUAGES
 from nsdevice.texts import words
 from nsdevice.texts.vocabulary import SYMBOLS
 from nsdevice.web.payload import Artwork, payload
+from tests.painted_pages import painted_pages
 
 BUILDS = ("display-hat-mini", "arcade-gpio", "tv")
 
@@ -41,14 +39,8 @@ def test_the_start_station_is_written_for_no_pencil_and_drawn_where_known_C9(cit
             assert not [w for w in symbol_words if w in line], (name, line)
             assert line in terminal  # … which is what the terminal writes
         for build in BUILDS:
-            profile = load_profile(build)
-            panel = profile.panel()
-            painter = Painter(diagonal_inches=panel.diagonal_inches)
-            surface = pygame.Surface(profile.display.size())
-            placed = panel.placed(view)
             drawn: list[str] = []
-            for page in range(len(painter.page_seconds(placed, surface)) or 1):
-                drawing = painter.paint(placed, surface, said, page)
+            for drawing in painted_pages(view, build, said):
                 drawn += [f.name for f in drawing.figures if f.name in SYMBOLS]
                 texts = [t.text for t in drawing.texts if t.role == "pencil"]
                 assert not [t for t in texts for w in symbol_words if w in t], (build, texts)
