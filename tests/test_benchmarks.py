@@ -155,11 +155,40 @@ def test_pi_cost_reads_the_plugins_counts_and_works_out_its_figures():
         pi_cost.per_step(1_000, 1_600, 0)
     # 7 M instructions at IPC 0.7 on 1 GHz, and 60,000 bytes at 60 MHz: 10 ms + 8 ms
     assert pi_cost.press_ms(7e6, 0.7, 60_000, 60_000_000) == pytest.approx(18.0)
-    args = pi_cost.parse_args(["--presses", "2", "--more", "5"])
-    assert (args.presses, args.more) == (2, 5)
-    for wrong in (["--more", "0"], ["--presses", "5", "--more", "5"], ["--rounds", "3"]):
+    args = pi_cost.parse_args([])
+    assert (args.presses, args.more, len(args.seeds)) == (5, 20, 3)  # issue 35: 25 − 5, 3 codes
+    args = pi_cost.parse_args(["--presses", "2", "--more", "30", "--seeds", "A,B"])
+    assert (args.presses, args.more, args.seeds) == (2, 30, ("A", "B"))  # across rounds
+    for wrong in (["--more", "0"], ["--presses", "-1"], ["--seeds", ","], ["--rounds", "3"]):
         with pytest.raises(SystemExit):
             pi_cost.parse_args(wrong)
+
+
+def test_pi_cost_checks_each_tap_against_what_next_does_and_names_the_heaviest():
+    """The measured taps may cross a round's end: what each must reach comes from the
+    session alone, and each tap's span is reported with the screens it went between."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import pi_cost
+
+    screens = pi_cost.next_screens("COST", 28)  # the guest's warm-up 3, then N + k = 25
+    assert screens[:3] == ["round_start", "turn", "turn"]
+    ends = [i for i, screen in enumerate(screens) if screen == "round_end"]
+    assert len(ends) == 2 and all(screens[i + 1] == "pencil_pass" for i in ends)
+    assert screens[ends[0] + 2] == "round_start"
+    pi_cost.checked_screens(screens, pi_cost.next_screens("COST", 28))
+    with pytest.raises(RuntimeError):
+        pi_cost.checked_screens([*screens[:-1], "menu"], screens)  # a tap that did not NEXT
+    with pytest.raises(RuntimeError):
+        pi_cost.checked_screens(screens[:-1], screens)  # a tap missing
+
+    taps = pi_cost.measured_taps(["summary", "round_start", "turn", "round_end"], [7, 9])
+    assert taps == [{"from": "round_start", "to": "turn", "instructions": 7},
+                    {"from": "turn", "to": "round_end", "instructions": 9}]  # fmt: skip
+    with pytest.raises(ValueError):
+        pi_cost.measured_taps(["turn"], [1])
+    runs = {"A": {"taps": taps}, "B": {"taps": [{"from": "turn", "to": "turn",
+                                                 "instructions": 8}]}}  # fmt: skip
+    assert pi_cost.heaviest(runs) == {"seed": "A", "tap": 2, **taps[1]}
 
 
 def test_pi_cost_says_in_one_line_that_it_needs_root(monkeypatch, capsys):

@@ -4,12 +4,13 @@ build as `nsdevice run --hardware display-hat-mini` opens it (the real `st7789` 
 
     python presses.py STATE_DIR SEED WARM_UP PRESSES [phases]
 
-The first WARM_UP taps bring the game to its turns; each of the next PRESSES is a NEXT
-that reveals a card. Around each measured tap it calls getppid(), which the counting
-plugin marks; the tap goes through GpioButtons, the tracker and `Loop.handle` (press,
-frame, save) as in the box. Prints the screens it saw, one per tap. With `phases`, the
-parts of a tap are marked too, each with a system call of its own (PHASES), so the
-plugin's marks tell what each part cost.
+The first WARM_UP taps bring the game to its turns; the next PRESSES taps are measured
+(NEXT wherever the game is: a reveal, or a round's end and the next start, which
+pi_cost.py checks from the screens printed). Around each measured tap it calls
+getppid(), which the counting plugin marks; the tap goes through GpioButtons, the
+tracker and `Loop.handle` (press, frame, save) as in the box. Prints the screens it saw,
+one per tap. With `phases`, the parts of a tap are marked too, each with a system call
+of its own (PHASES), so the plugin's marks tell what each part cost.
 """
 
 from __future__ import annotations
