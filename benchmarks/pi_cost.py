@@ -66,6 +66,9 @@ TARGETS = {
     "first_frame_hat_instructions": 450e6,
     "press_ms": 20.0,  # at IPC 0.7, the bus at the profile's clock
 }
+TARGETS["tv_room_ratio"] = 2.0  # issue 35: the room caller's press against one table's
+TV_PLAYERS = 300  # phones following the TV's room caller
+TV_SEED = "COST"  # its first round has ten cards: the TV's measured taps are all reveals
 
 
 # ---------------------------------------------------------------------------------------
@@ -176,6 +179,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="deal codes, comma-separated; the press figure is their runs' median",
     )
     parser.add_argument("--rounds", type=int, default=2000, help="simulated rounds (N)")
+    parser.add_argument(
+        "--tv-players", type=int, default=TV_PLAYERS,
+        help="phones following the TV's room caller (0: no TV figures)",
+    )  # fmt: skip
+    parser.add_argument("--tv-presses", type=int, default=1, help="N for the TV's taps")
+    parser.add_argument("--tv-more", type=int, default=5, help="k for the TV's taps")
+    parser.add_argument(
+        "--only", choices=("tv",), help="only these figures (the TV's: the room's taps alone)"
+    )
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write JSON")
     parser.add_argument(
         "--reinstall",
@@ -189,12 +201,62 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--seeds needs at least one deal code")
     if args.rounds < 10:
         parser.error("--rounds must be at least 10")
+    if args.tv_presses < 0 or args.tv_more < 1 or args.tv_presses + args.tv_more + WARM_UP > 10:
+        parser.error("need 0 <= tv-presses, 1 <= tv-more, tv-presses + tv-more <= 7 (a round)")
+    if args.tv_players < 0 or (args.only == "tv" and not args.tv_players):
+        parser.error("--tv-players must be a positive number of phones (0: no TV figures)")
     return args
 
 
 # ---------------------------------------------------------------------------------------
 # the userland
 # ---------------------------------------------------------------------------------------
+
+
+def qemu_command(
+    root: Path,
+    command: Sequence[str],
+    out: str,
+    *,
+    env: dict[str, str] | None = None,
+    marks: Sequence[int] = (),
+) -> list[str]:
+    """`command` (guest paths) under qemu with the counting plugin writing to `out`, in
+    the userland, as the host runs it."""
+    (root / out.lstrip("/")).unlink(missing_ok=True)
+    environment = {
+        "PYTHONHASHSEED": "0",
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+        "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+        **(env or {}),
+    }
+    clean = {"PATH": f"{WORK}/venv/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
+    return [
+        "chroot",
+        str(root),
+        "env",
+        "-i",
+        *(f"{k}={v}" for k, v in {**clean, **environment}.items()),
+        *counting_qemu(out, marks),
+        *command,
+    ]
+
+
+def counting_qemu(out: str, marks: Sequence[int] = ()) -> list[str]:
+    """qemu-aarch64 with the counting plugin (guest paths: run inside the userland)."""
+    plugin = ",".join([f"{WORK}/libinsn.so", f"out={out}", *(f"mark={m}" for m in marks)])
+    host = f"{WORK}/host"
+    return [
+        f"{host}/ld-linux-x86-64.so.2",
+        "--library-path",
+        host,
+        f"{host}/qemu-aarch64",
+        "-cpu",
+        "cortex-a53",
+        "-plugin",
+        plugin,
+    ]
 
 
 def counted(
@@ -209,36 +271,7 @@ def counted(
     stdout. With `stop_at_mark` the program is ended once that mark is written (a box
     waiting for buttons never ends by itself)."""
     out = f"{WORK}/counts.txt"
-    (root / out.lstrip("/")).unlink(missing_ok=True)
-    plugin = ",".join([f"{WORK}/libinsn.so", f"out={out}", *(f"mark={m}" for m in marks)])
-    host = f"{WORK}/host"
-    qemu = [
-        f"{host}/ld-linux-x86-64.so.2",
-        "--library-path",
-        host,
-        f"{host}/qemu-aarch64",
-        "-cpu",
-        "cortex-a53",
-        "-plugin",
-        plugin,
-    ]
-    environment = {
-        "PYTHONHASHSEED": "0",
-        "SDL_VIDEODRIVER": "dummy",
-        "SDL_AUDIODRIVER": "dummy",
-        "PYGAME_HIDE_SUPPORT_PROMPT": "1",
-        **(env or {}),
-    }
-    clean = {"PATH": f"{WORK}/venv/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
-    argv = [
-        "chroot",
-        str(root),
-        "env",
-        "-i",
-        *(f"{k}={v}" for k, v in {**clean, **environment}.items()),
-        *qemu,
-        *command,
-    ]
+    argv = qemu_command(root, command, out, env=env, marks=marks)
     if stop_at_mark is None:
         done = subprocess.run(argv, check=True, capture_output=True, text=True)
         stdout = done.stdout
@@ -362,6 +395,96 @@ def one_deal(root: Path, seed: str, first: int, more: int) -> dict[str, Any]:
     return figures
 
 
+def tv_presses(root: Path, first: int, more: int, players: int) -> dict[str, Any]:
+    """One NEXT reveal on the TV profile at 1920×1080 (pi_guest/tv_presses.py): a
+    one-table game, then the room's caller with `players` phones joined and following
+    (their streams held from this machine, pi_tv.py). Runs with N and N+k taps each; a
+    tap is counted from its start to its frame, its save and (in the room) every phone's
+    receipt of the new table, so the difference of the two runs' taps is k taps. The
+    page's own process is counted too, through a wrapper that starts it under the
+    counting qemu (page_marks.py), at the same marks: a second figure, unjudged."""
+    from pi_tv import Talked, ended, harness_arguments, talk
+
+    from benchmarks.reliability.web_box import free_port, lift_own_file_limit
+
+    lift_own_file_limit()
+    harness = f"{WORK}/src/benchmarks/pi_guest/tv_presses.py"
+    figures: dict[str, Any] = {}
+    for name, phones in (("one_table", 0), ("room", players)):
+        runs: dict[int, dict[str, Any]] = {}
+        for taps in (first, first + more):
+            state = tempfile.mkdtemp(dir=root / "tmp")
+            port = free_port() if phones else None
+            fifo = wrapper = None
+            if phones:
+                fifo, wrapper = page_counting(root)
+            arguments = harness_arguments(
+                "/tmp/" + Path(state).name, TV_SEED, WARM_UP, taps, port, fifo, wrapper
+            )
+            argv = qemu_command(
+                root, python(harness, *arguments), f"{WORK}/counts.txt", marks=[GETPPID]
+            )
+            log = root / "tmp" / f"tv-{name}-{taps}.log"
+            with open(log, "w") as errors:
+                box = subprocess.Popen(
+                    argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, text=True
+                )
+                try:
+                    talked: Talked = talk(box, phones, port or 0)
+                    ended(box)
+                except BaseException:
+                    box.kill()
+                    say(f"the TV harness failed; its log: {log}")
+                    raise
+            shutil.rmtree(state, ignore_errors=True)
+            if list(talked.screens[WARM_UP - 1 :]) != ["turn"] * (taps + 1):
+                raise RuntimeError(f"the measured taps were not all reveals: {talked.screens}")
+            each = spans(parse_counts((root / WORK.lstrip("/") / "counts.txt").read_text()),
+                         GETPPID)  # fmt: skip
+            if len(each) != taps:
+                raise RuntimeError(f"{len(each)} taps marked of {taps}")
+            run: dict[str, Any] = {"instructions": sum(each), "spans": each}
+            if phones:
+                page = root / WORK.lstrip("/") / "page-counts.txt"
+                page_each = spans(parse_counts(page.read_text()), GETPPID) if page.exists() else []
+                run.update(page_instructions=sum(page_each), page_spans=page_each,
+                           streams_ready=talked.streams_ready, late=talked.late,
+                           page_marked=len(page_each) == taps)  # fmt: skip
+            runs[taps] = run
+        short, long = runs[first], runs[first + more]
+        figure: dict[str, Any] = {
+            "instructions": per_step(short["instructions"], long["instructions"], more),
+            "each_tap_between_marks": long["spans"],
+            "runs": {str(taps): run for taps, run in runs.items()},
+        }
+        if phones:
+            figure["players"] = phones
+            if short["page_marked"] and long["page_marked"]:
+                figure["page_instructions"] = per_step(
+                    short["page_instructions"], long["page_instructions"], more
+                )
+        figures[name] = figure
+        say(f"one NEXT press, TV {name}: {figure['instructions'] / 1e6:.2f} M")
+    figures["ratio"] = figures["room"]["instructions"] / figures["one_table"]["instructions"]
+    say(f"room caller / one table: {figures['ratio']:.2f}")
+    return figures
+
+
+def page_counting(root: Path) -> tuple[str, str]:
+    """A FIFO for the page's marks and a wrapper that starts the page's process under
+    the counting qemu (guest paths): tv_presses.py's --page-marks and --page-python."""
+    fifo, wrapper, out = f"{WORK}/page-marks", f"{WORK}/page-python", f"{WORK}/page-counts.txt"
+    for name in (fifo, out):
+        (root / name.lstrip("/")).unlink(missing_ok=True)
+    os.mkfifo(root / fifo.lstrip("/"))
+    page = [*counting_qemu(out, [GETPPID]), f"{WORK}/venv/bin/python",
+            f"{WORK}/src/benchmarks/pi_guest/page_marks.py", fifo]  # fmt: skip
+    script = root / wrapper.lstrip("/")
+    script.write_text("#!/bin/sh\nexec " + " ".join(page) + ' "$@"\n')
+    script.chmod(0o755)
+    return fifo, wrapper
+
+
 def simple(root: Path) -> dict[str, int]:
     figures = {}
     for name, code in (("python_pass", "pass"), ("import_pygame", "import pygame")):
@@ -453,6 +576,25 @@ def table(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
     return rows
 
 
+def tv_rows(tv: dict[str, Any] | None) -> list[tuple[str, str, str]]:
+    """The TV's rows: one table's press, the room caller's, their ratio (issue 35), and
+    what the page's own process spends on each of the caller's presses."""
+    if tv is None:
+        return []
+    room = tv["room"]
+    rows = [
+        ("one NEXT press, TV 1920×1080, one table",
+         f"{tv['one_table']['instructions'] / 1e6:.2f} M", ""),
+        (f"one NEXT press, TV 1920×1080, room caller, {room['players']} phones following",
+         f"{room['instructions'] / 1e6:.2f} M", ""),
+        ("  room caller / one table", f"{tv['ratio']:.2f}×", f"≤ {TARGETS['tv_room_ratio']:g}×"),
+    ]  # fmt: skip
+    if "page_instructions" in room:
+        rows.append(("  the page's own process, per caller's press",
+                     f"{room['page_instructions'] / 1e6:.2f} M", ""))  # fmt: skip
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if os.geteuid() != 0:
@@ -484,10 +626,15 @@ def _measure(root: Path, args: argparse.Namespace) -> int:
         "commit": _commit(),
         "spi_hz": spi_hz,
     }
+    if args.only == "tv":
+        figures["tv_press"] = tv_presses(root, args.tv_presses, args.tv_more, args.tv_players)
+        return written(figures, tv_rows(figures["tv_press"]), args.json)
     figures.update(simple(root))
     figures["first_frame"] = first_frames(root)
     figures["press"] = presses(root, args.seeds, args.presses, args.more)
     figures["simulate"] = simulate(root, args.rounds)
+    if args.tv_players:
+        figures["tv_press"] = tv_presses(root, args.tv_presses, args.tv_more, args.tv_players)
     deals = figures["press"]["deals"].values()
     figures["press_ms"] = {  # each deal code's press → picture, then their median
         f"{ipc:g}": statistics.median(
@@ -498,14 +645,18 @@ def _measure(root: Path, args: argparse.Namespace) -> int:
     figures["first_frame_hat_s"] = {
         f"{ipc:g}": figures["first_frame"]["hat"] / (ipc * CLOCK_HZ) for ipc in IPCS
     }
-    rows = table(figures)
+    return written(figures, table(figures) + tv_rows(figures.get("tv_press")), args.json)
+
+
+def written(figures: dict[str, Any], rows: list[tuple[str, str, str]], path: Path) -> int:
+    """The table printed and everything written to `path` as JSON."""
     figures["table"] = rows
     print("| what | guest instructions / estimate | target |")
     print("| --- | ---: | --- |")
     for row in rows:
         print("| " + " | ".join(row) + " |")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(figures, indent=2) + "\n")
     return 0
 
 

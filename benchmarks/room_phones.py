@@ -188,7 +188,9 @@ def hold_streams(port: int, count: int, keep: int) -> int:
     """The child: `count` streams, one per address; "ready N" once each has its first
     table (N: how many have, after at most 30 s). On "end N" (stdin) it waits, at most
     15 s, until every stream's latest table ranks N players, then prints one JSON line:
-    each table's facts and, when `keep`, every stream's receipts ([number, time] each)."""
+    each table's facts and, when `keep`, every stream's receipts ([number, time] each).
+    On "at N" it prints "at N" once every stream's latest table is numbered N or later
+    ("late N" after 120 s: qemu is slow), and goes on reading stdin (benchmarks/pi_tv.py's taps)."""
     lift_own_file_limit()
     os.nice(19)  # the phones' own work is not the box's: let it have the cores first
     selector = selectors.DefaultSelector()
@@ -207,11 +209,15 @@ def hold_streams(port: int, count: int, keep: int) -> int:
         latest.append(-1)
     selector.register(sys.stdin, selectors.EVENT_READ, -1)
     ready_by, ranked, deadline = time.monotonic() + 30, -1, 0.0
+    wanted, wanted_by = -1, 0.0  # the table every stream is to have ("at N"), until when
     while True:
         arrived = []  # timed as they come; parsed after, so parsing delays no receipt's time
         for key, _ in selector.select(0.2):
             if key.data == -1:
                 words = sys.stdin.readline().split()
+                if words[:1] == ["at"]:
+                    wanted, wanted_by = int(words[1]), time.monotonic() + 120
+                    continue
                 ranked, deadline = int(words[1]) if words else 0, time.monotonic() + 15
                 selector.unregister(sys.stdin)
                 continue
@@ -233,6 +239,9 @@ def hold_streams(port: int, count: int, keep: int) -> int:
         if ready_by and (min(latest) >= 0 or time.monotonic() > ready_by):
             ready_by = 0
             print(f"ready {sum(number >= 0 for number in latest)}", flush=True)
+        if wanted >= 0 and (min(latest) >= wanted or time.monotonic() > wanted_by):
+            print(f"{'at' if min(latest) >= wanted else 'late'} {wanted}", flush=True)
+            wanted = -1
         if ranked >= 0 and (
             min(tables[n][2] if n >= 0 else 0 for n in latest) >= ranked
             or time.monotonic() > deadline

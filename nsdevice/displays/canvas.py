@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from nsdevice.displays.codes import CodeBook
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point, Seated
 from nsdevice.displays.hyphens import Hyphens
 from nsdevice.displays.shapes import SymbolBook
@@ -28,6 +29,7 @@ class Canvas:
     symbols: SymbolBook
     dots_per_mm: float = 96 / 25.4  # the glass's pixels per millimetre (a 96 dpi window)
     hyphens: Hyphens = field(default_factory=Hyphens)  # the painter's: where words may break
+    codes: CodeBook = field(default_factory=CodeBook)  # the painter's: QR codes drawn once
     texts: list[Placed] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     seats: list[Seated] = field(default_factory=list)

@@ -21,6 +21,7 @@ import pygame
 
 from nsdevice import texts, views
 from nsdevice.displays.canvas import Canvas
+from nsdevice.displays.codes import CodeBook
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
 from nsdevice.displays.hyphens import Hyphens
 from nsdevice.displays.layouts.choice import layout_of
@@ -84,6 +85,7 @@ class Painter:
         self.fonts = FontBook()
         self.symbols = SymbolBook()
         self.hyphens = Hyphens()
+        self.codes = CodeBook()
         self._legends: dict[tuple[object, ...], _Legend] = {}  # by size, words, place
         self._page_counts: dict[tuple[object, ...], int] = {}  # by view, size, density
 
@@ -178,4 +180,7 @@ class Painter:
 
     def _canvas(self, surface: pygame.Surface) -> Canvas:
         density = dots_per_mm(surface, self.diagonal_inches)
-        return Canvas(surface, self.theme, self.fonts, self.symbols, density, hyphens=self.hyphens)
+        return Canvas(
+            surface, self.theme, self.fonts, self.symbols, density, hyphens=self.hyphens,
+            codes=self.codes,
+        )  # fmt: skip

@@ -7,15 +7,11 @@ zone, so it is as sharp as the panel allows and scans from across the table.
 
 from __future__ import annotations
 
-import pygame
-
 from nsdevice import views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box, Figure
 from nsdevice.displays.layouts.page import page
 from nsdevice.texts import Page
-
-QUIET = 2  # modules of white round the code (scanners need some; the panel's edge is dark)
 
 
 def phones(canvas: Canvas, view: views.PhonesView, text: Page, body: Box) -> None:
@@ -37,19 +33,11 @@ def qr_content(view: views.PhonesView) -> str:
 def qr_code(canvas: Canvas, address: str, box: Box) -> Box:
     """`address` as a QR code, as big as `box` allows in whole pixels a module, at its
     left and centred from top to bottom; returns where it was drawn."""
-    import segno  # late: it brings urllib, http and ssl; only this screen needs it
-
     x, y, w, h = box
-    matrix = segno.make(address, error="m", boost_error=False).matrix
-    modules = len(matrix) + 2 * QUIET
-    cell = max(1, min(w, h) // modules)
-    side = cell * modules
+    cell = max(1, min(w, h) // canvas.codes.modules(address))
+    image = canvas.codes.image(address, cell)
+    side = image.get_width()
     left, top = x, y + (h - side) // 2
-    pygame.draw.rect(canvas.surface, (255, 255, 255), (left, top, side, side))
-    for row, bits in enumerate(matrix):
-        for column, bit in enumerate(bits):
-            if bit:
-                rect = ((column + QUIET) * cell + left, (row + QUIET) * cell + top, cell, cell)
-                pygame.draw.rect(canvas.surface, (0, 0, 0), rect)
+    canvas.surface.blit(image, (left, top))
     canvas.figures.append(Figure("qr", (left, top, side, side), "qr"))
     return (left, top, side, side)
