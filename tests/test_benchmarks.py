@@ -198,3 +198,55 @@ def test_pi_cost_says_in_one_line_that_it_needs_root(monkeypatch, capsys):
     monkeypatch.setattr(pi_cost.os, "geteuid", lambda: 1000)
     assert pi_cost.main([]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_pi_cost_says_the_tv_rooms_press_against_one_tables_with_its_target():
+    """The TV's rows (issue 35: the room caller's press ≤ 2× one table's) and its options."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import pi_cost
+
+    tv = {"one_table": {"instructions": 20e6}, "ratio": 1.5,
+          "room": {"instructions": 30e6, "players": 300, "page_instructions": 23e6}}  # fmt: skip
+    rows = pi_cost.tv_rows(tv)
+    assert [figure for _, figure, _ in rows] == ["20.00 M", "30.00 M", "1.50×", "23.00 M"]
+    assert "300 phones" in rows[1][0] and rows[2][2] == "≤ 2×"
+    assert pi_cost.tv_rows(None) == []
+    args = pi_cost.parse_args(["--only", "tv", "--tv-presses", "2"])
+    assert (args.only, args.tv_presses, args.tv_players) == ("tv", 2, 300)
+    for wrong in (["--tv-presses", "5", "--more", "5"], ["--only", "tv", "--tv-players", "0"],
+                  ["--only", "all"]):  # fmt: skip
+        with pytest.raises(SystemExit):
+            pi_cost.parse_args(wrong)
+
+
+def test_pi_cost_starts_the_page_under_the_counting_qemu_with_its_marks(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import stat
+
+    import pi_cost
+
+    (tmp_path / pi_cost.WORK.lstrip("/")).mkdir(parents=True)
+    fifo, wrapper = pi_cost.page_counting(tmp_path)
+    assert stat.S_ISFIFO((tmp_path / fifo.lstrip("/")).stat().st_mode)
+    script = tmp_path / wrapper.lstrip("/")
+    assert os.access(script, os.X_OK)
+    words = script.read_text().split()
+    assert words[:2] == ["#!/bin/sh", "exec"] and words[-1] == '"$@"'
+    plugin = words[words.index("-plugin") + 1].split(",")
+    assert f"out={pi_cost.WORK}/page-counts.txt" in plugin and f"mark={pi_cost.GETPPID}" in plugin
+    assert words[-3:-1] == [f"{pi_cost.WORK}/src/benchmarks/pi_guest/page_marks.py", fifo]
+
+
+@pytest.mark.parametrize("players", [0, 6])
+def test_the_tv_harness_taps_reveals_for_one_table_and_a_room_caller_with_phones(players):
+    """pi_cost's TV taps run on the PC as under qemu: the box through its real loop, the
+    phones joined at their tables and every stream given each tap's table."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "pi_tv.py"), "--players", str(players),
+         "--taps", "2"],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "screens round_start turn turn turn turn;" in result.stdout
+    assert f"streams ready {players}; late 0" in result.stdout
