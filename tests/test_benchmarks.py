@@ -213,7 +213,7 @@ def test_pi_cost_says_the_tv_rooms_press_against_one_tables_with_its_target():
     assert pi_cost.tv_rows(None) == []
     args = pi_cost.parse_args(["--only", "tv", "--tv-presses", "2"])
     assert (args.only, args.tv_presses, args.tv_players) == ("tv", 2, 300)
-    for wrong in (["--tv-presses", "5", "--more", "5"], ["--only", "tv", "--tv-players", "0"],
+    for wrong in (["--tv-presses", "5", "--tv-more", "5"], ["--only", "tv", "--tv-players", "0"],
                   ["--only", "all"]):  # fmt: skip
         with pytest.raises(SystemExit):
             pi_cost.parse_args(wrong)
