@@ -13,7 +13,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +169,7 @@ class Started:
         build: Build = ((), {}),
         timeout: float = 30,
         launcher: tuple[str, ...] = ("-m", "nsdevice"),
+        spawned: Callable[[int], object] | None = None,  # told the pid before READY=1
     ) -> None:
         self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self._socket.bind(str(socket_path))
@@ -184,6 +185,8 @@ class Started:
             command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             env=env,
         )  # fmt: skip
+        if spawned is not None:
+            spawned(self.process.pid)
         try:
             while True:
                 message = self._socket.recv(256)

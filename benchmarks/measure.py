@@ -52,7 +52,10 @@ TARGETS = {
     "press_edge_to_frame_p99_ms": 10.0,  # from the press edge: a reveal, a list's cursor
     "cold_start_s": 0.5,
     "idle_cpu_percent": 1.0,
-    "rss_mb": 50.0,  # DESIGN: the HAT build with the phones' page on, on the Pi
+    "rss_mb": 50.0,  # DESIGN: one process's peak RSS (the button build's, the window's)
+    # issue 35: the HAT build with the page and 4 phones, the box's and the page's PSS
+    # summed, the peak through the run (docs/PERFORMANCE.md, "Memory")
+    "pss_mb": 40.0,
     # DESIGN's budget: the rules core simulates at least half as many rounds per second
     # as a bare-Python shuffle-and-scan of the same deck, measured in the same run
     "share_of_bare_loop": 0.5,
@@ -150,7 +153,11 @@ def checks(figures: dict) -> list[dict]:
     )
     for label, key in hat_builds:
         if key in figures:
-            rows.append((f"peak RSS, {label} (MB)", figures[key]["rss_peak_mb"], TARGETS["rss_mb"]))
+            rows.append((f"peak RSS, {label} (MB)", figures[key]["rss_peak_mb"], None))
+    if "memory_hat_build_with_phones" in figures:
+        rows.append(("peak PSS, box + page, HAT build, 4 phones (MB)",
+                     figures["memory_hat_build_with_phones"]["box_and_page_pss_peak_mb"],
+                     TARGETS["pss_mb"]))  # fmt: skip
     bare = figures["simulate"]["bare_loop_rounds_per_second"]
     rows.append(("bare-Python shuffle-and-scan (rounds/s)", bare, None))
     for city, rate in figures["simulate"]["rounds_per_second"].items():

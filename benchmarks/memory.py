@@ -1,14 +1,23 @@
 """Peak memory of the Display HAT Mini build as the box runs it (the real st7789 library
 and spidev over a faked SPI device, gpiozero's mock pins), with the phones' page and
-pages following every table."""
+pages following every table.
+
+The judged figure (issue 35, docs/PERFORMANCE.md "Memory") is the peak of the sum of the
+box's and the page's PSS, sampled every `SAMPLE_PERIOD` through the whole run: since
+issue 32 the page is a process of its own, and a sum of two RSS figures would count
+twice every page they share (the interpreter, libc, and what the page inherits from the
+box when it forks). Each process's VmHWM and their sum are reported too, unjudged.
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -30,7 +39,7 @@ FAKE_GPIO_LINES = ROOT / "benchmarks" / "pi_guest" / "fake_gpio"
 
 
 HAT_TAPPER = """
-import sys, threading, time
+import signal, sys, threading, time
 def tap_when_asked():
     for line in sys.stdin:
         # asked once the box runs: gpiozero as the box loaded it, no more (the whole package
@@ -39,7 +48,10 @@ def tap_when_asked():
         pin = Device.pin_factory.pin(16)  # NEXT on the Display HAT Mini
         for _ in range(int(line)):
             pin.drive_low(); time.sleep(0.05); pin.drive_high(); time.sleep(0.06)
-threading.Thread(target=tap_when_asked, daemon=True).start()
+# started when asked (SIGUSR1, once the box runs): a thread before the box's own start
+# would keep it from forking its page early (web.forked)
+signal.signal(signal.SIGUSR1,
+              lambda *_: threading.Thread(target=tap_when_asked, daemon=True).start())
 from nsdevice.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -66,18 +78,68 @@ def _fake_spidev(folder: Path) -> Path:
     return library
 
 
+SAMPLE_PERIOD = 0.05  # seconds between two samples of both processes' PSS
+
+
+def rollup_kb(text: str, key: str = "Pss") -> int:
+    """One figure (kB) of a /proc/PID/smaps_rollup text."""
+    for line in text.splitlines():
+        name, _, rest = line.partition(":")
+        if name == key:
+            return int(rest.split()[0])
+    raise KeyError(key)
+
+
 def pss_kb(pid: int) -> int:
     """Proportional set size: each shared page split between the processes sharing it."""
-    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-        if line.startswith("Pss:"):
-            return int(line.split()[1])
-    raise KeyError("Pss")
+    return rollup_kb(Path(f"/proc/{pid}/smaps_rollup").read_text())
+
+
+def family_pss_kb(pid: int) -> int | None:
+    """The PSS of `pid` and the processes it started (the page's), summed; None when one
+    of them went between two reads (the sample is dropped, never counted short)."""
+    try:
+        return sum(pss_kb(member) for member in (pid, *children(pid)))
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+class PeakPss:
+    """A thread summing the PSS of a process and its children every `period`, from
+    `follow(pid)` (as soon as the process is started) to `stop()`; `peak` is the largest
+    sum seen (kB), `samples` how many sums were taken."""
+
+    def __init__(self, period: float = SAMPLE_PERIOD) -> None:
+        self.period = period
+        self.peak = 0
+        self.samples = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def follow(self, pid: int) -> None:
+        self._thread = threading.Thread(target=self._sample, args=(pid,), daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _sample(self, pid: int) -> None:
+        while True:
+            total = family_pss_kb(pid)
+            if total is not None:
+                self.peak = max(self.peak, total)
+                self.samples += 1
+            if self._stop.wait(self.period):
+                return
 
 
 def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
-    """Peak RSS (VmHWM) of the HAT build after `presses` taps of NEXT, with the phones'
-    page on and `phones` pages following every table (or without the page): the box's
-    process, the page's own process, their sum, and both as PSS (shared pages once)."""
+    """Peak memory of the HAT build through `presses` taps of NEXT, with the phones' page
+    on and `phones` pages following every table (or without the page). Judged: the peak
+    of both processes' summed PSS, sampled from the start to the last tap. Also: each
+    process's peak RSS (VmHWM) and their sum, and the PSS at the end."""
 
     with tempfile.TemporaryDirectory(prefix="nsdevice-hat-") as name:
         folder = Path(name)
@@ -91,19 +153,26 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
         }
         page = ("--web", f"127.0.0.1:{port}") if web else ()
         options = ("--hardware", "display-hat-mini", *page)
-        box = Started("", folder / "state", folder / "notify", (options, environment),
-                       launcher=("-c", HAT_TAPPER))  # fmt: skip
+        sampled = PeakPss()
+        try:
+            box = Started("", folder / "state", folder / "notify", (options, environment),
+                          launcher=("-c", HAT_TAPPER), spawned=sampled.follow)  # fmt: skip
+        except BaseException:
+            sampled.stop()
+            raise
         try:
             pages = []
             if web:
                 wait_for_page(port)
                 pages = [Page(port) for _ in range(phones)]
             time.sleep(0.5)
+            box.process.send_signal(signal.SIGUSR1)
             stdin = box.process.stdin
             assert stdin is not None
             stdin.write(f"{presses}\n".encode())
             stdin.flush()
             time.sleep(presses * 0.12 + 2.0)
+            sampled.stop()
             peak = status_kb(box.pid, "VmHWM")
             resident = status_kb(box.pid, "VmRSS")
             modules = "numpy" in Path(f"/proc/{box.pid}/maps").read_text()
@@ -115,6 +184,7 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
             for page in pages:
                 page.close()
         finally:
+            sampled.stop()
             box.stop()
     return {
         "how": "nsdevice run --hardware display-hat-mini"
@@ -124,8 +194,37 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
         "rss_at_the_end_mb": round(resident / 1024, 1),
         "page_process_rss_peak_mb": round(page_peak / 1024, 1),
         "box_and_page_rss_peak_mb": round((peak + page_peak) / 1024, 1),
+        # judged (issue 35): shared pages counted once, the largest sum through the run
+        "box_and_page_pss_peak_mb": round(sampled.peak / 1024, 1),
+        "pss_samples": sampled.samples,
         # shared pages (the interpreter, the libraries) counted once, at the end
         "box_and_page_pss_at_the_end_mb": round(proportional / 1024, 1),
         "events_per_phone": events,
         "numpy_mapped": modules,
     }
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=1, help="runs of each (default 1)")
+    parser.add_argument("--phones", type=int, default=4)
+    parser.add_argument("--presses", type=int, default=100)
+    parser.add_argument("--without-page", action="store_true", help="also the box alone")
+    options = parser.parse_args(argv)
+    if options.runs < 1 or options.phones < 0 or options.presses < 1:
+        print("memory.py: --runs and --presses at least 1, --phones at least 0", file=sys.stderr)
+        return 2
+    figures: dict[str, list[dict]] = {"with_page": [], "without_page": []}
+    for _ in range(options.runs):
+        figures["with_page"].append(hat_memory(options.phones, options.presses))
+        if options.without_page:
+            figures["without_page"].append(hat_memory(presses=options.presses, web=False))
+    print(json.dumps(figures, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -70,6 +70,7 @@ def test_measure_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
     assert {row["metric"] for row in table} >= {
         "press edge→frame p99, a reveal, window inbox (ms)",
         "peak RSS, HAT build, page on, 4 phones (MB)",
+        "peak PSS, box + page, HAT build, 4 phones (MB)",
         "cold start, window, median (s)",
         "idle CPU, window (% of a core)",
         "peak RSS, window (MB)",
@@ -79,6 +80,42 @@ def test_measure_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
     simulated = next(row for row in table if row["metric"] == "simulate tokyo (rounds/s)")
     assert simulated["target"] == round(figures["simulate"]["bare_loop_rounds_per_second"] / 2)
     assert all(set(row) == {"metric", "figure", "target", "ok"} for row in table)
+
+
+ROLLUP = """55d0-7ffc ---p 00000000 00:00 0                          [rollup]
+Rss:               30772 kB
+Pss:               20841 kB
+Pss_Dirty:         19636 kB
+Pss_Anon:          19628 kB
+"""
+
+
+def test_memory_reads_a_processes_pss_from_its_rollup():
+    from benchmarks.memory import rollup_kb
+
+    assert rollup_kb(ROLLUP) == 20841  # not Pss_Dirty's nor Pss_Anon's line
+    assert rollup_kb(ROLLUP, "Rss") == 30772
+    with pytest.raises(KeyError):
+        rollup_kb(ROLLUP, "Swap")
+
+
+def test_memory_samples_the_sum_of_a_process_and_its_childrens_pss():
+    """The judged figure (issue 35): PSS of the box and the page's process, summed."""
+    from benchmarks.memory import PeakPss, family_pss_kb, pss_kb
+
+    child = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                             stdin=subprocess.PIPE)  # fmt: skip
+    try:
+        alone = pss_kb(os.getpid())
+        family = family_pss_kb(os.getpid())
+        assert family is not None and family > alone  # the child counted
+        sampled = PeakPss(period=0.01)
+        sampled.follow(os.getpid())
+        sampled.stop()
+        assert sampled.samples >= 1 and sampled.peak > alone
+    finally:
+        child.communicate(b"")
+    assert family_pss_kb(2**22 + 12345) is None  # a process gone: no sample, not a 0
 
 
 def test_phones_benchmark_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
