@@ -12,6 +12,15 @@ an instance of the very same class with equal compared fields, the same hash for
 values, the same repr, `FrozenInstanceError` on assignment, `__post_init__` called,
 defaults and default factories as given. Type checkers see the standard decorator.
 
+The fields themselves are gathered here too, not by the standard decorator: its general
+path (string annotations matched against ClassVar, InitVar and KW_ONLY, a docstring made
+from `inspect.signature`, the class made again for its slots by a general routine) cost
+0.5-0.9 M instructions a class on the Pi, 80 M of the start (issue 35). A class that needs
+any of that generality (a ClassVar, an InitVar, a base that is not frozen data of ours,
+slots of its own) is given to the standard decorator instead. `dataclasses.fields`,
+`replace`, `asdict` and pattern matching see the same fields, as `tests/test_frozen.py`
+checks against the standard decorator.
+
     from nsdevice.rules.frozen import dataclass
 
     @dataclass(frozen=True, slots=True)
@@ -21,7 +30,11 @@ defaults and default factories as given. Type checkers see the standard decorato
 from __future__ import annotations
 
 import dataclasses
+import functools
 import reprlib
+import sys
+import types
+import typing
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -30,24 +43,68 @@ __all__ = ["dataclass"]
 # methods the standard decorator makes; a class that writes one itself gets the standard
 OWN = ("__init__", "__eq__", "__hash__", "__repr__", "__setattr__", "__delattr__")
 MISSING = dataclasses.MISSING
+FIELD = dataclasses._FIELD  # type: ignore[attr-defined]  # what a field is to `fields()`
+CLASS_VARIABLE = dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
 
 
 def _standard_needed(cls: type, options: dict[str, Any]) -> bool:
-    if not options.get("frozen", False) or any(name in cls.__dict__ for name in OWN):
+    if not options.get("frozen", False) or not cls.__dict__.keys().isdisjoint(OWN):
         return True
     if any(options.get(name, False) for name in ("order", "unsafe_hash", "kw_only")):
         return True
     if not all(options.get(name, True) for name in ("init", "repr", "eq")):
         return True
+    if options.get("weakref_slot", False) or "__slots__" in cls.__dict__:
+        return True
     # a base the standard made frozen would refuse a subclass that is not, to it
     params = getattr(cls, "__dataclass_params__", None)
-    return bool(params is not None and params.frozen)
+    if params is not None and params.frozen:
+        return True
+    return not _plain_fields(cls)
+
+
+def _plain_fields(cls: type) -> bool:
+    """Every annotation a plain field's, written as text (`from __future__ import
+    annotations`); no `field()` without an annotation; the bases' slots, if any, a tuple."""
+    annotations = vars(cls).get("__annotations__", {})  # the class's own, as text
+    for text in annotations.values():
+        if not isinstance(text, str):
+            return False
+        if _special(text) and not _class_variable(cls, text):
+            return False
+    for name, value in cls.__dict__.items():
+        if isinstance(value, dataclasses.Field) and name not in annotations:
+            return False
+    for base in cls.__mro__[1:-1]:
+        slots = base.__dict__.get("__slots__")
+        if slots is not None and not isinstance(slots, tuple):
+            return False
+    return True
+
+
+def _special(text: str) -> bool:
+    """Words that make an annotation more than a field's type: the standard decorator's
+    own business, but for a plain `ClassVar` (`_class_variable`)."""
+    return "ClassVar" in text or "InitVar" in text or "KW_ONLY" in text
+
+
+def _class_variable(cls: type, text: str) -> bool:
+    """`ClassVar[...]` (or `typing.ClassVar[...]`) naming typing's own in the class's
+    module, as the standard decorator reads a string annotation; nothing else special."""
+    head, _, rest = text.partition("[")
+    if _special(rest):
+        return False
+    module = sys.modules.get(cls.__module__)
+    space = vars(module) if module is not None else {}
+    words = head.strip().split(".")
+    if words == ["ClassVar"]:
+        return space.get("ClassVar") is typing.ClassVar
+    return len(words) == 2 and words[1] == "ClassVar" and space.get(words[0]) is typing
 
 
 def _cheap(cls: type, options: dict[str, Any]) -> type:
     plain = {**options, "init": False, "repr": False, "eq": False, "frozen": False}
-    cls = dataclasses.dataclass(cls, **plain)
-    fields = dataclasses.fields(cls)
+    every, fields = _gathered(cls)
     compared = tuple(f.name for f in fields if f.compare)
     hashed = tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))
     shown = [f.name for f in fields if f.repr]
@@ -55,7 +112,7 @@ def _cheap(cls: type, options: dict[str, Any]) -> type:
 
     # __init__, __eq__ and __hash__ run often (views are made and compared on every press,
     # cards in every simulated round): each is compiled, as the standard's, at its first
-    # call, and the class keeps that one.
+    # call, and the class keeps that one. (`cls` is the class as finally made, below.)
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         made = _compiled_init(cls, fields)
         cls.__init__ = made  # type: ignore[misc]
@@ -83,15 +140,86 @@ def _cheap(cls: type, options: dict[str, Any]) -> type:
         for name, value in zip(names, state, strict=True):
             object.__setattr__(self, name, value)
 
-    methods = {"__init__": __init__, "__eq__": __eq__, "__hash__": __hash__}
+    methods: dict[str, Any] = {"__init__": __init__, "__eq__": __eq__, "__hash__": __hash__}
     methods.update(__repr__=__repr__, __setattr__=_refuse_assign, __delattr__=_refuse_delete)
     if options.get("slots", False):
         methods.update(__getstate__=__getstate__, __setstate__=__setstate__)
     for name, method in methods.items():
         if method.__module__ == __name__ and method.__qualname__.startswith("_cheap."):
             method.__qualname__ = f"{cls.__qualname__}.{name}"
-        setattr(cls, name, method)
+    # the standard's record of the class, as `dataclasses.dataclass(cls, **plain)` leaves it
+    methods["__dataclass_params__"] = _parameters(tuple(sorted(plain.items())))
+    methods["__dataclass_fields__"] = every
+    if plain.get("match_args", True) and "__match_args__" not in cls.__dict__:
+        methods["__match_args__"] = tuple(f.name for f in fields if f.init)
+    if not cls.__doc__:  # the standard's would be the signature, found at some cost
+        methods["__doc__"] = f"{cls.__name__}({', '.join(names)})"
+    if options.get("slots", False):
+        cls = _with_slots(cls, names, methods)  # the methods above now find this class
+    else:
+        for name, method in methods.items():
+            setattr(cls, name, method)
     return cls
+
+
+def _gathered(cls: type) -> tuple[dict[str, dataclasses.Field[Any]], list[dataclasses.Field[Any]]]:
+    """The fields the standard decorator would find in a class `_plain_fields` passed (the
+    bases' first; class variables among them, as its records keep them) and those that
+    are not class variables; each default left as a class attribute, as it leaves it."""
+    every: dict[str, dataclasses.Field[Any]] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        every.update(getattr(base, "__dataclass_fields__", {}))
+    for name, text in vars(cls).get("__annotations__", {}).items():
+        default = getattr(cls, name, MISSING)
+        if isinstance(default, dataclasses.Field):
+            field = default
+        else:
+            if isinstance(default, types.MemberDescriptorType):  # a base's slot
+                default = MISSING
+            field = dataclasses.field(default=default)  # type: ignore[arg-type]
+        field.name, field.type = name, text
+        shared = _special(text)  # _plain_fields let only ClassVar by
+        field._field_type = CLASS_VARIABLE if shared else FIELD  # type: ignore[attr-defined]
+        if shared and (field.default_factory is not MISSING or field.kw_only is not MISSING):
+            raise TypeError(f"class variable {name} cannot have a default factory or kw_only")
+        if not shared and field.kw_only is MISSING:
+            field.kw_only = False
+        if not shared and field.default.__class__.__hash__ is None:  # no shared list
+            raise ValueError(
+                f"mutable default {type(field.default)} for field {name} is not allowed:"
+                " use default_factory"
+            )
+        every[name] = field
+        if isinstance(cls.__dict__.get(name), dataclasses.Field):
+            if field.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, field.default)
+    fields = [f for f in every.values() if f._field_type is FIELD]  # type: ignore[attr-defined]
+    return every, fields
+
+
+def _with_slots(cls: type, names: list[str], methods: dict[str, Any]) -> type:
+    """The class made again with a slot for each field (those of the bases' slots left to
+    them) and `methods` in it from the start, as the standard decorator's `slots=True`."""
+    inherited = {name for base in cls.__mro__[1:-1] for name in base.__dict__.get("__slots__", ())}
+    space = {**cls.__dict__, **methods}
+    space["__slots__"] = tuple(name for name in names if name not in inherited)
+    for name in (*names, "__dict__", "__weakref__"):
+        space.pop(name, None)
+    slotted = type(cls)(cls.__name__, cls.__bases__, space)
+    slotted.__qualname__ = cls.__qualname__
+    return slotted
+
+
+@functools.cache
+def _parameters(options: tuple[tuple[str, Any], ...]) -> Any:
+    """The standard's record of a decorator's parameters, made once per set of them."""
+
+    class Example:
+        pass
+
+    return dataclasses.dataclass(Example, **dict(options)).__dataclass_params__  # type: ignore[attr-defined]
 
 
 def _refuse_assign(self: Any, name: str, value: Any) -> None:
@@ -102,7 +230,7 @@ def _refuse_delete(self: Any, name: str) -> None:
     raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
 
-def _compiled_init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Any:
+def _compiled_init(cls: type, fields: Sequence[dataclasses.Field[Any]]) -> Any:
     """The `__init__` the standard decorator would write for a frozen class."""
     scope: dict[str, Any] = {"MISSING": MISSING, "setter": object.__setattr__}
     parameters, body, seen_default = ["self"], [], False
