@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
 
-def without_init(name: str) -> None:
+def without_init(name: str, parts: Mapping[str, str] | None = None) -> None:
     """Make package `name` importable part by part (an ImportError when it is not
-    installed; nothing to do when it is already imported)."""
+    installed; nothing to do when it is already imported). `parts` names what the
+    package's own names are, as "module" or "module:name", for those a caller reads from
+    the package itself (`pygame.Surface`, `pygame.draw`): each is imported when first read,
+    and anything else read from the package runs its `__init__`."""
     if name not in sys.modules:
-        sys.modules[name] = _package(name)
+        sys.modules[name] = _package(name, parts or {})
 
 
 def provide(name: str, **names: Any) -> None:
@@ -31,7 +35,7 @@ def provide(name: str, **names: Any) -> None:
             setattr(package, key, value)
 
 
-def _package(name: str) -> ModuleType:
+def _package(name: str, parts: Mapping[str, str]) -> ModuleType:
     spec = importlib.util.find_spec(name)
     if spec is None or spec.loader is None:
         raise ImportError(f"{name} is not installed")
@@ -40,6 +44,12 @@ def _package(name: str) -> ModuleType:
     whole: list[bool] = []
 
     def __getattr__(key: str) -> Any:  # the rest of the package: run its __init__ now
+        if key in parts and not whole:
+            module, _, attribute = parts[key].partition(":")
+            value = importlib.import_module(module)
+            value = getattr(value, attribute) if attribute else value
+            setattr(package, key, value)
+            return value
         if not whole:
             whole.append(True)
             loader.exec_module(package)

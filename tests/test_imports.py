@@ -33,14 +33,27 @@ from gpiozero import Device, Button
 print(Button.__module__, "gpiozero.boards" in sys.modules)
 """
 
+PYGAME = """
+import sys
+import nsdevice.displays  # pygame part by part: what painting reads from the package
+import pygame
+surface = pygame.Surface((4, 4), pygame.SRCALPHA)
+pygame.draw.rect(surface, (255, 0, 0), pygame.Rect(0, 0, 2, 2))
+loaded = lambda: sorted(m for m in ("pygame.mixer", "pygame.sprite") if m in sys.modules)
+print(surface.get_at((1, 1))[:3], loaded())
+print(pygame.Color("red")[:3], loaded())
+"""
+
 
 @pytest.mark.parametrize(
     ("code", "expected"),
     [
         (UVICORN, ["[]", "True True True"]),  # no command line until someone asks for more
         (GPIOZERO, ["[]", "gpiozero.input_devices True"]),  # no boards until asked
+        # no mixer nor sprites to paint; anything else read from the package makes it whole
+        (PYGAME, ["(255, 0, 0) []", "(255, 0, 0) ['pygame.mixer', 'pygame.sprite']"]),
     ],
-    ids=["uvicorn", "gpiozero"],
+    ids=["uvicorn", "gpiozero", "pygame"],
 )
 def test_the_parts_load_alone_and_the_package_stays_whole(code: str, expected: list[str]) -> None:
     done = subprocess.run(

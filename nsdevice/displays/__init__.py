@@ -11,15 +11,38 @@ the text or JSON display never loads pygame or the SPI driver:
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any, Self
 
+from nsdevice.imports import without_init
 from nsdevice.inputs.events import Inbox
 from nsdevice.views import View
 
 # pygame prints a greeting on import; on stdout it would land in the JSON lines or the
 # terminal display, so keep it quiet before any back end imports pygame.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+# What painting reads from the `pygame` package itself. pygame's `__init__` imports every
+# module it has (the mixer, joystick, sprites, the system fonts' search, its debug report,
+# `platform`): 40 M instructions on the Pi before a box's first frame (issue 35). So the
+# package is made importable part by part, each of these loaded when first read; anything
+# else read from the package (`pygame.init`, `pygame.mixer`, `pygame.display`...) runs
+# its `__init__` then, and the package is whole from there on.
+DRAWING_PARTS = {
+    "error": "pygame.base:error",
+    "Rect": "pygame.rect:Rect",
+    "Surface": "pygame.surface:Surface",
+    "SRCALPHA": "pygame.constants:SRCALPHA",
+    "BLEND_MULT": "pygame.constants:BLEND_MULT",
+    "draw": "pygame.draw",
+    "font": "pygame.font",
+    "freetype": "pygame.freetype",
+    "image": "pygame.image",
+    "transform": "pygame.transform",
+}
+with contextlib.suppress(ImportError):  # no pygame: only the text and JSON displays work
+    without_init("pygame", DRAWING_PARTS)
 
 
 class DisplayUnavailable(Exception):

@@ -1,0 +1,93 @@
+"""What the Display HAT Mini build has loaded when it says READY=1, right after its first
+frame (issue 35: start → first frame ≤ 450 M instructions on the Pi, benchmarks/pi_cost.py).
+
+Each module named below was moved out of the start because the first frame does not need
+it; its test fails if it comes back. The build runs as the service starts it (`nsdevice run
+--hardware display-hat-mini`), with the real `st7789` library over a stand-in `spidev` and
+the benchmarks' stand-in GPIO lines, and gpiozero's mock pins.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.panel_library import st7789  # skips where the panel library is absent
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKE_GPIO_LINES = ROOT / "benchmarks" / "pi_guest" / "fake_gpio"
+
+# Runs the box and writes what it has loaded when the notifier connects to send READY=1.
+LAUNCH = """
+import json, os, runpy, sys
+report, state = sys.argv[1], sys.argv[2]
+def heard(event, arguments):
+    if event == "socket.connect":  # the loop's READY=1, sent right after the first frame
+        with open(report, "w") as out:
+            json.dump(sorted(sys.modules), out)
+        os._exit(0)
+sys.addaudithook(heard)
+sys.argv = ["nsdevice", "run", "--hardware", "display-hat-mini", "--state-dir", state]
+runpy.run_module("nsdevice", run_name="__main__", alter_sys=True)
+"""
+
+# A bus that takes every byte (the st7789 library sets its mode and speed, then writes).
+SPIDEV = """
+class SpiDev:
+    def __init__(self, *arguments):
+        self.mode, self.lsbfirst, self.max_speed_hz = 0, False, 0
+    def xfer(self, data):
+        return [0] * len(data)
+    def writebytes2(self, data):
+        pass
+    def close(self):
+        pass
+"""
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    folder = tmp_path_factory.mktemp("first-frame")
+    (folder / "spidev.py").write_text(SPIDEV)
+    report = folder / "modules.json"
+    environment = {
+        **os.environ,
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+        "GPIOZERO_PIN_FACTORY": "mock",
+        "NOTIFY_SOCKET": str(folder / "notify"),  # nobody listens: the box goes on
+        "PYTHONPATH": os.pathsep.join([str(folder), str(FAKE_GPIO_LINES), str(ROOT)]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", LAUNCH, str(report), str(folder / "state")],
+        capture_output=True, text=True, timeout=120, env=environment, check=False,
+    )  # fmt: skip
+    assert report.exists(), f"no READY=1 from the HAT build: {done.stderr[-2000:]}"
+    return set(json.loads(report.read_text()))
+
+
+def test_the_check_sees_the_panel_drawn_before_ready(loaded: set[str]) -> None:
+    assert st7789.__name__ in loaded and "nsdevice.displays.st7789_display" in loaded
+    assert {"pygame.surface", "pygame.freetype", "nsdevice.box.loop"} <= loaded
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        # pygame's __init__: every module it has (nsdevice.displays.DRAWING_PARTS)
+        "pygame.mixer",
+        "pygame.mixer_music",
+        "pygame.sprite",
+        "pygame.joystick",
+        "pygame._debug",
+        "pygame.pkgdata",
+        "platform",
+    ],
+)
+def test_the_first_frame_does_not_load(loaded: set[str], module: str) -> None:
+    assert module not in loaded
