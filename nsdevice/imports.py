@@ -10,6 +10,7 @@ its `__init__` runs then: the package stays whole for whoever needs all of it.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 from collections.abc import Mapping
@@ -25,6 +26,26 @@ def without_init(name: str, parts: Mapping[str, str] | None = None) -> None:
     and anything else read from the package runs its `__init__`."""
     if name not in sys.modules:
         sys.modules[name] = _package(name, parts or {})
+
+
+def held_back(package: str, parts: tuple[str, ...]) -> None:
+    """Keep `parts` of `package` from loading with its `__init__`, which tries every part
+    and carries on without those that fail to import (pygame's: its sound modules and the
+    codec libraries they map, ~3 MB, on a box whose voice may be off). `part` loads one
+    when it is first needed. Nothing to do once the package is imported."""
+    if package not in sys.modules:
+        for name in parts:
+            sys.modules.setdefault(f"{package}.{name}", None)  # None: "not importable"
+
+
+def part(name: str) -> ModuleType:
+    """Module `name` (e.g. "pygame.mixer"), loaded now if `held_back` kept its package's
+    parts back (all of them come back: one part may import another)."""
+    package = name.rpartition(".")[0]
+    for held in [key for key, module in sys.modules.items() if module is None]:
+        if held.startswith(f"{package}."):
+            del sys.modules[held]
+    return importlib.import_module(name)
 
 
 def provide(name: str, **names: Any) -> None:

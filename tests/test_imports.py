@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -65,3 +66,32 @@ def test_the_parts_load_alone_and_the_package_stays_whole(code: str, expected: l
 def test_a_missing_package_is_an_import_error() -> None:
     with pytest.raises(ImportError, match="not installed"):
         without_init("nsdevice_no_such_package")
+
+
+SOUND = """
+import os, sys
+from nsdevice.runner.opening import open_display
+from nsdevice.runner.planning import plan
+from nsdevice.options import RunOptions
+from nsdevice.imports import part
+def mapped(library):
+    return library in open("/proc/self/maps").read()
+display, fell_back = open_display(plan(RunOptions(display="window", size="320x240"), {}))
+assert fell_back is None, fell_back
+assert "pygame" in sys.modules and display.size == (320, 240)
+print(mapped("SDL2_mixer"), sys.modules.get("pygame.mixer"))
+mixer = part("pygame.mixer")
+mixer.init()
+import pygame
+print(mapped("SDL2_mixer"), mixer.get_init() is not None, pygame.mixer is mixer)
+"""
+
+
+def test_the_box_loads_pygames_sound_only_when_it_first_plays() -> None:
+    """Issue 35: the mixer and its codec libraries (~3 MB) are not mapped by a box that
+    has said nothing yet; `part` then loads them whole, and they play."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    result = subprocess.run([sys.executable, "-c", SOUND], capture_output=True, text=True,
+                            env=env, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["False None", "True True True"]

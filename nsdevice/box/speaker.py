@@ -128,12 +128,15 @@ class Speaker:
             os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
             import pygame
 
+            from nsdevice.imports import part
+
+            mixer = part("pygame.mixer")  # the runner may have held it back (issue 35)
             try:
                 # a no-op where the window already opened it for its chimes (same format)
-                pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=1, buffer=BUFFER)
-                pygame.mixer.set_reserved(1)  # chimes never take the voice's channel
-                self._channel = pygame.mixer.Channel(0)
-                self._mixer = pygame.mixer
+                mixer.init(frequency=SAMPLE_RATE, size=-16, channels=1, buffer=BUFFER)
+                mixer.set_reserved(1)  # chimes never take the voice's channel
+                self._channel = mixer.Channel(0)
+                self._mixer = mixer
                 self._error = pygame.error
             except pygame.error:
                 self._mixer = False  # no sound device: the box plays on, silently

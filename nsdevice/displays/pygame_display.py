@@ -246,6 +246,9 @@ class PygameDisplay(PaintedDisplay):
 
     def _sound(self, name: str) -> pygame.mixer.Sound | None:
         if self._mixer is None:
+            from nsdevice.imports import part
+
+            part("pygame.mixer")  # the runner may have held it back (issue 35)
             try:
                 pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=1, buffer=512)
                 self._mixer = pygame.mixer.get_init() is not None

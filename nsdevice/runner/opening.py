@@ -18,10 +18,16 @@ if TYPE_CHECKING:  # the classes themselves are imported late, when opened
     from nsdevice.views import View
 
 
+SOUND_MODULES = ("mixer", "mixer_music", "sndarray")  # pygame's, `imports.part` loads them
+
+
 def open_display(chosen: Plan) -> tuple[Display, str | None]:
     """The display to draw on, falling back to the terminal; and a notice if it fell back."""
     from nsdevice.displays import Display, DisplayUnavailable
+    from nsdevice.imports import held_back
 
+    # pygame's sound and its codecs load when the voice or a chime first plays (issue 35)
+    held_back("pygame", SOUND_MODULES)
     backend = backends.DISPLAYS[chosen.display]
     options = dict(backend.options)
     profile = chosen.profile
