@@ -33,9 +33,10 @@ def held_back(package: str, parts: tuple[str, ...]) -> None:
     and carries on without those that fail to import (pygame's: its sound modules and the
     codec libraries they map, ~3 MB, on a box whose voice may be off). `part` loads one
     when it is first needed. Nothing to do once the package is imported."""
-    if package not in sys.modules:
+    modules: dict[str, Any] = sys.modules  # where None says "not importable"
+    if package not in modules:
         for name in parts:
-            sys.modules.setdefault(f"{package}.{name}", None)  # None: "not importable"
+            modules.setdefault(f"{package}.{name}", None)
 
 
 def part(name: str) -> ModuleType:
