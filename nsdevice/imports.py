@@ -31,12 +31,11 @@ def without_init(name: str, parts: Mapping[str, str] | None = None) -> None:
 def held_back(package: str, parts: tuple[str, ...]) -> None:
     """Keep `parts` of `package` from loading with its `__init__`, which tries every part
     and carries on without those that fail to import (pygame's: its sound modules and the
-    codec libraries they map, ~3 MB, on a box whose voice may be off). `part` loads one
-    when it is first needed. Nothing to do once the package is imported."""
+    codec libraries they map, ~3 MB, on a box whose voice may be off), whenever that
+    `__init__` runs. `part` loads one when it is first needed; a part already loaded stays."""
     modules: dict[str, Any] = sys.modules  # where None says "not importable"
-    if package not in modules:
-        for name in parts:
-            modules.setdefault(f"{package}.{name}", None)
+    for name in parts:
+        modules.setdefault(f"{package}.{name}", None)
 
 
 def part(name: str) -> ModuleType:

@@ -29,7 +29,8 @@ report, state = sys.argv[1], sys.argv[2]
 def heard(event, arguments):
     if event == "socket.connect":  # the loop's READY=1, sent right after the first frame
         with open(report, "w") as out:
-            json.dump(sorted(sys.modules), out)
+            # loaded: a None entry is a module held back (imports.held_back), not loaded
+            json.dump(sorted(k for k, m in sys.modules.items() if m is not None), out)
         os._exit(0)
 sys.addaudithook(heard)
 sys.argv = ["nsdevice", "run", "--hardware", "display-hat-mini", "--state-dir", state]
