@@ -98,3 +98,34 @@ def test_other_commands_get_their_own_options() -> None:
 def test_a_bad_flag_is_a_usage_error_naming_the_command() -> None:
     with pytest.raises(UsageError, match="unrecognized arguments: --jump"):
         parse(["run", "--jump"])
+
+
+def test_run_is_parsed_by_a_parser_with_only_run_and_reads_the_same(monkeypatch) -> None:
+    """Issue 35: the box's start builds no other command's arguments (8 M instructions on
+    the Pi); `run`'s options, help and errors are those of the whole parser."""
+    import nsdevice.options
+
+    built: list[bool] = []
+    whole = nsdevice.options.build_parser
+
+    def counted(*, run_only: bool = False) -> argparse.ArgumentParser:
+        built.append(run_only)
+        return whole(run_only=run_only)
+
+    monkeypatch.setattr(nsdevice.options, "build_parser", counted)
+    words = ["run", "--display", "json", "--city", "paris", "--players", "3", "--voice"]
+    assert parse(words) == RunOptions(**{
+        key: tuple(value) if isinstance(value, list) else value
+        for key, value in vars(whole().parse_args(words)).items() if key != "command"
+    })  # fmt: skip
+    assert built == [True]
+    only = whole(run_only=True)._subparsers._group_actions[0]  # type: ignore[union-attr]
+    every = whole()._subparsers._group_actions[0]  # type: ignore[union-attr]
+    assert list(only.choices) == ["run"]  # type: ignore[attr-defined]
+    assert only.choices["run"].format_help() == every.choices["run"].format_help()  # type: ignore[attr-defined]
+    with pytest.raises(UsageError, match=r"^nsdevice run: .*--players"):
+        parse(["run", "--players", "9"])
+    built.clear()
+    with pytest.raises(UsageError, match="invalid choice: 'rn'"):
+        parse(["rn"])
+    assert built == [False]  # a wrong command meets every command

@@ -17,6 +17,9 @@ class InputUnavailable(Exception):
 
 class InputDevice:
     has_led: bool = False  # True where `set_led` lights something (the Pico board)
+    # the keys that are the buttons, as the labels name them ("next", "n"), where keys are
+    # (the terminal's); None where buttons are buttons
+    key_labels: tuple[tuple[str, str], ...] | None = None
 
     @classmethod
     def open(cls, inbox: Inbox, **options: Any) -> Self:

@@ -76,6 +76,8 @@ class TerminalKeys(InputDevice):
     End of input puts a `Stop`.
     """
 
+    key_labels = KEY_LABELS
+
     def __init__(self, inbox: Inbox, stream: TextIO = sys.stdin) -> None:
         self._inbox = inbox
         self._stream = stream

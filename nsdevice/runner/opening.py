@@ -168,13 +168,12 @@ def tracker_options(chosen: Plan) -> dict[str, float]:
 def panel(chosen: Plan, inputs: list[InputDevice]) -> PanelType:
     """Where the labels go: the profile's button places; where keys are the buttons (a
     window with no buttons, or the terminal's keys), the keys on the labels."""
-    from nsdevice.inputs.keyboard import KEY_LABELS as TERMINAL_KEYS
-    from nsdevice.inputs.keyboard import TerminalKeys
     from nsdevice.views import DEFAULT_PANEL
 
     placed = chosen.profile.panel() if chosen.profile is not None else DEFAULT_PANEL
-    if any(isinstance(device, TerminalKeys) for device in inputs):
-        return placed.with_keys(TERMINAL_KEYS)
+    for device in inputs:  # (the terminal's keys, read without loading the keyboard's module)
+        if device.key_labels is not None:
+            return placed.with_keys(device.key_labels)
     if not inputs and chosen.display in backends.WINDOWS:  # the window reads its own keys
         from nsdevice.displays.pygame_display import KEY_LABELS as WINDOW_KEYS
 

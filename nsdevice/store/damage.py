@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import sqlite3
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -73,6 +71,8 @@ def try_writing(path: Path | None) -> OSError | None:
     writing: the error that stopped it, or None when the card takes writes."""
     if path is None:
         return None
+    import tempfile  # (here and below) only when the store is in trouble: not at start
+
     try:
         descriptor, name = tempfile.mkstemp(prefix=".nsdevice-try-", dir=path.parent)
         try:
@@ -126,6 +126,9 @@ def read_copy(path: Path, restore: Callable[[dict[str, Any]], Any]) -> Choice | 
     neither a read-only card nor a damaged file is touched by the reading."""
     if not path.exists():
         return None
+    import shutil
+    import tempfile
+
     base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
     try:
         with tempfile.TemporaryDirectory(prefix="nsdevice-", dir=base) as folder:
@@ -178,6 +181,8 @@ def set_aside(path: Path) -> Path:
 
 def copy_aside(path: Path) -> Path:
     """Keep a copy of a store holding damaged steps, before the box writes over them."""
+    import shutil
+
     aside = _aside_name(path)
     for suffix in ("", "-wal"):
         source = Path(f"{path}{suffix}")
