@@ -152,7 +152,8 @@ def command_deal(args: DealOptions) -> int:
 
 def _pencil_rows(rounds: Sequence[Round]) -> list[dict[str, Any]]:
     return [
-        {"number": r.number, "controller": r.controller, "pencils": dict(r.pencils)} for r in rounds
+        {"number": r.number, "controller": r.controller, "pencils": dict(r.pencils)}
+        for r in rounds
     ]
 
 

@@ -317,7 +317,9 @@ def build_parser(*, run_only: bool = False) -> Parser:
     update.add_argument(
         "--opt", default="/opt/nsdevice", help="where the releases live (/opt/nsdevice)"
     )
-    update.add_argument("--public-key", default=None, help="the release key to check against (PEM)")
+    update.add_argument(
+        "--public-key", default=None, help="the release key to check against (PEM)"
+    )
     return parser
 
 

@@ -541,3 +541,4 @@ class TableView:
     line_round: int = 0  # the last round whose line a phone may send now (issue 34); 0: none
     lines: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # (seat, round, counts) kept
     room: RoomTable | None = None  # a room game (caller mode); None for one table
+

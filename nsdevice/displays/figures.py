@@ -189,13 +189,7 @@ def dim(canvas: Canvas, rect: pygame.Rect) -> None:
 
 
 def pips(
-    canvas: Canvas,
-    city: str,
-    seen: int,
-    total: int,
-    left: float,
-    middle: float,
-    pip: int,
+    canvas: Canvas, city: str, seen: int, total: int, left: float, middle: float, pip: int,
     gap: int,
 ) -> None:
     """The underground cards counted so far as a row of dots (C-4): filled in the city's

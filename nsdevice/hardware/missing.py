@@ -23,7 +23,8 @@ REQUIRED_DISPLAYS: Final = ("st7789",)
 REQUIRED_INPUTS: Final = ("gpio",)
 
 ENABLE_SPI: Final = (
-    "switch SPI on (sudo raspi-config nonint do_spi 0, or dtparam=spi=on in config.txt) and reboot"
+    "switch SPI on (sudo raspi-config nonint do_spi 0, or dtparam=spi=on in config.txt) "
+    "and reboot"
 )
 INSTALL_PANEL_DRIVER: Final = (
     "install the panel driver into the venv (pip install '.[pi]'; on Raspberry Pi OS make "

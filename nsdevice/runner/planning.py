@@ -27,7 +27,9 @@ def _fits_file_system(path: str) -> bool:
     return bool(data) and len(data) < 4096 and all(len(part) <= 255 for part in data.split(b"/"))
 
 
-def _size(display: str, asked: tuple[int, int] | None, profile: Profile | None) -> tuple[int, int]:
+def _size(
+    display: str, asked: tuple[int, int] | None, profile: Profile | None
+) -> tuple[int, int]:
     """The picture's size: a panel's own (from the profile that names it, else the back
     end's), never a window's; for anything else --size, the profile's, or 480x320."""
     panel = backends.DISPLAYS[display].size

@@ -304,7 +304,7 @@ class Vocabulary:
         return self._(SHEET_COUNTS[key])
 
     def labelled(self, label: str, value: object) -> str:
-        """ "label: value" as the language writes it (French puts a no-break space before ':')."""
+        """"label: value" as the language writes it (French puts a no-break space before ':')."""
         return self._(LABELLED).format(label=label, value=value)
 
     def seed(self, code: str) -> str:

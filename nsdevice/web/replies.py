@@ -27,7 +27,9 @@ HEADERS = {
 }
 
 
-def refuse(status: int, reason: str, retry_after: int | None = None, why: str = "") -> JSONResponse:
+def refuse(
+    status: int, reason: str, retry_after: int | None = None, why: str = ""
+) -> JSONResponse:
     """A refusal: `reason` in English for whoever reads it; `why`, a key the phone's page
     words in its own language (web.seating's refusals)."""
     said = {"error": reason, **({"why": why} if why else {})}

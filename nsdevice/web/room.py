@@ -123,7 +123,9 @@ class RoomRoutes:
         if self.joins.full(key):
             raise Refusal(429, "too many joins from this phone; wait a minute", retry_after=60)
         ticket = self.seating.ticket()
-        joined = Joined(number, size, seat, name, table.game, seated.hashed, seated.leaving, ticket)
+        joined = Joined(
+            number, size, seat, name, table.game, seated.hashed, seated.leaving, ticket
+        )
         if not self.inbox_put(joined):
             raise Refusal(503, "the box is busy; trying again", retry_after=RETRY)
         self.joins.add(key)

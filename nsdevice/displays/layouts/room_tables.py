@@ -66,7 +66,9 @@ def small_tables(canvas: Canvas, rows: list[list[Spot]], box: Box, *, passing: b
         small_table(canvas, spots, index + 1, cell, passing=passing)
 
 
-def small_table(canvas: Canvas, spots: list[Spot], size: int, cell: Box, *, passing: bool) -> None:
+def small_table(
+    canvas: Canvas, spots: list[Spot], size: int, cell: Box, *, passing: bool
+) -> None:
     """One table of `size` players in `cell`, standing tall: its right side's lower slot
     is seat 1's, then clockwise the left side from the bottom up, the right side's top."""
     x, y, w, h = cell
@@ -106,7 +108,9 @@ def small_table(canvas: Canvas, spots: list[Spot], size: int, cell: Box, *, pass
             _end_arrow(canvas, top, end, lower)
 
 
-def _pencil(canvas: Canvas, spot: Spot, band: pygame.Rect, top: pygame.Rect, right: bool) -> Box:
+def _pencil(
+    canvas: Canvas, spot: Spot, band: pygame.Rect, top: pygame.Rect, right: bool
+) -> Box:
     """The slot's pencil standing on the table beside its chair, its start symbol under
     it; returns the pencil's box."""
     size = canvas.mm(SYMBOL_MM)

@@ -75,7 +75,9 @@ def switch_card(
         canvas.fitted(fitted, colour, note_box, "switch-note", centre=True)
 
 
-def notes(canvas: Canvas, view: views.TurnView, words: Words, box: Box, effect_px: int = 0) -> None:
+def notes(
+    canvas: Canvas, view: views.TurnView, words: Words, box: Box, effect_px: int = 0
+) -> None:
     """Beside the card: the underground count, then the notes that apply this turn;
     `effect_px`: the least size of the special station's line, where one is kept."""
     theme = canvas.theme

@@ -40,3 +40,4 @@ ALL_VIEWS: tuple[type[views.View], ...] = (
 
 # The game screens by name, for benchmarks/reliability/ (read from the records above).
 GAME_SCREENS = tuple(name.value for name, entry in SCREENS.items() if entry.kind is Kind.GAME)
+

@@ -36,7 +36,9 @@ def table_rows(
     """Round `round_number`'s pencils for tables of 1, 2, 3 and 4 players (C-8), from
     rules.room; `rounds`: a table size's rounds, when the caller keeps them."""
     dealt = rounds or (lambda size: table_rounds(deal.setup, size))
-    return tuple(round_pencils(deal, dealt(size)[round_number - 1]) for size in range(1, SEATS + 1))
+    return tuple(
+        round_pencils(deal, dealt(size)[round_number - 1]) for size in range(1, SEATS + 1)
+    )
 
 
 def size_rows(session: Context, round_number: int) -> tuple[tuple[views.SeatPencil, ...], ...]:
@@ -216,6 +218,8 @@ def on_room_tables(session: Context, press: Press) -> None:
         room.free(row.table, row.seat)
     state.question = ""
     state.cursor = min(view.cursor, len(listed(room or Roster())))
+
+
 
 
 # --- the gallery's examples ---------------------------------------------------------------

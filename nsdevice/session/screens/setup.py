@@ -301,7 +301,9 @@ def _pencil_order_examples(album: Album) -> Iterator[tuple[str, views.View]]:
     yield "pencil-order", pencil_order_view(album.city, colours[2:3], 3, album.language)
 
 
-SETUP = Screen(ScreenName.SETUP, Kind.SETUP, views.SetupView, on_setup, show_setup, _setup_examples)
+SETUP = Screen(
+    ScreenName.SETUP, Kind.SETUP, views.SetupView, on_setup, show_setup, _setup_examples
+)
 SEED_ENTRY = Screen(
     ScreenName.SEED_ENTRY,
     Kind.SETUP,
