@@ -315,3 +315,26 @@ def test_presses_lost_in_a_flood_are_said_on_screen_once():
     assert loop.session.notices == [("presses_dropped", "")]
     loop.session.press(Press.parse("next"))  # any button puts it away
     assert loop.session.view().screen == "setup"
+
+
+def test_what_the_first_frame_does_not_need_opens_once_it_is_out_and_follows_the_views():
+    """Issue 35: the profile's buttons and LED open after READY=1 (`Loop.later`); the LED's
+    output is given the frame already out, then every new one."""
+    order: list[str] = []
+
+    class Told(Notifier):
+        def ready(self) -> None:
+            order.append("ready")
+
+    lit: list[str] = []
+
+    def later():
+        order.append(f"later after {len(display.shown)} frame")
+        return [lambda view: lit.append(view.screen)]
+
+    loop, display, inbox = make_loop(notifier=Told({}), later=later)
+    inbox.put(Press.parse("menu"))
+    inbox.put(Stop("done"))
+    assert loop.run() == 0
+    assert order == ["ready", "later after 1 frame"]
+    assert lit == ["setup", "summary"]

@@ -286,3 +286,23 @@ def test_the_status_barrier_waits_until_systemd_has_read_the_line(tmp_path):
     thread.join()
     server.close()
     assert got == [b"STATUS=no panel; fix: switch SPI on"] and waited >= 0.45
+
+
+def test_the_profiles_buttons_open_after_the_first_frame_and_missing_still_stop_the_box(
+    busy_pin, tmp_path, monkeypatch, capsys
+):
+    """Issue 35: a profile's GPIO buttons open once the first frame is out (READY=1 sent):
+    missing, the box still stops with their one line, also systemd's status, and closes."""
+    from nsdevice.runner import run
+
+    listener = NotifySocket(tmp_path)
+    monkeypatch.setenv("NOTIFY_SOCKET", listener.path)
+    try:
+        with pytest.raises(HardwareMissing) as caught:
+            run(args(hardware="arcade-gpio", display="json", state_dir=str(tmp_path / "state")))
+    finally:
+        listener.close()
+    frames = capsys.readouterr().out.splitlines()
+    assert len(frames) == 1 and '"screen": "summary"' in frames[0]  # the first frame
+    assert "profile arcade-gpio names GPIO buttons that did not open" in str(caught.value)
+    assert listener.messages == ["READY=1", f"STATUS={caught.value}", "BARRIER=1"]

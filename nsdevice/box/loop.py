@@ -77,6 +77,9 @@ class Loop:
     busy: Busy = field(default_factory=Busy)
     # the page's joins, renames and sheets (None: only what comes in the inbox itself)
     room_inbox: RoomInbox | None = None
+    # what the first frame does not need (the profile's buttons and LED: issue 35), opened
+    # once it is out; the outputs it gives join `outputs`
+    later: Callable[[], Sequence[Callable[[View], None]]] = lambda: ()
     _shown: View | None = None
     _published: TableView | None = None
     _brightness: int | None = None
@@ -285,6 +288,7 @@ class Loop:
         """Run until a Stop arrives or the session asks to shut down; the exit status."""
         self.draw()
         self.notifier.ready()
+        self._open_later()
         while True:
             self.notifier.watchdog()
             timeout = self._timeout()
@@ -319,6 +323,14 @@ class Loop:
                 self.notifier.stopping()
                 self.on_request(request)
                 return 0
+
+    def _open_later(self) -> None:
+        outputs = self.later()
+        self.outputs = [*self.outputs, *outputs]
+        shown = self._shown
+        if shown is not None:
+            for output in outputs:
+                output(shown)  # (an LED) shows the frame already out
 
     def _page_deadline(self) -> float | None:
         seconds = self.display.page_seconds()

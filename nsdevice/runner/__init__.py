@@ -17,12 +17,14 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from nsdevice.errors import UsageError
 from nsdevice.options import HwtestOptions, RunOptions
 from nsdevice.runner.opening import (
+    buttons_after_first_frame,
     led_output,
+    open_buttons,
     open_hardware,
     open_lights,
     panel,
@@ -30,7 +32,7 @@ from nsdevice.runner.opening import (
 )
 from nsdevice.runner.planning import Plan, notice, plan, usage
 from nsdevice.session.settings import no_hotspot
-from nsdevice.views import Hotspot
+from nsdevice.views import Hotspot, View
 
 if TYPE_CHECKING:
     from nsdevice.appliance.settings import Problem
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
 from nsdevice.runner.web import open_web, phone_addresses, web_address
 
 POWER_OFF_STATUS = "NSDEVICE_POWER_OFF_EXIT_STATUS"
+Opened = TypeVar("Opened")
 
 
 def run(options: RunOptions) -> int:
@@ -57,14 +60,17 @@ def run(options: RunOptions) -> int:
     today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
     directory = Path(options.state_dir) if options.state_dir else state_directory()
     folder = hold_folder(directory)  # one box per state folder, else exit 2 naming the other
-    display, inbox, inputs = open_hardware_saying_why(chosen)
+    later = buttons_after_first_frame(chosen)
+    display, inbox, inputs = open_hardware_saying_why(chosen, buttons_later=later)
+    later = later and not inputs  # (opened at once where the display fell back)
     shutdown = Shutdown(options.shutdown_command or "", os.environ.get(POWER_OFF_STATUS, ""))
-    capabilities = _capabilities(options, chosen, display, inputs, address, shutdown)
+    capabilities = _capabilities(options, chosen, display, inputs, address, shutdown, later)
     session, saver = _start_game(options, directory, capabilities, today)
     for problem in settings_problems:  # the box starts; the line is named on its screen
         notice(f"{problem} (left out)")
         session.notices.append(("settings_line", str(problem)))
-    box = _open_box(options, chosen, session, saver, display, inbox, inputs, address, shutdown)
+    parts = (display, inbox, inputs, later)
+    box = _open_box(options, chosen, session, saver, parts, address, shutdown)
     try:
         status = box.loop.run()
         return shutdown.status or status
@@ -106,13 +112,14 @@ def _capabilities(
     inputs: list[InputDevice],
     address: tuple[str, int] | None,
     shutdown: Shutdown,
+    buttons_later: bool,
 ) -> Capabilities:
     from nsdevice.session import Capabilities
 
     return Capabilities(
         brightness=display.supports_brightness,
         shutdown=shutdown.possible,
-        panel=panel(chosen, inputs),
+        panel=panel(chosen, inputs, buttons_later=buttons_later),
         phones=phone_addresses(*address) if address else (),
         hotspot=hotspot_reader(options.hotspot, address[1] if address else None),
     )
@@ -186,14 +193,15 @@ def _open_box(
     chosen: Plan,
     session: Session,
     saver: Saver,
-    display: Display,
-    inbox: Inbox,
-    inputs: list[InputDevice],
+    parts: tuple[Display, Inbox, list[InputDevice], bool],
     address: tuple[str, int] | None,
     shutdown: Shutdown,
 ) -> Box:
     """The loop, with the phones' page (started: it serves once the loop has drawn its
-    first frame) and the voice, which follows the menu's setting."""
+    first frame) and the voice, which follows the menu's setting; and the profile's
+    buttons and LED, which the loop opens once its first frame is out where `parts` says
+    they wait (`buttons_after_first_frame`)."""
+    display, inbox, inputs, buttons_later = parts
     from nsdevice.box.loop import Loop
     from nsdevice.box.notify import Notifier
     from nsdevice.box.speaker import BROKEN_NOTICE, Speaker
@@ -222,7 +230,8 @@ def _open_box(
         tracker=ButtonTracker(**tracker_options(chosen)),
         save=saver,
         notifier=Notifier(),
-        outputs=[*led_output(chosen, inputs), speaker],
+        outputs=[speaker] if buttons_later else [*led_output(chosen, inputs), speaker],
+        later=(lambda: _open_buttons(chosen, inbox, inputs)) if buttons_later else lambda: (),
         on_request=shutdown,
         publish=web.publish if web is not None else None,
         retry=saver.retry,
@@ -302,15 +311,31 @@ def _with_settings(data: dict[str, Any], chosen: dict[str, Any]) -> dict[str, An
     return {**data, "settings": {**settings, **chosen}}
 
 
-def open_hardware_saying_why(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:
+def open_hardware_saying_why(
+    chosen: Plan, *, buttons_later: bool = False
+) -> tuple[Display, Inbox, list[InputDevice]]:
     """`open_hardware`; when the profile's hardware is missing, its one line (cause; fix)
     also goes to systemd as the service's status, so `systemctl status nsdevice` shows it
     even after the restart limit has pushed it out of the journal lines it shows."""
+    return _saying_why(lambda: open_hardware(chosen, buttons_later=buttons_later))
+
+
+def _open_buttons(
+    chosen: Plan, inbox: Inbox, inputs: list[InputDevice]
+) -> list[Callable[[View], None]]:
+    """The profile's buttons, opened by the loop once its first frame is out (they join
+    `inputs`, closed with the box), and its LED's output. Missing buttons stop the box
+    with their line, as they did before the first frame; the box then closes the panel."""
+    inputs.extend(_saying_why(lambda: open_buttons(chosen, inbox)))
+    return led_output(chosen, inputs)
+
+
+def _saying_why(opening: Callable[[], Opened]) -> Opened:
     from nsdevice.box.notify import Notifier
     from nsdevice.hardware.missing import HardwareMissing
 
     try:
-        return open_hardware(chosen)
+        return opening()
     except HardwareMissing as missing:
         Notifier().status(str(missing))
         raise

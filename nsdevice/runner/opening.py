@@ -140,9 +140,19 @@ def choose_inbox(display: Display, display_kind: str, input_kind: str) -> Inbox:
     return QueueInbox()
 
 
-def open_hardware(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:
+def buttons_after_first_frame(chosen: Plan) -> bool:
+    """Whether the profile's GPIO buttons (and its LED) open only once the first frame is
+    out: gpiozero and its pin library were a sixth of the start to that frame on a Pi Zero
+    2 W (issue 35), and a picture needs no buttons. Only buttons a profile names: they open
+    or stop the box, so no fallback to the keyboard can change the labels that frame drew."""
+    return chosen.input == "gpio" and "input" in chosen.required
+
+
+def open_hardware(
+    chosen: Plan, *, buttons_later: bool = False
+) -> tuple[Display, Inbox, list[InputDevice]]:
     """The display, the inbox to wait on and the started inputs, each with its fallback
-    said in one line."""
+    said in one line; with `buttons_later`, no inputs yet (`open_buttons`)."""
     if chosen.notice:
         notice(chosen.notice)
     display, display_notice = open_display(chosen)
@@ -150,6 +160,8 @@ def open_hardware(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:
         notice(display_notice)
     display_kind = chosen.display if display_notice is None else backends.FALLBACK_DISPLAY
     inbox = choose_inbox(display, display_kind, chosen.input)
+    if buttons_later and display_notice is None:
+        return display, inbox, []
     try:
         inputs, input_notice = open_inputs(chosen, inbox, display_kind)
     except Exception:  # the profile's buttons are missing: leave the panel dark
@@ -160,21 +172,29 @@ def open_hardware(chosen: Plan) -> tuple[Display, Inbox, list[InputDevice]]:
     return display, inbox, inputs
 
 
+def open_buttons(chosen: Plan, inbox: Inbox) -> list[InputDevice]:
+    """The profile's GPIO buttons, putting their edges into `inbox` (`buttons_after_first_frame`);
+    missing, a `HardwareMissing` as `open_hardware` would have stopped with."""
+    inputs, _ = open_inputs(chosen, inbox, chosen.display)  # required: never a fallback
+    return inputs
+
+
 def tracker_options(chosen: Plan) -> dict[str, float]:
     """The hardware profile's debounce time (worn switches bounce longer), if it has one."""
     return {"debounce": chosen.profile.input.debounce} if chosen.profile is not None else {}
 
 
-def panel(chosen: Plan, inputs: list[InputDevice]) -> PanelType:
+def panel(chosen: Plan, inputs: list[InputDevice], *, buttons_later: bool = False) -> PanelType:
     """Where the labels go: the profile's button places; where keys are the buttons (a
-    window with no buttons, or the terminal's keys), the keys on the labels."""
+    window with no buttons, or the terminal's keys), the keys on the labels. With
+    `buttons_later` the profile's buttons are to come (`buttons_after_first_frame`)."""
     from nsdevice.views import DEFAULT_PANEL
 
     placed = chosen.profile.panel() if chosen.profile is not None else DEFAULT_PANEL
     for device in inputs:  # (the terminal's keys, read without loading the keyboard's module)
         if device.key_labels is not None:
             return placed.with_keys(device.key_labels)
-    if not inputs and chosen.display in backends.WINDOWS:  # the window reads its own keys
+    if not inputs and not buttons_later and chosen.display in backends.WINDOWS:  # its keys
         from nsdevice.displays.pygame_display import KEY_LABELS as WINDOW_KEYS
 
         return placed.with_keys(WINDOW_KEYS)
