@@ -43,8 +43,9 @@ if TYPE_CHECKING:
     from nsdevice.inputs.device import InputDevice
     from nsdevice.inputs.events import Inbox
     from nsdevice.session import Capabilities, Session
+    from nsdevice.web.forked import Forked
     from nsdevice.web.server import WebSide
-from nsdevice.runner.web import open_web, phone_addresses, web_address
+from nsdevice.runner.web import open_web, phone_addresses, web_address, web_early
 
 POWER_OFF_STATUS = "NSDEVICE_POWER_OFF_EXIT_STATUS"
 Opened = TypeVar("Opened")
@@ -59,9 +60,16 @@ def run(options: RunOptions) -> int:
     address = web_address(options)
     today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
     directory = Path(options.state_dir) if options.state_dir else state_directory()
-    folder = hold_folder(directory)  # one box per state folder, else exit 2 naming the other
-    later = buttons_after_first_frame(chosen)
-    display, inbox, inputs = open_hardware_saying_why(chosen, buttons_later=later)
+    # before the folder's lock, the hardware and any thread: it shares the box's pages
+    forked = web_early(address)
+    try:
+        folder = hold_folder(directory)  # one box per state folder, else exit 2 naming it
+        later = buttons_after_first_frame(chosen)
+        display, inbox, inputs = open_hardware_saying_why(chosen, buttons_later=later)
+    except BaseException:
+        if forked is not None:
+            forked.close()
+        raise
     later = later and not inputs  # (opened at once where the display fell back)
     shutdown = Shutdown(options.shutdown_command or "", os.environ.get(POWER_OFF_STATUS, ""))
     capabilities = _capabilities(options, chosen, display, inputs, address, shutdown, later)
@@ -70,7 +78,7 @@ def run(options: RunOptions) -> int:
         notice(f"{problem} (left out)")
         session.notices.append(("settings_line", str(problem)))
     parts = (display, inbox, inputs, later)
-    box = _open_box(options, chosen, session, saver, parts, address, shutdown)
+    box = _open_box(options, chosen, session, saver, parts, address, shutdown, forked)
     try:
         status = box.loop.run()
         return shutdown.status or status
@@ -196,6 +204,7 @@ def _open_box(
     parts: tuple[Display, Inbox, list[InputDevice], bool],
     address: tuple[str, int] | None,
     shutdown: Shutdown,
+    forked: Forked | None = None,
 ) -> Box:
     """The loop, with the phones' page (started: it serves once the loop has drawn its
     first frame) and the voice, which follows the menu's setting; and the profile's
@@ -211,7 +220,7 @@ def _open_box(
 
     busy = Busy()  # the loop's frame in the making: the page and the voice let it go first
     room = RoomInbox(inbox)  # the phones' joins and sheets, taken by the loop in batches
-    web = open_web(address, inbox, options.phone_buttons, busy, room) if address else None
+    web = open_web(address, inbox, options.phone_buttons, busy, room, forked) if address else None
     # pygame's mixer opens after the first frame
     speaker = Speaker(
         lambda: (session.settings.voice, session.settings.volume / VOLUME_LEVELS),

@@ -12,6 +12,7 @@ from nsdevice.runner.planning import notice, usage
 if TYPE_CHECKING:
     from nsdevice.inputs.events import Busy, Inbox, Item
     from nsdevice.inputs.room_inbox import RoomInbox
+    from nsdevice.web.forked import Forked
     from nsdevice.web.server import WebSide
 
 
@@ -49,10 +50,12 @@ def open_web(
     buttons: bool = False,
     busy: Busy | None = None,
     room: RoomInbox | None = None,
+    forked: Forked | None = None,
 ) -> WebSide:
     """The phones' page, ready to start; its symbols are drawn by the box's own painter.
     `busy`: the loop's, so the page's fan-out steps aside while a frame is made. `room`:
-    the loop's, where joins, renames and sheets wait for their batch (None: the inbox)."""
+    the loop's, where joins, renames and sheets wait for their batch (None: the inbox).
+    `forked`: the page's process forked early (`web_early`), else it is spawned."""
     from nsdevice.inputs.events import Abandoned, Joined, RoomScored
     from nsdevice.web.payload import Artwork
     from nsdevice.web.server import WebSide
@@ -70,4 +73,17 @@ def open_web(
         return inbox.put(item)
 
     host, port = address
-    return WebSide(host, port, put, artwork, on_error=notice, buttons=buttons, busy=busy)
+    return WebSide(
+        host, port, put, artwork, on_error=notice, buttons=buttons, busy=busy, forked=forked
+    )
+
+
+def web_early(address: tuple[str, int] | None) -> Forked | None:
+    """The page's process forked now, before the hardware opens (issue 35: it shares the
+    box's pages instead of loading its own copies); None without the page, or where a
+    thread already runs."""
+    if address is None:
+        return None
+    from nsdevice.web.forked import Forked
+
+    return Forked.fork()

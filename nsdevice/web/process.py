@@ -211,6 +211,13 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
     return 1
 
 
+def forked(connection: socket.socket, busy: int) -> int:
+    """Serve in a process forked from the box (`web.forked`), told to by the box."""
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
+    return serve(connection, BusyMirror(busy))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if len(arguments) != 2 or not all(argument.isdigit() for argument in arguments):

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from nsdevice.inputs.events import Busy, Item
 from nsdevice.views import TableView
+from nsdevice.web.forked import Forked
 from nsdevice.web.payload import Artwork
 from nsdevice.web.wire import (
     ARTWORK,
@@ -83,6 +84,7 @@ class WebSide:
         buttons: bool = False,
         busy: Busy | None = None,
         streams: int | None = None,  # event streams open at once: None, the page's own bound
+        forked: Forked | None = None,  # the page's process forked early (else spawned)
     ) -> None:
         self.host, self.port = host, port
         self._config = {"host": host, "port": port, "buttons": buttons, "streams": streams}
@@ -97,7 +99,8 @@ class WebSide:
         self._first = threading.Event()
         self._stopping = threading.Event()
         self._socket: socket.socket | None = None
-        self.process: subprocess.Popen[bytes] | None = None
+        self._forked = forked
+        self.process: subprocess.Popen[bytes] | Forked | None = None
         self.started = threading.Event()  # set once the page answers
         self._thread = threading.Thread(target=self._serve, name="nsdevice-web", daemon=True)
         self._reader = threading.Thread(target=self._read, name="nsdevice-web-items", daemon=True)
@@ -139,9 +142,18 @@ class WebSide:
                 self._on_error(f"the phones' page stopped ({error})")
 
     def _open(self) -> socket.socket | None:
-        """The page's process, started with the other end of a new socket pair."""
-        mine, theirs = socket.socketpair()
+        """The page's process, started with the other end of a new socket pair (or the
+        one forked early, told to serve)."""
         shared = self.busy.share()
+        if self._forked is not None:
+            with self._changed:  # `close` either comes first, or finds the process to end
+                if self._stopping.is_set():
+                    return None
+                mine = self._forked.go(shared)
+                self.process, self._socket = self._forked, mine
+            mine.sendall(said(CONFIG, self._config))
+            return mine
+        mine, theirs = socket.socketpair()
         package = str(Path(__file__).resolve().parents[2])  # where `nsdevice` is found
         path = os.environ.get("PYTHONPATH")
         environment = {**os.environ, "PYTHONPATH": package + (os.pathsep + path if path else "")}
@@ -239,6 +251,9 @@ class WebSide:
         for thread in (self._thread, self._reader):
             if thread.is_alive():
                 thread.join(timeout=CLOSE_WAIT)
+        if self._forked is not None and self.process is None:
+            self._forked.close()  # never told to serve: its end closes, it ends
+            self.process = self._forked
         if self.process is not None:
             try:
                 self.process.wait(CLOSE_WAIT)
