@@ -87,6 +87,7 @@ class FontBook:
         self._metrics: dict[int, Metrics] = {}
         self._caps: dict[int, int] = {}
         self._glyphs: dict[str, bool] = {}
+        self._probe: tuple[pygame.font.Font, bytes] | None = None  # has_glyph's font, box
         self._readable: dict[str, str] = {}  # texts with a letter the font lacks, as drawn
         self._for_cap: dict[float, int] = {}
         self._widths: dict[tuple[str, int], int] = {}  # fitting asks for the same words often
@@ -169,8 +170,11 @@ class FontBook:
         """Whether the font draws `char` itself, rather than its 'missing' box."""
         known = self._glyphs.get(char)
         if known is None:
-            font = pygame.font.Font(self._path, self._points(20))
-            missing = pygame.image.tobytes(font.render("\ue000", True, (255, 255, 255)), "RGBA")
+            if self._probe is None:  # one font and its box for every letter asked (issue 35)
+                font = pygame.font.Font(self._path, self._points(20))
+                box = pygame.image.tobytes(font.render("\ue000", True, (255, 255, 255)), "RGBA")
+                self._probe = (font, box)
+            font, missing = self._probe
             drawn = pygame.image.tobytes(font.render(char, True, (255, 255, 255)), "RGBA")
             known = self._glyphs[char] = char.isspace() or drawn != missing
         return known
