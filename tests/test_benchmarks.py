@@ -243,9 +243,11 @@ def test_pi_cost_says_the_tv_rooms_press_against_one_tables_with_its_target():
     import pi_cost
 
     tv = {"one_table": {"instructions": 20e6}, "ratio": 1.5,
-          "room": {"instructions": 30e6, "players": 300, "page_instructions": 23e6}}  # fmt: skip
+          "room": {"instructions": 30e6, "players": 300, "page_instructions": 23e6,
+                   "page_median_tap": 22e6}}  # fmt: skip
     rows = pi_cost.tv_rows(tv)
-    assert [figure for _, figure, _ in rows] == ["20.00 M", "30.00 M", "1.50×", "23.00 M"]
+    assert [figure for _, figure, _ in rows] == ["20.00 M", "30.00 M", "1.50×",
+                                                 "23.00 M (22.00 M)"]  # fmt: skip
     assert "300 phones" in rows[1][0] and rows[2][2] == "≤ 2×"
     assert pi_cost.tv_rows(None) == []
     args = pi_cost.parse_args(["--only", "tv", "--tv-presses", "2"])

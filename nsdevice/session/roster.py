@@ -33,9 +33,12 @@ class Roster:
     # the last join the page numbered that the box has looked at (not saved: the page's
     # numbers start again with the box), so the page knows which of its joins are settled
     taken: int = field(default=0, compare=False)
-    # the ranking, kept until a join or a sheet changes it: every frame (and the phones'
-    # table after it) asks for it, and ranking 300 sheets takes milliseconds
-    _ranked: tuple[views.RoomPlace, ...] | None = field(default=None, repr=False, compare=False)
+    # the ranking and the lists of tables and seats, kept until a join, a sheet or a freed
+    # seat changes them: every frame and the phones' table after it ask for them, and
+    # ranking 300 sheets takes milliseconds; listing 300 seats again, and the page's
+    # check that its table changed, cost a caller's press more than the rest of its
+    # table (issue 35). The same tuple each time: unchanged, it compares at once.
+    _kept: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def join(
         self,
@@ -77,7 +80,7 @@ class Roster:
         self.seats[place] = name
         if claim:
             self.claims[place] = claim
-        self._ranked = None
+        self._kept.clear()
         return True
 
     def _alone(self, place: Place) -> bool:
@@ -98,7 +101,7 @@ class Roster:
             self.claims.pop(place, None)
         if not any(p[0] == table for p in self.seats):
             del self.tables[table]
-        self._ranked = None
+        self._kept.clear()
         return True
 
     def score(self, table: int, seat: int, total: int, best_line: int) -> bool:
@@ -112,14 +115,15 @@ class Roster:
         if self.scores.get((table, seat)) == (total, best_line):
             return False
         self.scores[(table, seat)] = (total, best_line)
-        self._ranked = None
+        self._kept.clear()
         return True
 
     def ranking(self) -> tuple[views.RoomPlace, ...]:
         """The scores in so far, best first (C-12 across the room: rules.room.rank)."""
-        if self._ranked is None:
-            self._ranked = self._rank()
-        return self._ranked
+        if "ranking" not in self._kept:
+            self._kept["ranking"] = self._rank()
+        ranked: tuple[views.RoomPlace, ...] = self._kept["ranking"]
+        return ranked
 
     def _rank(self) -> tuple[views.RoomPlace, ...]:
         results = [
@@ -141,13 +145,19 @@ class Roster:
         )
 
     def table_list(self) -> tuple[tuple[int, int], ...]:
-        return tuple(sorted(self.tables.items()))
+        if "tables" not in self._kept:
+            self._kept["tables"] = tuple(sorted(self.tables.items()))
+        tables: tuple[tuple[int, int], ...] = self._kept["tables"]
+        return tables
 
     def seat_list(self) -> tuple[views.RoomSeat, ...]:
-        return tuple(
-            views.RoomSeat(t, s, name, self.claims.get((t, s), ""), (t, s) in self.scores)
-            for (t, s), name in sorted(self.seats.items())
-        )
+        if "seats" not in self._kept:
+            self._kept["seats"] = tuple(
+                views.RoomSeat(t, s, name, self.claims.get((t, s), ""), (t, s) in self.scores)
+                for (t, s), name in sorted(self.seats.items())
+            )
+        seats: tuple[views.RoomSeat, ...] = self._kept["seats"]
+        return seats
 
     # --- saving ----------------------------------------------------------------------------
     def as_dict(self) -> dict[str, Any]:
