@@ -36,3 +36,15 @@ def test_the_rosters_lists_are_kept_until_a_join_a_sheet_or_a_freed_seat_changes
     assert roster.table_list() == ((1, 2),)
     assert [s.name for s in roster.seat_list()] == ["Ana", "Chiara"]
     assert roster.ranking() == ()
+
+
+def test_the_saved_roster_is_made_once_and_handed_out_as_copies_D1():
+    roster = Roster()
+    assert roster.join(3, 2, 2, "Ana", "claim-a") and roster.join(3, 2, 1, "Ben")
+    saved = roster.as_dict()
+    assert saved == {"tables": [[3, 2]], "seats": [[3, 1, "Ben"], [3, 2, "Ana", "claim-a"]],
+                     "scores": []}  # fmt: skip
+    saved["seats"][0].append("changed by whoever read it")
+    saved["tables"].clear()
+    assert roster.as_dict()["seats"][0] == [3, 1, "Ben"] and roster.as_dict()["tables"]
+    assert roster.score(3, 2, 50, 12) and roster.as_dict()["scores"] == [[3, 2, 50, 12]]

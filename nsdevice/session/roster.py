@@ -161,18 +161,23 @@ class Roster:
 
     # --- saving ----------------------------------------------------------------------------
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "tables": [[table, size] for table, size in sorted(self.tables.items())],
-            # a seat's claim (its hash) is saved beside it: a restart keeps the seat its
-            # player's; a seat with none (a game saved before claims) is written as before
-            "seats": [
-                [t, s, name, *([self.claims[(t, s)]] if (t, s) in self.claims else [])]
-                for (t, s), name in sorted(self.seats.items())
-            ],
-            "scores": [
-                [t, s, total, best] for (t, s), (total, best) in sorted(self.scores.items())
-            ],
-        }
+        """What is saved: made once until the roster changes (every press saves the game),
+        each list handed out as a copy of the kept one."""
+        if "saved" not in self._kept:
+            self._kept["saved"] = {
+                "tables": [[table, size] for table, size in sorted(self.tables.items())],
+                # a seat's claim (its hash) is saved beside it: a restart keeps the seat its
+                # player's; a seat with none (a game saved before claims) is written as before
+                "seats": [
+                    [t, s, name, *([self.claims[(t, s)]] if (t, s) in self.claims else [])]
+                    for (t, s), name in sorted(self.seats.items())
+                ],
+                "scores": [
+                    [t, s, total, best] for (t, s), (total, best) in sorted(self.scores.items())
+                ],
+            }
+        saved: dict[str, list[list[Any]]] = self._kept["saved"]
+        return {key: [list(row) for row in rows] for key, rows in saved.items()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Roster:

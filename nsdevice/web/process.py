@@ -28,7 +28,6 @@ from typing import Any
 
 from nsdevice.inputs.events import BusyMirror, Item
 from nsdevice.inputs.room_inbox import ROOM_BOUND
-from nsdevice.views import TableView
 from nsdevice.web.payload import Artwork
 from nsdevice.web.wire import (
     ARTWORK,
@@ -39,6 +38,7 @@ from nsdevice.web.wire import (
     TABLE,
     TAKEN,
     Frames,
+    TableUnpacker,
     item_frame,
     said,
 )
@@ -132,10 +132,11 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
     stage = Stage(busy)
     to_box = ToBox()
 
+    tables = TableUnpacker()
+
     def heard(kind: bytes, body: bytes) -> None:
         if kind == TABLE:
-            number, table = pickle.loads(body)  # the box, this process's parent: trusted
-            assert isinstance(table, TableView)
+            number, table = tables.unpack(body)
             stage.publish(table, number)
         elif kind == TAKEN:
             to_box.taken(int(json.loads(body)))

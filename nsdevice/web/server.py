@@ -43,9 +43,9 @@ from nsdevice.web.wire import (
     MOST_FROM_PAGE,
     STARTED,
     STOPPED,
-    TABLE,
     TAKEN,
     Frames,
+    TablePacker,
     WireError,
     frame,
     item_of,
@@ -95,6 +95,7 @@ class WebSide:
         self._changed = threading.Condition()
         self._number = 0  # tables published: the page numbers them the same
         self._packed: bytes | None = None  # the latest table's frame, not sent yet
+        self._packer = TablePacker()  # a room's seats pickled again only when they change
         self._taken = 0  # items put in the inbox since the page was last told
         self._first = threading.Event()
         self._stopping = threading.Event()
@@ -108,7 +109,7 @@ class WebSide:
     def publish(self, table: TableView) -> None:
         """On the loop's thread, after a frame: the table packed for the page, never waiting."""
         number = self._number + 1
-        packed = frame(TABLE, pickle.dumps((number, table), pickle.HIGHEST_PROTOCOL))
+        packed = self._packer.pack(number, table)
         with self._changed:
             self._number, self._packed = number, packed
             self._changed.notify()

@@ -5,8 +5,9 @@ holds the box's interpreter. They meet on one socket pair, in frames of a kind (
 byte), a length (four bytes) and a body:
 
 - box → page: `CONFIG` (JSON: address, buttons, streams), `ARTWORK` and `TABLE` (pickled:
-  the page trusts the box, its parent), `TAKEN` (JSON: how many items the box has taken
-  since the last one, so the page may send as many more);
+  the page trusts the box, its parent; a room's seats apart, pickled again only when
+  they change: `TablePacker`), `TAKEN` (JSON: how many items the box has taken since the
+  last one, so the page may send as many more);
 - page → box: `ITEM` (JSON: a join, a sheet, a press…, checked here field by field: the
   box never unpickles what a phone's side sends), `STARTED` and `STOPPED` (JSON text).
 
@@ -16,7 +17,9 @@ Light on purpose: both processes import it; it imports nothing of the server.
 from __future__ import annotations
 
 import json
+import pickle
 import struct
+from dataclasses import replace
 from typing import Any
 
 from nsdevice.inputs.events import (
@@ -31,6 +34,7 @@ from nsdevice.inputs.events import (
     RoomScored,
     Scored,
 )
+from nsdevice.views import RoomSeat, TableView
 
 CONFIG = b"C"
 ARTWORK = b"W"
@@ -51,6 +55,46 @@ class WireError(ValueError):
 
 def frame(kind: bytes, body: bytes) -> bytes:
     return HEAD.pack(kind, len(body)) + body
+
+
+class TablePacker:
+    """The box's `TABLE` frames: each table pickled with its room's seats apart, and those
+    pickled again only when they are another tuple (the roster keeps its seats until a
+    join, a sheet or a freed seat: issue 35). A 300-seat room's seats were most of the
+    pickling of every press's table, and on a caller's press they never change."""
+
+    def __init__(self) -> None:
+        self._seats: tuple[RoomSeat, ...] | None = None
+        self._packed = b""
+
+    def pack(self, number: int, table: TableView) -> bytes:
+        room, seats = table.room, b""
+        if room is not None and room.seats:
+            if room.seats is not self._seats:
+                self._seats = room.seats
+                self._packed = pickle.dumps(room.seats, pickle.HIGHEST_PROTOCOL)
+            seats = self._packed
+            table = replace(table, room=replace(room, seats=()))
+        return frame(TABLE, pickle.dumps((number, table, seats), pickle.HIGHEST_PROTOCOL))
+
+
+class TableUnpacker:
+    """The page's side of `TablePacker`: the table whole again, the seats unpickled only
+    when their bytes changed. The box is the page's parent: trusted."""
+
+    def __init__(self) -> None:
+        self._packed = b""
+        self._seats: tuple[RoomSeat, ...] = ()
+
+    def unpack(self, body: bytes) -> tuple[int, TableView]:
+        number, table, seats = pickle.loads(body)
+        if not isinstance(table, TableView):
+            raise WireError(f"a table frame without a table: {type(table).__name__}")
+        if seats and table.room is not None:
+            if seats != self._packed:
+                self._packed, self._seats = seats, pickle.loads(seats)
+            table = replace(table, room=replace(table.room, seats=self._seats))
+        return int(number), table
 
 
 def said(kind: bytes, data: Any) -> bytes:
