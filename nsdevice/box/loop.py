@@ -58,6 +58,8 @@ ROOM_DEFER = 1.0
 
 @dataclass
 class Loop:
+    """Inputs to the session, each change to the display, the store and systemd."""
+
     session: Session
     display: Display
     inbox: Inbox

@@ -217,7 +217,7 @@ def _parameters(options: tuple[tuple[str, Any], ...]) -> Any:
     """The standard's record of a decorator's parameters, made once per set of them."""
 
     class Example:
-        pass
+        """(A docstring spares the standard decorator the signature it would write.)"""
 
     return dataclasses.dataclass(Example, **dict(options)).__dataclass_params__  # type: ignore[attr-defined]
 

@@ -13,6 +13,8 @@ from nsdevice.rules.frozen import dataclass
 
 @dataclass(frozen=True, slots=True, order=True)
 class Progress:
+    """The round under way and how many of its turns are revealed; ordered as played."""
+
     round: int = 1  # 1..4
     revealed: int = 0  # turns of that round already revealed
 

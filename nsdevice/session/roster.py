@@ -26,6 +26,8 @@ Place = tuple[int, int]  # (table, seat)
 
 @dataclass
 class Roster:
+    """A room's tables, their seats' names and claims, and the sheets sent (see above)."""
+
     tables: dict[int, int] = field(default_factory=dict)  # table → its size, by its first joiner
     seats: dict[Place, str] = field(default_factory=dict)  # (table, seat) → name
     scores: dict[Place, tuple[int, int]] = field(default_factory=dict)  # → (total, best line)

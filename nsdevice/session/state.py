@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # the roster's module reads the screens', which read this one
 
 @dataclass
 class State:
+    """The session's changing part: the screen, the settings, the game and its entries."""
+
     screen: ScreenName = ScreenName.SETUP
     settings: Settings = field(default_factory=Settings)
     setup: Setup | None = None
