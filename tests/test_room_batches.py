@@ -237,3 +237,47 @@ def test_the_runners_page_puts_joins_in_the_room_inbox_and_presses_in_the_button
     assert put(Press.parse("next"))
     assert inbox.get(0) == [RoomWaiting(), Press.parse("next")]
     assert len(room.take()) == 2
+
+
+def test_a_press_that_comes_during_a_saves_wait_goes_before_the_batch_due_then():
+    """The next edge can come while a press's step is being saved (an SD card's fsync
+    takes tens of ms): the batch whose turn came with that save waits for its frame."""
+    box = Box()
+    for number in range(40):
+        box.room.put(box.join(number))
+    box.inbox.put(Press.parse("next"))
+
+    def during(count: int) -> None:
+        if count == 1:  # the first press's save: the caller has pressed again meanwhile
+            box.inbox.put(Press.parse("next"))
+        elif count == 3:
+            box.inbox.put(Stop())
+
+    box.after_save.append(during)
+    box.run()
+    # both presses' frames and saves before the batch's (with the 40 seats)
+    assert box.display.shown[1:] == [("round_start", 0), ("turn", 0), ("turn", 40)]
+    assert [(screen, seats) for _, screen, seats, _ in box.saves] == [
+        ("round_start", 0), ("turn", 0), ("turn", 40)
+    ]
+
+
+def test_a_wake_up_of_the_room_during_a_save_does_not_hold_the_batch_back():
+    box = Box(clock=lambda: 0.0)  # the caller pressed "just now" for ever: no pause comes
+    box.room.put(box.join(0))
+    box.inbox.put(Press.parse("next"))
+
+    def during(count: int) -> None:
+        if count == 1:  # more joins (their wake-up) while the press's step is saved
+            box.room.take()
+            box.room.put(box.join(0))
+            box.room.put(box.join(1))
+        elif count == 2:
+            box.inbox.put(Stop())
+
+    box.after_save.append(during)
+    box.run()
+    # right after the press's save, as ever: the room's own wake-up is no press
+    assert [(screen, seats) for _, screen, seats, _ in box.saves] == [
+        ("round_start", 0), ("round_start", 2)
+    ]

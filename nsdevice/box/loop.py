@@ -10,7 +10,8 @@ most every ROOM_PERIOD seconds; so a storm of phones costs the caller at most te
 and saves a second, and a press never waits behind a queue of them. While the caller is
 pressing, a batch goes right after a press's frame and save (when the next press is
 furthest away), or once the buttons have been still for ROOM_QUIET, or at the latest
-ROOM_DEFER after its turn.
+ROOM_DEFER after its turn; and never while an input waits in the inbox (an edge that came
+during a save goes first), unless it is that late.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from nsdevice.inputs.events import (
     Dropped,
     Edge,
     Inbox,
+    Item,
     Joined,
     LineSent,
     Named,
@@ -54,6 +56,8 @@ ROOM_PERIOD = 0.1
 ROOM_QUIET = 0.25
 # ...and, while a button is down or the caller keeps pressing, at most this long.
 ROOM_DEFER = 1.0
+# What the room's phones put in the buttons' inbox: never a frame the caller waits for.
+ROOM_ITEMS = (Joined, RoomScored, Abandoned, RoomWaiting)
 
 
 @dataclass
@@ -93,6 +97,7 @@ class Loop:
     _pressed_at: float = -math.inf  # when the loop last handled a press
     _presses: int = 0  # presses handled so far
     _room_seen: float | None = None  # when the loop first saw the waiting batch
+    _early: list[Item] = field(default_factory=list)  # inputs that came before a batch
 
     def draw(self) -> None:
         view = self.session.view()
@@ -229,7 +234,9 @@ class Loop:
 
     def _room_turn(self, now: float, pressed: bool = False, force: bool = False) -> None:
         """The waiting room items as one batch, when its turn has come (`force`: now).
-        `pressed`: a press's frame and save are just out, so the next press is far."""
+        `pressed`: a press's frame and save are just out, so the next press is far. An
+        input that came meanwhile (the next edge, during a save) goes first: the batch
+        waits for the loop's next turn, unless it is overdue (ROOM_DEFER)."""
         if not self._room_pending():
             return
         if self._room_seen is None:
@@ -239,8 +246,16 @@ class Loop:
                 return
             pressing = any(self.tracker.is_down(button) for button in EVERY_BUTTON)
             stirring = pressing or now < self._pressed_at + ROOM_QUIET
-            if stirring and not pressed and now < self._room_latest():
+            overdue = now >= self._room_latest()
+            if stirring and not pressed and not overdue:
                 return  # a press's frame may be coming: the batch waits for it
+            if not overdue:
+                early = self.inbox.get(0)
+                if any(not isinstance(item, ROOM_ITEMS) for item in early):
+                    self._early = early
+                    return  # presses always first: they are taken, then the batch
+                for item in early:  # only the room's: into this batch
+                    self.take(item)
         self._room_seen = None
         batch = self._room_waiting
         self._room_waiting = []
@@ -293,10 +308,9 @@ class Loop:
         self._open_later()
         while True:
             self.notifier.watchdog()
-            timeout = self._timeout()
-            items = self.inbox.get(timeout)
+            items, self._early = self._early or self.inbox.get(self._timeout()), []
             presses_before = self._presses
-            if any(not isinstance(item, Joined | RoomScored | RoomWaiting) for item in items):
+            if any(not isinstance(item, ROOM_ITEMS) for item in items):
                 self.busy.start()
             for item in items:
                 if self.take(item):
