@@ -217,7 +217,10 @@ def test_the_pages_process_yields_to_the_box_ends_when_it_is_killed_and_never_lo
         maps = (page / "maps").read_text()
         assert "pygame" not in maps and "SDL" not in maps  # the box draws the artwork
         assert server.strip() == "[]"  # the box's own process: no server, no asyncio
-        # the page yields a busy processor to the caller's frames
+        # the page yields a busy processor to the caller's frames: the idle class, where
+        # the box's loop takes its core the moment a press wakes it, and niced besides
+        assert _stat(page)[POLICY] == os.SCHED_IDLE
+        assert _stat(Path(f"/proc/{box.pid}"))[POLICY] == os.SCHED_OTHER
         assert _stat(page)[16] > _stat(Path(f"/proc/{box.pid}"))[16]
         box.send_signal(signal.SIGKILL)
         box.wait(30)
@@ -227,6 +230,9 @@ def test_the_pages_process_yields_to_the_box_ends_when_it_is_killed_and_never_lo
         assert not page.exists() or "Z" in _state(page), "the page outlived the box"
     finally:
         box.kill()
+
+
+POLICY = 38  # /proc/PID/stat's 41st field, the scheduling policy (proc(5))
 
 
 def _stat(process: Path) -> list[int | str]:

@@ -7,8 +7,10 @@ and sends back the phones' joins, sheets and presses; the box says how many it h
 so no more than `MOST_IN_FLIGHT` wait between the two (past that a phone is answered 503
 and tries again, as with a full inbox). Serving a storm of phones here takes a core, never
 the box's interpreter lock: the box's process imports no uvicorn, Starlette or asyncio.
-And it runs at a lower priority (`NICENESS`): on a busy processor the caller's frames go
-first (the page also waits while the loop makes one: `Stage.after_frame`, `Gate`).
+And it takes only the processor time the box leaves (`yield_processor`: Linux's idle
+class, `NICENESS` besides): a press wakes the box's loop onto a core the page was using at
+once, never after the page's time slice (the page also waits while the loop makes a
+frame: `Stage.after_frame`, `Gate`).
 
 It ends when the box's end of the socket closes: the box closing, or killed outright.
 Ctrl-C in a terminal reaches the whole process group; the page leaves its end to the box.
@@ -46,8 +48,8 @@ from nsdevice.web.wire import (
 # Items sent that the box has not taken yet: past this, 503. A whole room's seats, as the
 # box's own RoomInbox takes: a whole room joining at once is never refused for room.
 MOST_IN_FLIGHT = ROOM_BOUND
-# The page's share of a busy processor, below the box's loop: a storm of phones takes what
-# the caller's frames leave, never a core a frame is waiting for (0 is the box's, 19 the least).
+# The page's priority where the idle class is refused (0 is the box's, 19 the least): a
+# storm of phones takes what the caller's frames leave, never a core a frame waits for.
 NICENESS = 10
 
 
@@ -212,10 +214,19 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
     return 1
 
 
-def forked(connection: socket.socket, busy: int) -> int:
-    """Serve in a process forked from the box (`web.forked`), told to by the box."""
+def yield_processor() -> None:
+    """Take only the processor time the box leaves: the idle class where Linux has it
+    (the box's loop, woken by a press, takes a core from the page at once, where a nice
+    page could keep it for the rest of its slice), else a lower priority."""
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
+    with contextlib.suppress(OSError, AttributeError):  # (AttributeError: not Linux)
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def forked(connection: socket.socket, busy: int) -> int:
+    """Serve in a process forked from the box (`web.forked`), told to by the box."""
+    yield_processor()
     return serve(connection, BusyMirror(busy))
 
 
@@ -226,8 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the box's to handle
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
+    yield_processor()
     connection = socket.socket(fileno=int(arguments[0]))
     return serve(connection, BusyMirror(int(arguments[1])))
 
