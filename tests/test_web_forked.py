@@ -13,7 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.test_web_process import ENV, ROOT, _stat, _state, free_port
+from tests.test_web_process import ENV, POLICY, ROOT, _stat, _state, free_port
 
 # The box's order in `runner.run`: the page forked first, then pygame (the display), then
 # the page told to serve after the first table.
@@ -71,7 +71,9 @@ def test_the_forked_page_serves_yields_never_maps_pygame_and_ends_when_the_box_i
         assert "pygame" not in maps and "SDL" not in maps  # …after the fork
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as answer:
             assert answer.status == 200 and b"<html" in answer.read().lower()
-        assert _stat(page)[16] > _stat(own)[16]  # it yields a busy processor to the box
+        assert _stat(page)[16] > _stat(own)[16]  # it yields a busy processor to the box,
+        assert _stat(page)[POLICY] == os.SCHED_IDLE  # in the idle class (the box is not)
+        assert _stat(own)[POLICY] == os.SCHED_OTHER
         box.send_signal(signal.SIGKILL)
         box.wait(30)
         assert _ends(page), "the page outlived the box"
