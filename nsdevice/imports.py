@@ -48,6 +48,34 @@ def part(name: str) -> ModuleType:
     return importlib.import_module(name)
 
 
+def gpiozero_by_parts() -> None:
+    """gpiozero made importable part by part (`without_init`), and its devices module
+    spared importlib.metadata (issue 35: 1.5 MB with the email, zipfile and csv modules it
+    loads). gpiozero imports `entry_points` only to look up a pin factory named in
+    GPIOZERO_PIN_FACTORY, and tries the `importlib_metadata` backport first: it gets one
+    whose `entry_points` loads the standard library's when called; anything else asked of
+    it comes from the standard library's too."""
+    if "importlib_metadata" not in sys.modules:
+        sys.modules["importlib_metadata"] = _metadata_when_asked()
+    without_init("gpiozero")
+
+
+def _metadata_when_asked() -> ModuleType:
+    module = ModuleType("importlib_metadata", "importlib.metadata, loaded when first asked")
+
+    def entry_points(**selection: Any) -> Any:
+        return importlib.import_module("importlib.metadata").entry_points(**selection)
+
+    def __getattr__(key: str) -> Any:
+        if key.startswith("__"):  # the import system's own questions (`__path__`…)
+            raise AttributeError(key)
+        return getattr(importlib.import_module("importlib.metadata"), key)
+
+    module.entry_points = entry_points  # type: ignore[attr-defined]
+    module.__getattr__ = __getattr__  # type: ignore[method-assign]
+    return module
+
+
 def provide(name: str, **names: Any) -> None:
     """Set `names` on package `name` where its `__init__` has not (yet) set them."""
     package = sys.modules[name]

@@ -95,3 +95,28 @@ def test_the_box_loads_pygames_sound_only_when_it_first_plays() -> None:
                             env=env, timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:2] == ["False None", "True True True"]
+
+
+GPIOZERO_METADATA = """
+import sys
+from nsdevice.imports import gpiozero_by_parts
+gpiozero_by_parts()
+from gpiozero.input_devices import DigitalInputDevice
+from gpiozero.devices import Device
+print("importlib.metadata" in sys.modules, "email" in sys.modules)
+factory = Device._default_pin_factory()  # GPIOZERO_PIN_FACTORY=mock: found by entry point
+print(type(factory).__name__, "importlib.metadata" in sys.modules)
+import importlib.metadata, importlib_metadata
+print(importlib_metadata.version("gpiozero") == importlib.metadata.version("gpiozero") != "")
+"""
+
+
+def test_gpiozero_loads_importlib_metadata_only_to_find_a_named_pin_factory() -> None:
+    """Issue 35: importlib.metadata (1.5 MB with email, zipfile, csv) is not loaded with
+    the buttons; a pin factory named in GPIOZERO_PIN_FACTORY is still found by its entry
+    point, and whatever else is asked of the stand-in comes from the standard library."""
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
+    result = subprocess.run([sys.executable, "-c", GPIOZERO_METADATA], capture_output=True,
+                            text=True, env=env, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:3] == ["False False", "MockFactory True", "True"]

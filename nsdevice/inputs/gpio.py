@@ -52,9 +52,9 @@ class GpioButtons(InputDevice):
         self._devices: list[Any] = []
         # Late import: gpiozero probes for pin libraries, and the PC-only paths don't need it.
         # Its __init__ would load every device family (boards, SPI devices, tones): 0.5 MB.
-        from nsdevice.imports import without_init
+        from nsdevice.imports import gpiozero_by_parts
 
-        without_init("gpiozero")
+        gpiozero_by_parts()
         from gpiozero.exc import GPIOZeroError, PinFactoryFallback
         from gpiozero.input_devices import DigitalInputDevice
 

@@ -93,9 +93,9 @@ def open_lights(chosen: Plan, inputs: list[InputDevice]) -> list[Callable[[Colou
     led = chosen.profile.led if chosen.profile is not None else None
     if led is not None:
         try:
-            from nsdevice.imports import without_init
+            from nsdevice.imports import gpiozero_by_parts
 
-            without_init("gpiozero")  # as the buttons load it: only the devices used
+            gpiozero_by_parts()  # as the buttons load it: only the devices used
             from gpiozero.output_devices import RGBLED
 
             rgb = RGBLED(led.red, led.green, led.blue, active_high=led.active_high)
