@@ -16,8 +16,8 @@ wires it (`runner._open_box`'s page, room inbox and busy byte; no voice): the pa
 in its own process, and the host (pi_cost.py) joins the phones and holds their event
 streams. The page is started as a new interpreter (the box's way when a thread already
 runs), not forked early as `nsdevice run` now does: a forked child would carry the
-counting plugin's counter and file with it; a press's work in either process is the same. The conversation, one line each way on
-stdin and stdout:
+counting plugin's counter and file with it; a press's work in either process is the
+same. The conversation, one line each way on stdin and stdout:
 
     → ready CODE            the page answers; CODE is the room's join code
     ← joined N              the host's N players have been answered
