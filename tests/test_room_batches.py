@@ -16,6 +16,7 @@ from nsdevice.box.loop import ROOM_DEFER, ROOM_PERIOD, Loop
 from nsdevice.displays import Display
 from nsdevice.inputs.events import (
     ButtonTracker,
+    Dropped,
     Joined,
     Press,
     QueueInbox,
@@ -281,3 +282,49 @@ def test_a_wake_up_of_the_room_during_a_save_does_not_hold_the_batch_back():
     assert [(screen, seats) for _, screen, seats, _ in box.saves] == [
         ("round_start", 0), ("round_start", 2)
     ]
+
+
+class Seen(Recording):
+    """Frames and saves in one list, in the order they happened; `during_batch` runs
+    once, as the first frame with room seats in it is drawn (a batch's)."""
+
+    def __init__(self, box: Box, during_batch: Any) -> None:
+        super().__init__(box.session)
+        self.order: list[tuple[str, str, int]] = []
+        self.during_batch = during_batch
+        box.after_save.append(lambda count: self.order.append(("save", *box.saves[-1][1:3])))
+
+    def show(self, view: views.View) -> None:
+        super().show(view)
+        self.order.append(("frame", *self.shown[-1]))
+        if self.shown[-1][1] > 0 and self.during_batch is not None:
+            self.during_batch, during = None, self.during_batch
+            during()
+
+
+def test_a_press_that_comes_during_a_batchs_frame_goes_before_its_save_which_it_takes():
+    box = Box()
+    box.display = box.loop.display = Seen(box, lambda: box.inbox.put(Press.parse("next")))
+    for number in range(40):
+        box.room.put(box.join(number))
+    box.after_save.append(lambda count: box.inbox.put(Stop()))
+    box.run()
+    # the batch's frame, then the press's frame and one save holding both
+    assert box.display.order == [
+        ("frame", "summary", 0), ("frame", "summary", 40),
+        ("frame", "round_start", 40), ("save", "round_start", 40),
+    ]  # fmt: skip
+
+
+def test_a_batchs_step_is_saved_once_the_input_that_came_instead_made_no_save():
+    box = Box()
+    box.display = box.loop.display = Seen(box, lambda: box.inbox.put(Dropped(3)))
+    for number in range(40):
+        box.room.put(box.join(number))
+    box.after_save.append(lambda count: box.inbox.put(Stop()))
+    box.run()
+    # the batch's frame, the notice's (no step of its own), then the batch's owed save
+    assert box.display.order == [
+        ("frame", "summary", 0), ("frame", "summary", 40),
+        ("frame", "notice", 40), ("save", "summary", 40),
+    ]  # fmt: skip

@@ -98,6 +98,7 @@ class Loop:
     _presses: int = 0  # presses handled so far
     _room_seen: float | None = None  # when the loop first saw the waiting batch
     _early: list[Item] = field(default_factory=list)  # inputs that came before a batch
+    _owed: bool = False  # a batch was drawn and its step not saved yet (a press came)
 
     def draw(self) -> None:
         view = self.session.view()
@@ -141,15 +142,17 @@ class Loop:
         ):
             self._draw_then_save()
 
-    def room(self, batch: Sequence[RoomItem]) -> None:
+    def room(self, batch: Sequence[RoomItem]) -> bool:
         """Room players joined, renamed or sent sheets, or tables were left: each for
-        this game only (an earlier game's is dropped); one frame and one save for the
-        whole batch when it changed anything."""
+        this game only (an earlier game's is dropped); one frame for the whole batch when
+        it changed anything, and True: its step is then owed to the store (`_save`)."""
         changed = False
         for item in batch:
             changed = self._take_room_item(item) or changed
         if changed:
-            self._draw_then_save()
+            self.draw()
+            self._owed = True
+        return changed
 
     def _take_room_item(self, item: RoomItem) -> bool:
         return item.game == self.session.game and self._room_item(item)
@@ -241,32 +244,41 @@ class Loop:
             return
         if self._room_seen is None:
             self._room_seen = now
-        if not force:
+        overdue = force or now >= self._room_latest()
+        if not overdue:
             if now < self._room_next:
                 return
             pressing = any(self.tracker.is_down(button) for button in EVERY_BUTTON)
             stirring = pressing or now < self._pressed_at + ROOM_QUIET
-            overdue = now >= self._room_latest()
-            if stirring and not pressed and not overdue:
+            if stirring and not pressed:
                 return  # a press's frame may be coming: the batch waits for it
-            if not overdue:
-                early = self.inbox.get(0)
-                if any(not isinstance(item, ROOM_ITEMS) for item in early):
-                    self._early = early
-                    return  # presses always first: they are taken, then the batch
-                for item in early:  # only the room's: into this batch
-                    self.take(item)
+            if self._inputs_waiting():
+                return  # presses always first: they are taken, then the batch
         self._room_seen = None
         batch = self._room_waiting
         self._room_waiting = []
         if self.room_inbox is not None:
             batch += self.room_inbox.take()
-        if not batch:
+        if not batch and not self._owed:
             return
         self.busy.start()  # the page's fan-out waits for this frame too
-        self.room(batch)
+        # An input that came during the batch's frame goes before its save (an fsync):
+        # the press's own step, saved after its frame, takes the batch with it.
+        if (self.room(batch) or self._owed) and (overdue or not self._inputs_waiting()):
+            self._save()
         self.busy.done()
         self._room_next = self.clock() + ROOM_PERIOD  # from the end of its save
+
+    def _inputs_waiting(self) -> bool:
+        """Whether an input came since the loop last looked: kept for the loop's next
+        turn (`_early`). The room's own items that came join the waiting batch."""
+        early = self.inbox.get(0)
+        if any(not isinstance(item, ROOM_ITEMS) for item in early):
+            self._early = early
+            return True
+        for item in early:
+            self.take(item)
+        return False
 
     def _room_latest(self) -> float:
         """When a waiting batch goes, however busy the caller's buttons are."""
@@ -274,8 +286,10 @@ class Loop:
         return max(self._room_next, seen) + ROOM_DEFER
 
     def _room_pending(self) -> bool:
-        return bool(self._room_waiting) or (
-            self.room_inbox is not None and len(self.room_inbox) > 0
+        return (
+            self._owed
+            or bool(self._room_waiting)
+            or (self.room_inbox is not None and len(self.room_inbox) > 0)
         )
 
     def typed(self, typed: Typed) -> None:
@@ -294,6 +308,11 @@ class Loop:
         # and resume promises only "this step or the one before", so the frame need not.
         # The save still ends before the next item is handled.
         self.draw()
+        self._save()
+
+    def _save(self) -> None:
+        """The session's step to the store: every change so far, a batch's owed one too."""
+        self._owed = False
         notices = len(self.session.notices)
         self.save(self.session.snapshot())
         # a notice the save gave the session (e.g. the disk is full) shows now; the save
