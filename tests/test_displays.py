@@ -9,6 +9,7 @@ import json
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pygame
 import pytest
@@ -171,6 +172,35 @@ def test_every_character_shown_is_in_the_font_or_drawn(painter):
                 drawing = painter.paint(view, surface, words)
                 for placed in drawing.texts:
                     assert fonts.missing_glyphs(placed.text) == set(), (language, name, placed)
+
+
+def test_a_letter_counts_as_in_the_font_exactly_when_the_face_that_draws_it_draws_no_box():
+    """`has_glyph` asks FreeType (which draws) rather than rendering the letter with a font
+    of its own (3.5 M instructions a new letter on the Zero 2 W, issue 35): for every
+    letter of the catalogs and glossaries, and for letters that have a twin in the font
+    (OHM SIGN, Ω; KELVIN SIGN, K: another font's shaping draws them, FreeType does not),
+    the answer is what FreeType's own picture says."""
+    import pygame.freetype
+
+    locale = Path(__file__).resolve().parent.parent / "nsdevice" / "locale"
+    sources = [locale / "nsdevice.pot", *locale.glob("*/LC_MESSAGES/*.po"),
+               *locale.glob("*/glossary.toml")]  # fmt: skip
+    letters = {char for source in sources for char in source.read_text(encoding="utf-8")}
+    letters = {char for char in letters if not char.isspace() and char.isprintable()}
+    letters |= {"\u2126", "\u212a", "\u1f71", "\ue000", "\u0489", "李"}
+    fonts = FontBook()
+    face = pygame.freetype.Font(fonts._path, 24)
+
+    def picture(char: str) -> bytes:
+        surface = pygame.Surface((40, 40))
+        face.render_to(surface, (4, 4), char, (255, 255, 255))
+        return pygame.image.tobytes(surface, "RGB")
+
+    box = picture("\ue000")  # a private-use letter: the face's box
+    assert len(letters) > 100
+    for char in sorted(letters):
+        assert fonts.has_glyph(char) == (picture(char) != box), (char, hex(ord(char)))
+    assert fonts.readable("\u2126") == "Ω"  # drawn as the letter the font has
 
 
 def test_a_no_break_space_is_drawn_as_a_space_not_a_box():
