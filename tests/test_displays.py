@@ -26,6 +26,7 @@ from nsdevice.gallery import example_views
 from nsdevice.inputs.events import Button, Edge, Gesture, Press, Stop
 from nsdevice.locale import LANGUAGES
 from nsdevice.rules.cities import city as city_data
+from nsdevice.session import Session, Settings
 from nsdevice.session.screens import ALL_VIEWS
 from nsdevice.texts import Words
 from nsdevice.voice import say
@@ -620,3 +621,32 @@ def test_st7789_turns_only_the_notes_of_the_small_panels_turn():
     big = St7789Display(panel=FakePanel(), diagonal_inches=7.0, width=800, height=480)
     big.show(views["turn"])
     assert big.page_seconds() is None  # a 7-inch panel shows the whole turn at once
+
+
+def test_the_2_inch_turns_card_is_drawn_once_per_face_and_copied_after_the_same():
+    """Issue 35: the small turn's card is kept, by face and place, in its painter (at most
+    FACES_KEPT of them). Every turn of three cities' games, painted by one painter that
+    keeps faces (twice: the second time all copies), is the picture and the record a
+    fresh painter draws."""
+    from nsdevice.displays.canvas import FACES_KEPT
+    from nsdevice.hardware.profiles import load_profile
+
+    profile = load_profile("display-hat-mini")
+    panel, size = profile.panel(), profile.display.size()
+    turns = []
+    for city in ("tokyo", "paris", "london"):
+        session = Session(Settings(city=city, players=2), seed_source=lambda: "FACES")
+        session.deal_new_game()
+        for _ in range(40):
+            session.press(Press(Button.NEXT))
+            if session.view().screen == "turn":
+                turns.append(panel.placed(session.view()))
+    assert len({view.cards[-1] for view in turns}) > FACES_KEPT  # more than it may keep
+    keeping = Painter(diagonal_inches=panel.diagonal_inches)
+    words = Words("en")
+    for view in [*turns, *turns[-5:]]:
+        kept, fresh = pygame.Surface(size), pygame.Surface(size)
+        drawing = keeping.paint(view, kept, words)
+        assert drawing == Painter(diagonal_inches=panel.diagonal_inches).paint(view, fresh, words)
+        assert pygame.image.tobytes(kept, "RGB") == pygame.image.tobytes(fresh, "RGB")
+        assert 0 < len(keeping.faces) <= FACES_KEPT

@@ -7,6 +7,7 @@ notes every text and figure drawn so that `Painter.paint` can return a `Drawing`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pygame
@@ -17,6 +18,39 @@ from nsdevice.displays.hyphens import Hyphens
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import Fitted, FontBook
 from nsdevice.displays.theme import Colour, Theme
+
+FACES_KEPT = 12  # pictures kept per painter: a city's eleven cards at one size, about
+# 0.13 MB each on the 2-inch panel; drawing one again cost 0.7 M instructions a reveal
+
+
+@dataclass(frozen=True)
+class _Face:
+    """A picture drawn once, and what drawing it noted on the canvas."""
+
+    picture: pygame.Surface
+    texts: tuple[Placed, ...]
+    figures: tuple[Figure, ...]
+    cut: tuple[str, ...]
+
+
+class Faces:
+    """Pictures drawn once and copied after, by what they were drawn from: at most `kept`,
+    the oldest dropped first. One per painter (a canvas gets its painter's)."""
+
+    def __init__(self, kept: int = FACES_KEPT) -> None:
+        self._kept = kept
+        self._faces: dict[tuple[object, ...], _Face] = {}
+
+    def get(self, key: tuple[object, ...]) -> _Face | None:
+        return self._faces.get(key)
+
+    def keep(self, key: tuple[object, ...], face: _Face) -> None:
+        while len(self._faces) >= self._kept:
+            del self._faces[next(iter(self._faces))]
+        self._faces[key] = face
+
+    def __len__(self) -> int:
+        return len(self._faces)
 
 
 @dataclass
@@ -30,6 +64,7 @@ class Canvas:
     dots_per_mm: float = 96 / 25.4  # the glass's pixels per millimetre (a 96 dpi window)
     hyphens: Hyphens = field(default_factory=Hyphens)  # the painter's: where words may break
     codes: CodeBook = field(default_factory=CodeBook)  # the painter's: QR codes drawn once
+    faces: Faces = field(default_factory=Faces)  # the painter's: pictures drawn once
     texts: list[Placed] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     seats: list[Seated] = field(default_factory=list)
@@ -70,6 +105,30 @@ class Canvas:
         for index, line in enumerate(fitted.lines):
             left = x + (w - self.fonts.width(line, fitted.size)) / 2 if centre else x
             self.text(line, fitted.size, colour, (left, y + index * fitted.advance), role)
+
+    # --- pictures drawn once ---------------------------------------------------------
+    def once(self, key: tuple[object, ...], rect: pygame.Rect, draw: Callable[[], None]) -> None:
+        """What `draw` draws inside `rect`, drawn on the ground colour: the first time by
+        `draw`, kept with what it noted, then copied. `key` names everything the picture
+        depends on beyond the surface's format and the ground, which are added here;
+        `draw` must draw only inside `rect`, on ground nothing else was drawn on."""
+        surface = self.surface
+        key = (*key, self.theme.palette.background, surface.get_bitsize(), surface.get_masks())
+        face = self.faces.get(key)
+        if face is not None:
+            surface.blit(face.picture, rect.topleft)
+            self.texts.extend(face.texts)
+            self.figures.extend(face.figures)
+            self.cut.extend(face.cut)
+            return
+        texts, figures, cut = len(self.texts), len(self.figures), len(self.cut)
+        draw()
+        inside = rect.clip(surface.get_rect())
+        if inside != rect:
+            return  # partly off the surface: not kept, as a copy would land elsewhere
+        picture = surface.subsurface(rect).copy()
+        recorded = (tuple(self.texts[texts:]), tuple(self.figures[figures:]), tuple(self.cut[cut:]))
+        self.faces.keep(key, _Face(picture, *recorded))
 
     # --- the record -------------------------------------------------------------------
     def drawing(self, bands: dict[str, Box]) -> Drawing:

@@ -163,16 +163,27 @@ def small_turn(
 
 
 def _card(canvas: Canvas, view: views.TurnView, placed: Areas) -> None:
-    figures.card(
-        canvas,
-        view.cards[-1],
-        view.city,
-        placed.card,
-        label=placed.label,
-        role="card-symbol",
-        symbol_size=round(canvas.mm(SYMBOL_MM) / SYMBOL_FILL),
-        label_size=placed.label_px,
-        narrowest=KIND_NARROWEST,
+    """The card, drawn once per face and place and then copied (it is drawn first, on
+    the bare ground: a reveal's card is most of its paint)."""
+    card, rect = view.cards[-1], placed.card
+    symbol = round(canvas.mm(SYMBOL_MM) / SYMBOL_FILL)
+    colours = canvas.theme.card_colours(view.city, card.kind.value)
+    key = ("small-turn-card", card, view.city, tuple(rect), placed.label, placed.label_px,
+           symbol, colours, canvas.theme.palette)  # fmt: skip
+    canvas.once(
+        key,
+        rect,
+        lambda: figures.card(
+            canvas,
+            card,
+            view.city,
+            rect,
+            label=placed.label,
+            role="card-symbol",
+            symbol_size=symbol,
+            label_size=placed.label_px,
+            narrowest=KIND_NARROWEST,
+        ),
     )
 
 
