@@ -107,7 +107,7 @@ class Canvas:
             self.text(line, fitted.size, colour, (left, y + index * fitted.advance), role)
 
     # --- pictures drawn once ---------------------------------------------------------
-    def once(self, key: tuple[object, ...], rect: pygame.Rect, draw: Callable[[], None]) -> None:
+    def once(self, key: tuple[object, ...], rect: pygame.Rect, draw: Callable[[], object]) -> None:
         """What `draw` draws inside `rect`, drawn on the ground colour: the first time by
         `draw`, kept with what it noted, then copied. `key` names everything the picture
         depends on beyond the surface's format and the ground, which are added here;
