@@ -151,13 +151,14 @@ def test_fit_text_wraps_before_shrinking_much():
 
 def test_asking_for_letters_opens_one_font_for_all_of_them(monkeypatch):
     """Issue 35: a font opened for each letter asked was 34 M instructions of the Pi's
-    first frame (the summary's "·" and its like); the answers are the same."""
+    first frame (the summary's "·" and its like); the answers are the same. (The face
+    that draws is now asked itself: no font is opened at all.)"""
     fonts = FontBook()
     opened = []
     real = pygame.font.Font
     monkeypatch.setattr(pygame.font, "Font", lambda *a: opened.append(a) or real(*a))
     answers = [fonts.has_glyph(char) for char in "·äß→œ€\u0378"]
-    assert answers == [True, True, True, False, True, True, False] and len(opened) == 1
+    assert answers == [True, True, True, False, True, True, False] and len(opened) <= 1
 
 
 def test_every_character_shown_is_in_the_font_or_drawn(painter):
