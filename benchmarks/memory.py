@@ -52,6 +52,26 @@ def tap_when_asked():
 # would keep it from forking its page early (web.forked)
 signal.signal(signal.SIGUSR1,
               lambda *_: threading.Thread(target=tap_when_asked, daemon=True).start())
+class MockPins:
+    # The pins are gpiozero's mock ones, its default once the box imports gpiozero.devices:
+    # as on the Pi, where it finds lgpio unasked. A GPIOZERO_PIN_FACTORY would make it
+    # look the name up by entry point, loading importlib.metadata (1.5 MB) the Pi never loads.
+    def find_spec(self, name, path, target=None):
+        if name != "gpiozero.devices":
+            return None
+        sys.meta_path.remove(self)
+        import importlib.util
+        spec = importlib.util.find_spec(name)
+        run = spec.loader.exec_module
+        def exec_module(module):
+            run(module)
+            def mock_pins():  # asked by the first device made, once gpiozero is loaded
+                from gpiozero.pins.mock import MockFactory
+                return MockFactory()
+            module.Device._default_pin_factory = staticmethod(mock_pins)
+        spec.loader.exec_module = exec_module
+        return spec
+sys.meta_path.insert(0, MockPins())
 from nsdevice.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -147,7 +167,6 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
         port = free_port()
         environment = {
             **service_malloc_settings(),  # as the service runs it
-            "GPIOZERO_PIN_FACTORY": "mock",
             "LD_PRELOAD": str(_fake_spidev(folder)),
             "PYTHONPATH": os.pathsep.join([str(FAKE_GPIO_LINES), str(ROOT)]),
         }
@@ -179,7 +198,8 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
             # the phones' page serves from its own process (issue 32): its memory counts
             page_pids = children(box.pid)
             page_peak = sum(status_kb(pid, "VmHWM") for pid in page_pids)
-            proportional = sum(pss_kb(pid) for pid in (box.pid, *page_pids))
+            box_pss = pss_kb(box.pid)
+            page_pss = sum(pss_kb(pid) for pid in page_pids)
             events = [page.events for page in pages]
             for page in pages:
                 page.close()
@@ -198,7 +218,9 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
         "box_and_page_pss_peak_mb": round(sampled.peak / 1024, 1),
         "pss_samples": sampled.samples,
         # shared pages (the interpreter, the libraries) counted once, at the end
-        "box_and_page_pss_at_the_end_mb": round(proportional / 1024, 1),
+        "box_and_page_pss_at_the_end_mb": round((box_pss + page_pss) / 1024, 1),
+        "box_pss_at_the_end_mb": round(box_pss / 1024, 1),
+        "page_process_pss_at_the_end_mb": round(page_pss / 1024, 1),
         "events_per_phone": events,
         "numpy_mapped": modules,
     }
