@@ -342,10 +342,11 @@ def storm_verdict(args: argparse.Namespace) -> dict[str, Any]:
         for count in (0, args.addresses):  # the baseline first, then the storm: A/B/A/B
             run = storm_frames(args.storm_presses, count, args.storm_seconds, args.state_dir)
             runs.append(run)
-            took = run["from_the_deciding_edge_ms"]
+            took, woke = run["from_the_deciding_edge_ms"], run["edge_to_loop_ms"]
             print(f"addresses {count:3}: press → frame from the deciding edge p90"
                   f" {took['p90']} ms, p99 {took['p99']} ms, max {took['max']} ms"
-                  f" ({took['count']} taps in {run['play_seconds']} s), joins answered"
+                  f" ({took['count']} taps in {run['play_seconds']} s; edge → loop p90"
+                  f" {woke['p90']} ms, p99 {woke['p99']} ms), joins answered"
                   f" {run['storm_answers']}, load {load_average()[0]}", flush=True)  # fmt: skip
     figures: dict[str, Any] = {"runs": runs}
     for edge in ("from_the_deciding_edge_ms", "from_release_ms"):

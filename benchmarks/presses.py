@@ -127,7 +127,7 @@ def press_to_frame(
     from nsdevice.box.loop import Loop
     from nsdevice.box.notify import Notifier
     from nsdevice.displays.pygame_display import PygameDisplay
-    from nsdevice.inputs.events import Button, ButtonTracker, QueueInbox, Stop
+    from nsdevice.inputs.events import Button, ButtonTracker, Edge, QueueInbox, Stop
     from nsdevice.inputs.gpio import GpioButtons
     from nsdevice.rules.deal import draw_seed
     from nsdevice.runner.opening import choose_inbox
@@ -188,6 +188,17 @@ def press_to_frame(
                 pressing[0] = False
 
         loop.handle = handle_press  # type: ignore[method-assign]
+        # from each edge to the loop taking it: the wait for the loop's thread to wake and
+        # get a core (and the interpreter's lock), before any of the tap's own work
+        edge_to_loop: list[float] = []
+        take = loop.take
+
+        def take_timed(item: Any) -> bool:
+            if isinstance(item, Edge):
+                edge_to_loop.append(time.monotonic() - item.at)  # the edge's own clock
+            return take(item)
+
+        loop.take = take_timed  # type: ignore[method-assign]
 
         from_release: list[float] = []  # taps decided on release (the hold means more there)
         edge_taps: list[float] = []  # taps decided on the press edge, from that edge
@@ -285,6 +296,7 @@ def press_to_frame(
         "from_the_deciding_edge_ms": summary(decided, 1000),
         "reveal_from_press_edge_ms": summary(reveals, 1000),
         "finger_down_ms": summary(finger, 1000, 1),
+        "edge_to_loop_ms": summary(edge_to_loop, 1000),
         "parts_median_ms": {
             "session_press": round(statistics.median(session_press.took) * 1000, 3),
             "save": round(statistics.median(save.took) * 1000, 3),

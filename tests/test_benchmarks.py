@@ -42,6 +42,7 @@ def test_measure_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
         decided = latency["decided_on_press_edge_ms"]["count"] + latency["from_release_ms"]["count"]
         assert decided == 20 and latency["reveal_from_press_edge_ms"]["count"] > 0
         assert set(latency["parts_median_ms"]) == {"session_press", "save", "paint", "flip"}
+        assert latency["edge_to_loop_ms"]["count"] == 2 * 20  # each tap's press and release
     assert figures["press_to_frame"]["inbox"] == "PygameInbox"  # the window's own events
     assert figures["press_to_frame_button_build"]["inbox"] == "QueueInbox"
     panel = figures["panel_frame_320x240"]
