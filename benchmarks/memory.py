@@ -11,6 +11,7 @@ box when it forks). Each process's VmHWM and their sum are reported too, unjudge
 
 from __future__ import annotations
 
+import array
 import os
 import shutil
 import signal
@@ -124,14 +125,54 @@ def family_pss_kb(pid: int) -> int | None:
         return None
 
 
+FRAMES_EVERY = 4  # samples between two counts of the family's own pages (slower to read)
+PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+FRAME_BITS = (1 << 55) - 1  # a pagemap entry's page frame number; bit 63: present
+
+
+def frames(pid: int) -> set[int]:
+    """The physical pages (frame numbers) mapped by `pid` now, from /proc/PID/pagemap.
+    Only root reads frame numbers (others read 0s): see `family_frames_kb`."""
+    found: set[int] = set()
+    page = PAGE_KB * 1024
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/pagemap", "rb") as pagemap:
+        for line in maps:
+            start, end = (int(bound, 16) for bound in line.split(None, 1)[0].split("-"))
+            pagemap.seek(start // page * 8)
+            entries = array.array("Q")
+            try:
+                entries.frombytes(pagemap.read((end - start) // page * 8))
+            except OSError:  # [vsyscall]: no entries
+                continue
+            found.update(entry & FRAME_BITS for entry in entries if entry >> 63)
+    return found
+
+
+def family_frames_kb(pid: int) -> int | None:
+    """The memory of `pid` and its children with each physical page counted once, however
+    many other processes on this machine map it too (PSS would split those with them):
+    what their PSS sum would be on a Pi where nothing else maps the box's libraries.
+    None when a process went between two reads, or without root."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        pages = set().union(*(frames(member) for member in (pid, *children(pid))))
+    except OSError:
+        return None
+    return len(pages) * PAGE_KB
+
+
 class PeakPss:
     """A thread summing the PSS of a process and its children every `period`, from
     `follow(pid)` (as soon as the process is started) to `stop()`; `peak` is the largest
-    sum seen (kB), `samples` how many sums were taken."""
+    sum seen (kB), `samples` how many sums were taken. Every `FRAMES_EVERY` samples it
+    also counts their physical pages once each (`family_frames_kb`): `peak_frames`, 0
+    where that cannot be read."""
 
     def __init__(self, period: float = SAMPLE_PERIOD) -> None:
         self.period = period
         self.peak = 0
+        self.peak_frames = 0
         self.samples = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -151,6 +192,8 @@ class PeakPss:
             if total is not None:
                 self.peak = max(self.peak, total)
                 self.samples += 1
+                if self.samples % FRAMES_EVERY == 1:
+                    self.peak_frames = max(self.peak_frames, family_frames_kb(pid) or 0)
             if self._stop.wait(self.period):
                 return
 
@@ -217,6 +260,9 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
         # judged (issue 35): shared pages counted once, the largest sum through the run
         "box_and_page_pss_peak_mb": round(sampled.peak / 1024, 1),
         "pss_samples": sampled.samples,
+        # unjudged: the two processes' physical pages, each once, whoever else maps them
+        # (what the PSS sum would be where nothing else shares their libraries: the Pi)
+        "box_and_page_own_pages_peak_mb": round(sampled.peak_frames / 1024, 1) or None,
         # shared pages (the interpreter, the libraries) counted once, at the end
         "box_and_page_pss_at_the_end_mb": round((box_pss + page_pss) / 1024, 1),
         "box_pss_at_the_end_mb": round(box_pss / 1024, 1),

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -117,6 +119,44 @@ def test_memory_samples_the_sum_of_a_process_and_its_childrens_pss():
     finally:
         child.communicate(b"")
     assert family_pss_kb(2**22 + 12345) is None  # a process gone: no sample, not a 0
+
+
+def _sleeping(pid: int) -> bool:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return fields[0] == "S"
+
+
+def test_memory_counts_a_familys_physical_pages_once_each():
+    """Unjudged, beside the PSS: a page the box and its page's process share counts once,
+    however many others map it too; root reads the frame numbers, others get None."""
+    from benchmarks.figures import children
+    from benchmarks.memory import PAGE_KB, family_frames_kb, frames, pss_kb
+
+    sleep = shutil.which("sleep")
+    assert sleep is not None
+    # a shell waiting for its sleeping child: two processes whose pages stay put
+    parent = subprocess.Popen(["sh", "-c", f"{sleep} 600 & wait"])
+    try:
+        child = 0
+        while not child:  # until the child is the sleep, asleep, and the shell waits for it
+            found = children(parent.pid)
+            if found and os.readlink(f"/proc/{found[0]}/exe") == os.path.realpath(sleep):
+                child = found[0] if _sleeping(found[0]) and _sleeping(parent.pid) else 0
+            time.sleep(0.01)
+        family = family_frames_kb(parent.pid)
+        if os.geteuid() != 0:
+            assert family is None
+            return
+        mine, theirs = frames(parent.pid), frames(child)
+        assert family is not None
+        assert family == len(mine | theirs) * PAGE_KB  # each page once…
+        assert mine & theirs  # …and they share some (libc's)
+        assert family < (len(mine) + len(theirs)) * PAGE_KB
+        assert family >= pss_kb(parent.pid) + pss_kb(child)  # PSS splits with others
+    finally:
+        for pid in children(parent.pid):
+            os.kill(pid, 9)
+        parent.wait(30)
 
 
 def test_phones_benchmark_runs_with_tiny_counts_and_writes_every_figure(tmp_path):
