@@ -209,3 +209,20 @@ def test_city_names_are_case_insensitive_and_unknown_ones_rejected_section1():
     assert city("LONDON").name is CityName.LONDON
     with pytest.raises(ValueError):
         city("berlin")
+
+
+def test_a_citys_file_is_read_once_whatever_its_name_is_given_as(monkeypatch) -> None:
+    """Issue 35: the cache kept "tokyo" and CityName.TOKYO apart, and the box read Tokyo's
+    file twice before its first frame."""
+    import tomllib
+
+    from nsdevice.rules import cities
+
+    read, loads = [], tomllib.loads
+    monkeypatch.setattr(tomllib, "loads", lambda text: read.append(1) or loads(text))
+    cities._city.cache_clear()
+    try:
+        names = ("tokyo", cities.CityName.TOKYO, "Tokyo")
+        assert len({id(cities.city(name)) for name in names}) == 1 and len(read) == 1
+    finally:
+        cities._city.cache_clear()

@@ -143,10 +143,15 @@ def _parse(data: dict[str, Any]) -> City:
 DATA = Path(__file__).resolve().parent / "data"
 
 
-@cache  # the data files are immutable package data: read each once per process
 def city(name: str) -> City:
     """The city called `name`; ValueError for an unknown name."""
-    key = CityName(name.lower())
+    return _city(CityName(name.lower()))
+
+
+@cache  # the data files are immutable package data: read each once per process
+def _city(key: CityName) -> City:
+    # (keyed by the member: a cache of `city` kept "tokyo" and CityName.TOKYO apart, and
+    # read the file twice before the box's first frame: issue 35)
     text = (DATA / f"{key.value}.toml").read_text("utf-8")
     return _parse(tomllib.loads(text))
 
