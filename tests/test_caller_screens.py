@@ -5,9 +5,12 @@ mark each table's winner. Read back from what the painter placed, never from its
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pygame
 import pytest
 
+from nsdevice.displays import canvas
 from nsdevice.displays.painter import Painter, dots_per_mm
 from nsdevice.gallery import example_views
 from nsdevice.hardware.profiles import load_profile
@@ -78,3 +81,47 @@ def test_the_results_mark_each_tables_winner_with_a_star_C12():
     assert names == [p.name for p in view.ranking]
     totals = [p.text for p in drawing.texts if p.role == "total"]
     assert totals == [str(p.total) for p in view.ranking]
+
+
+# --- the join column drawn once (issue 35) -----------------------------------------------
+
+
+def caller_turn_view() -> TurnView:
+    view = load_profile("tv").panel().placed(dict(example_views("tokyo", "en"))["room-turn"])
+    assert isinstance(view, TurnView) and view.room is not None
+    return view
+
+
+def painted(painter: Painter, view: TurnView) -> tuple[bytes, object]:
+    surface = pygame.Surface(load_profile("tv").display.size())
+    drawing = painter.paint(view, surface, Words(view.language))
+    return pygame.image.tobytes(surface, "RGB"), drawing
+
+
+def tv_painter() -> Painter:
+    return Painter(diagonal_inches=load_profile("tv").panel().diagonal_inches)
+
+
+def test_the_callers_join_column_is_drawn_once_and_copied_the_same(monkeypatch):
+    """The next press takes the join column and the pencils by size from the painter:
+    the same pixels and the same record (Drawing) as drawn afresh."""
+    kept = []
+    real = canvas.Faces.keep
+    monkeypatch.setattr(canvas.Faces, "keep", lambda *a: kept.append(a[1]) or real(*a))
+    painter, view = tv_painter(), caller_turn_view()
+    first = painted(painter, view)
+    again = painted(painter, view)
+    assert [key[0] for key in kept] == ["caller-column"]  # the second frame copied it
+    assert again == first == painted(tv_painter(), view)
+
+
+def test_a_new_rounds_pencils_draw_the_join_column_again_C8():
+    painter, view = tv_painter(), caller_turn_view()
+    assert view.room is not None
+    painted(painter, view)
+    rows = tuple(reversed(view.room.rows))  # other pencils by size: what the column shows
+    other = replace(view, room=replace(view.room, rows=rows))
+    assert painted(painter, other) == painted(tv_painter(), other)
+    assert painted(painter, other)[0] != painted(painter, view)[0]
+    joined = replace(view, room=replace(view.room, players=view.room.players + 1))
+    assert painted(painter, joined) == painted(tv_painter(), joined)  # the count: not shown

@@ -73,8 +73,18 @@ def caller_turn(canvas: Canvas, view: views.TurnView, words: Words, body: Box) -
     wide_turn(canvas, view, words, (x, y, w - side - 2 * margin, h))
     column = (x + w - side, y, side, h)
     _rule(canvas, column)
-    below = join_column(canvas, room, words, column, share=0.32, count=False)
-    pencil_panel(canvas, room, words, (column[0], below, side, y + h - below))
+
+    def paint() -> None:
+        below = join_column(canvas, room, words, column, share=0.32, count=False)
+        pencil_panel(canvas, room, words, (column[0], below, side, y + h - below))
+
+    # The same from one press to the next, until a round's new pencils: drawn once, then
+    # copied (laying out its words again cost a caller's press more than one table's
+    # whole turn, issue 35). The count of tables and players is not on the turn.
+    shown = replace(room, tables=0, players=0)
+    key = ("caller-column", shown, words.language, canvas.surface.get_size(), column,
+           canvas.dots_per_mm)  # fmt: skip
+    canvas.once(key, pygame.Rect(column), paint)
 
 
 def room_pencils(
