@@ -129,3 +129,40 @@ def test_the_profiles_rgb_led_lights_through_gpiozero():
     finally:
         Device.pin_factory.reset()
         Device.pin_factory = MockFactory()
+
+
+def test_the_hat_builds_buttons_and_led_wait_for_the_first_frame_then_work(monkeypatch):
+    """Issue 35 (decision 0009): the Display HAT Mini's profile opens its panel alone; the
+    loop's `later` then opens the buttons, whose edges reach the inbox, and the LED."""
+    import nsdevice.runner.opening as opening
+    from nsdevice.gallery import example_views
+    from nsdevice.inputs.events import Button, Edge
+    from nsdevice.runner import _open_buttons
+
+    class Panel:
+        def inbox(self):
+            return None
+
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+    monkeypatch.setattr(opening, "open_display", lambda plan: (Panel(), None))
+    try:
+        chosen = plan(args(hardware="display-hat-mini"), {})
+        assert opening.buttons_after_first_frame(chosen)
+        asked = plan(args(hardware="display-hat-mini", input="gpio"), {})
+        assert not opening.buttons_after_first_frame(asked)  # may fall back: opened at once
+        _, inbox, inputs = opening.open_hardware(chosen, buttons_later=True)
+        assert inputs == [] and opening.panel(chosen, inputs, buttons_later=True).keys == ()
+        (led,) = _open_buttons(chosen, inbox, inputs)
+        assert len(inputs) == 1
+        lamp = chosen.profile.led
+        channels = [Device.pin_factory.pin(pin) for pin in (lamp.red, lamp.green, lamp.blue)]
+        led(dict(example_views("tokyo"))["turn"])
+        assert [channel.state for channel in channels] != [1, 1, 1]  # active low: lit
+        Device.pin_factory.pin(chosen.profile.input.button_pins()[Button.NEXT]).drive_low()
+        (edge,) = inbox.get(5)
+        assert isinstance(edge, Edge) and edge.button is Button.NEXT and edge.down
+        for device in inputs:
+            device.close()
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = MockFactory()
