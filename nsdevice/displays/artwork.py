@@ -7,6 +7,7 @@ come from the same theme. Plain bytes and strings, so the web side never imports
 from __future__ import annotations
 
 import struct
+import sys
 import zlib
 
 import pygame
@@ -34,7 +35,7 @@ def png(image: pygame.Surface) -> bytes:
     """`image` as an RGBA PNG, written here: pygame's own writer loads SDL_image and
     libpng for these few pictures, 0.7 MB of the box's memory (issue 23)."""
     width, height = image.get_size()
-    pixels = pygame.image.tobytes(image, "RGBA")
+    pixels = rgba(image)
     stride = width * 4
     rows = b"".join(b"\0" + pixels[row : row + stride] for row in range(0, len(pixels), stride))
     header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8 bits, RGBA
@@ -43,6 +44,26 @@ def png(image: pygame.Surface) -> bytes:
         struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
         for kind, data in chunks
     )
+
+
+def rgba(image: pygame.Surface) -> bytes:
+    """A 32-bit surface's pixels as R, G, B, A bytes, row after row: what
+    `pygame.image.tobytes(image, "RGBA")` gives, read from the surface's own buffer, since
+    `pygame.image` loads SDL_image and its codec libraries as it starts (issue 35: 0.8 MB
+    of the box's memory, for nothing the box reads or writes)."""
+    width, height = image.get_size()
+    if image.get_bytesize() != 4 or image.get_pitch() != width * 4:
+        raise ValueError("rgba() reads 32-bit surfaces without padding")
+    raw = image.get_buffer().raw
+    pixels = bytearray(len(raw))
+    _, _, _, alpha_mask = image.get_masks()
+    for channel, shift in enumerate(image.get_shifts()):
+        if channel == 3 and not alpha_mask:
+            pixels[3::4] = b"\xff" * (width * height)  # no alpha: opaque, as tobytes says
+            continue
+        at = shift // 8 if sys.byteorder == "little" else 3 - shift // 8
+        pixels[channel::4] = raw[at::4]
+    return bytes(pixels)
 
 
 def card_colours(theme: Theme = DEFAULT_THEME) -> dict[str, dict[str, tuple[str, ...]]]:
