@@ -288,7 +288,7 @@ def test_pi_cost_says_the_tv_rooms_press_against_one_tables_with_its_target():
                    "page_median_tap": 22e6}}  # fmt: skip
     rows = pi_cost.tv_rows(tv)
     assert [figure for _, figure, _ in rows] == ["20.00 M", "30.00 M", "1.50×",
-                                                 "23.00 M (22.00 M)"]  # fmt: skip
+                                                 "22.00 M (23.00 M)"]  # fmt: skip
     assert "300 phones" in rows[1][0] and rows[2][2] == "≤ 2×"
     assert pi_cost.tv_rows(None) == []
     args = pi_cost.parse_args(["--only", "tv", "--tv-presses", "2"])
