@@ -163,8 +163,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         started = time.monotonic()
         box = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        talked = talk(box, args.players, port or 0)
-        ended(box)
+        try:
+            talked = talk(box, args.players, port or 0)
+            ended(box)
+        except BaseException:
+            box.kill()  # else it waits for players who never come, and its page with it
+            raise
     print(f"{time.monotonic() - started:.1f} s; screens {' '.join(talked.screens)}; streams"
           f" ready {talked.streams_ready}; late {talked.late}")  # fmt: skip
     return 0

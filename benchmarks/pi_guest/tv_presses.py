@@ -56,7 +56,7 @@ from nsdevice.store import Store
 
 NEXT = Press.parse("next")
 SIZE = "1920x1080"
-JOIN_WAIT = 1800.0  # seconds for the room to seat the host's players (qemu is slow)
+JOIN_WAIT = 900.0  # seconds for the room to seat the host's players (qemu is slow)
 
 
 class CountingInbox:
