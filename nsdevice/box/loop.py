@@ -273,7 +273,7 @@ class Loop:
         """Whether an input came since the loop last looked: kept for the loop's next
         turn (`_early`). The room's own items that came join the waiting batch."""
         early = self.inbox.get(0)
-        if any(not isinstance(item, ROOM_ITEMS) for item in early):
+        if _any_input(early):
             self._early = early
             return True
         for item in early:
@@ -329,7 +329,7 @@ class Loop:
             self.notifier.watchdog()
             items, self._early = self._early or self.inbox.get(self._timeout()), []
             presses_before = self._presses
-            if any(not isinstance(item, ROOM_ITEMS) for item in items):
+            if _any_input(items):
                 self.busy.start()
             for item in items:
                 if self.take(item):
@@ -387,3 +387,9 @@ class Loop:
             due = max(self._room_next, still)
             waits.append(max(ROOM_PERIOD / 10, due - self.clock()))
         return min(waits) if waits else None
+
+
+def _any_input(items: list[Any]) -> bool:
+    """Whether anything among `items` is more than the room's news (a join, a sheet):
+    an edge, a key, a stop, which the caller is waiting to see."""
+    return any(not isinstance(item, ROOM_ITEMS) for item in items)
