@@ -651,3 +651,24 @@ def test_the_2_inch_turns_card_is_drawn_once_per_face_and_copied_after_the_same(
         assert drawing == Painter(diagonal_inches=panel.diagonal_inches).paint(view, fresh, words)
         assert pygame.image.tobytes(kept, "RGB") == pygame.image.tobytes(fresh, "RGB")
         assert 0 < len(keeping.faces) <= FACES_KEPT
+
+
+def test_the_2_inch_turn_marks_the_seam_between_its_card_and_the_column_beside_it():
+    """Issue 35: the panel sends each side of the small turn's seam on its own; the seam
+    is the card's left edge, with the count and the notes wholly left of it."""
+    from nsdevice.hardware.profiles import load_profile
+
+    profile = load_profile("display-hat-mini")
+    panel = profile.panel()
+    surface = pygame.Surface(profile.display.size())
+    for name in ("turn", "turn-paired-effect", "turn-switch", "turn-last"):
+        view = panel.placed(dict(example_views("tokyo"))[name])
+        drawing = Painter(diagonal_inches=panel.diagonal_inches).paint(view, surface, Words("en"))
+        (seam,) = drawing.seams
+        (card,) = drawing.figures_of("card-symbol")
+        assert seam < card.rect[0]
+        beside = [t for t in drawing.texts if t.role not in ("card-label",) and t.rect[1] > 20]
+        assert beside and all(t.rect[0] + t.rect[2] <= seam for t in beside if t.rect[0] < seam)
+    menu = Painter(diagonal_inches=panel.diagonal_inches).paint(
+        panel.placed(dict(example_views("tokyo"))["menu"]), surface, Words("en"))
+    assert menu.seams == ()  # only the small turn has parts side by side

@@ -69,6 +69,7 @@ class Canvas:
     figures: list[Figure] = field(default_factory=list)
     seats: list[Seated] = field(default_factory=list)
     cut: list[str] = field(default_factory=list)  # texts whose words were broken or dropped
+    seams: list[int] = field(default_factory=list)  # columns where the layout's parts meet
 
     # --- sizes ------------------------------------------------------------------------
     def px(self, fraction: float) -> int:
@@ -140,4 +141,5 @@ class Canvas:
             tuple(bands.items()),
             tuple(self.seats),
             tuple(self.cut),
+            tuple(self.seams),
         )

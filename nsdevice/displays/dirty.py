@@ -7,6 +7,9 @@ rows and row prefixes/suffixes are compared, each one C-level bytes comparison, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import pairwise
+
 from nsdevice.rules.frozen import dataclass
 
 # Unchanged rows between two changed bands that are cheaper to send again than to start a
@@ -199,3 +202,59 @@ def window_bytes(frame: bytes, width: int, window: Window, pixel_bytes: int = 2)
     first, last = window.left * pixel_bytes, (window.right + 1) * pixel_bytes
     rows = range(window.top, window.bottom + 1)
     return b"".join(frame[row * pitch + first : row * pitch + last] for row in rows)
+
+
+# What one more window costs, in bytes of pixels: its 11 small SPI transfers and the
+# Python round them, against the bus time of the bytes a cut leaves out.
+WINDOW_BYTES = 1024
+
+
+def parted(
+    before: bytes,
+    after: bytes,
+    width: int,
+    window: Window,
+    seams: Sequence[int],
+    pixel_bytes: int = 2,
+) -> list[Window]:
+    """`window` cut at each seam inside it (a column where a part of the picture starts:
+    the layout's, `Drawing.seams`), each part kept only to the rows where it changed; or
+    the window whole, when that sends fewer bytes (counting WINDOW_BYTES a window). A
+    reveal on the 2-inch turn changes the card top to bottom and, beside it, the count at
+    the top: one window round both sends the unchanged notes under the count again (issue
+    35). Any cut covers every change: each part is the window's full height first."""
+    columns = sorted({c for c in seams if window.left < c <= window.right})
+    if not columns:
+        return [window]
+    pitch = width * pixel_bytes
+    edges = [window.left, *columns, window.right + 1]
+    parts = []
+    for left, end in pairwise(edges):
+        part = _changed_rows(
+            before, after, pitch, pixel_bytes, Window(left, window.top, end - 1, window.bottom)
+        )
+        if part is not None:
+            parts.append(part)
+    sent = sum(part.width * part.height * pixel_bytes + WINDOW_BYTES for part in parts)
+    return parts if sent < window.width * window.height * pixel_bytes + WINDOW_BYTES else [window]
+
+
+def _changed_rows(
+    before: bytes, after: bytes, pitch: int, size: int, part: Window
+) -> Window | None:
+    """`part` from its first changed row to its last; None when nothing in it changed."""
+    left, right = part.left * size, (part.right + 1) * size
+    top, bottom = part.top, part.bottom
+    while top <= bottom and (
+        before[top * pitch + left : top * pitch + right]
+        == after[top * pitch + left : top * pitch + right]
+    ):
+        top += 1
+    if top > bottom:
+        return None
+    while (
+        before[bottom * pitch + left : bottom * pitch + right]
+        == after[bottom * pitch + left : bottom * pitch + right]
+    ):
+        bottom -= 1
+    return Window(part.left, top, part.right, bottom)

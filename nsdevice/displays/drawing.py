@@ -55,6 +55,10 @@ class Drawing:
     bands: tuple[tuple[str, Box], ...] = ()  # every edge with labels on it, and its box
     seats: tuple[Seated, ...] = ()  # the places of a table drawn as the table
     cut: tuple[str, ...] = ()  # whole texts that had to be broken between letters or cut
+    # columns where parts of the layout meet, side by side (the 2-inch turn's card and the
+    # column beside it): what changes on one side says nothing of the other, so a panel
+    # sends each side's changed rows on their own (St7789Display)
+    seams: tuple[int, ...] = ()
 
     def figures_of(self, role: str) -> list[Figure]:
         return [f for f in self.figures if f.role == role]

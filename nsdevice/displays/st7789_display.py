@@ -30,7 +30,7 @@ from typing import Any, Protocol, Self
 import pygame
 
 from nsdevice.displays import BRIGHTNESS_LEVELS, DisplayUnavailable
-from nsdevice.displays.dirty import Window, changed_windows, window_bytes
+from nsdevice.displays.dirty import Window, changed_windows, parted, window_bytes
 from nsdevice.displays.painted import PaintedDisplay
 from nsdevice.displays.painter import Painter
 from nsdevice.inputs.events import Inbox
@@ -148,12 +148,26 @@ class St7789Display(PaintedDisplay):
         windows = changed_windows(self._sent, frame, width, height)
         if not windows:
             return
+        seams = self._seams()
+        if seams and self._sent is not None:
+            windows = [part for w in windows for part in parted(self._sent, frame, width, w, seams)]
         # forgotten first: if a transfer fails half-way, the next frame goes out whole
         self._sent = None
         for window in windows:
             sent, pixels = _cut(self._turned, frame, width, window)
             self._send(sent, _big_endian(pixels))
         self._sent = frame
+
+    def _seams(self) -> tuple[int, ...]:
+        """The painted layout's seams (`Drawing.seams`) as the panel's columns: turned
+        by 180 degrees, the column a part starts at is counted from the other side.
+        Turned a quarter, columns are rows: none."""
+        if self.drawing is None or self._rotation in (90, 270):
+            return ()
+        if self._rotation == 180:
+            width = self._panel_size[0]
+            return tuple(width - seam for seam in self.drawing.seams)
+        return self.drawing.seams
 
     def inbox(self) -> Inbox | None:
         return None  # the HAT's buttons are GPIO inputs, read by the GPIO back end

@@ -154,6 +154,7 @@ def small_turn(
         return 1
     placed = areas(canvas, view, words, bands)
     _card(canvas, view, placed)
+    canvas.seams.append(placed.card.left)  # the card beside the count and notes
     _count(canvas, view, placed.count)
     pages = note_pages(canvas, view, words, placed.notes)
     if pages:
