@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from nsdevice.displays.dirty import MERGED_GAP, Window, changed_windows, parted
+from nsdevice.displays.dirty import MERGED_GAP, Window, changed_rows, changed_windows, parted
 
 
 def pixel_by_pixel(before: bytes, after: bytes, width: int, height: int) -> list[Window]:
@@ -87,3 +87,17 @@ def test_a_reveal_sends_the_card_and_the_count_but_not_the_notes_under_the_count
     assert (card.left, card.top, card.right, card.bottom) == (3, 28, seam - 1, 235)
     assert (count.left, count.top, count.right, count.bottom) == (seam, 28, 314, 59)
     assert parted(before, bytes(after), width, whole, []) == [whole]  # no seam: as it was
+
+
+def test_the_changed_rows_are_the_changed_windows_bands_as_whole_rows():
+    rng = random.Random(36)
+    for _ in range(800):
+        width, height = rng.randint(1, 14), rng.randint(1, 45)
+        before = rng.randbytes(width * height * 2)
+        after = bytearray(before)
+        for _ in range(rng.randint(0, 9)):
+            after[rng.randrange(len(after))] ^= rng.randint(1, 255)
+        bands = [Window(0, w.top, width - 1, w.bottom)
+                 for w in changed_windows(before, bytes(after), width, height)]  # fmt: skip
+        assert changed_rows(before, bytes(after), width, height) == bands
+    assert changed_rows(None, bytes(8), 2, 2) == [Window(0, 0, 1, 1)]  # a first frame: whole

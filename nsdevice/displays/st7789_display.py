@@ -30,7 +30,13 @@ from typing import Any, Protocol, Self
 import pygame
 
 from nsdevice.displays import BRIGHTNESS_LEVELS, DisplayUnavailable
-from nsdevice.displays.dirty import Window, changed_windows, parted, window_bytes
+from nsdevice.displays.dirty import (
+    Window,
+    changed_rows,
+    changed_windows,
+    parted,
+    window_bytes,
+)
 from nsdevice.displays.painted import PaintedDisplay
 from nsdevice.displays.painter import Painter
 from nsdevice.inputs.events import Inbox
@@ -145,12 +151,14 @@ class St7789Display(PaintedDisplay):
     def _push(self) -> None:
         frame = self._native_frame()
         width, height = self._panel_size
-        windows = changed_windows(self._sent, frame, width, height)
+        seams = self._seams()
+        if seams and self._sent is not None:  # whole rows, cut at the seams
+            rows = changed_rows(self._sent, frame, width, height)
+            windows = [part for w in rows for part in parted(self._sent, frame, width, w, seams)]
+        else:
+            windows = changed_windows(self._sent, frame, width, height)
         if not windows:
             return
-        seams = self._seams()
-        if seams and self._sent is not None:
-            windows = [part for w in windows for part in parted(self._sent, frame, width, w, seams)]
         # forgotten first: if a transfer fails half-way, the next frame goes out whole
         self._sent = None
         for window in windows:
