@@ -101,3 +101,21 @@ def test_the_changed_rows_are_the_changed_windows_bands_as_whole_rows():
                  for w in changed_windows(before, bytes(after), width, height)]  # fmt: skip
         assert changed_rows(before, bytes(after), width, height) == bands
     assert changed_rows(None, bytes(8), 2, 2) == [Window(0, 0, 1, 1)]  # a first frame: whole
+
+
+def test_windows_not_narrowed_row_by_row_still_cover_every_change():
+    """Without `row_by_row` a band the quick look from both sides does not narrow keeps
+    every column (issue 35): the same bands, each at least as wide, covering every change."""
+    rng = random.Random(37)
+    for _ in range(800):
+        width, height = rng.randint(1, 30), rng.randint(1, 45)
+        before = rng.randbytes(width * height * 2)
+        after = bytearray(before)
+        for _ in range(rng.randint(1, 9)):
+            after[rng.randrange(len(after))] ^= rng.randint(1, 255)
+        narrow = changed_windows(before, bytes(after), width, height)
+        quick = changed_windows(before, bytes(after), width, height, row_by_row=False)
+        assert [(w.top, w.bottom) for w in quick] == [(w.top, w.bottom) for w in narrow]
+        for q, n in zip(quick, narrow, strict=True):
+            assert q.left <= n.left and n.right <= q.right
+            assert (q.left, q.right) in ((n.left, n.right), (0, width - 1))

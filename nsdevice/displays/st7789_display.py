@@ -156,7 +156,7 @@ class St7789Display(PaintedDisplay):
             rows = changed_rows(self._sent, frame, width, height)
             windows = [part for w in rows for part in parted(self._sent, frame, width, w, seams)]
         else:
-            windows = changed_windows(self._sent, frame, width, height)
+            windows = changed_windows(self._sent, frame, width, height, row_by_row=False)
         if not windows:
             return
         # forgotten first: if a transfer fails half-way, the next frame goes out whole
