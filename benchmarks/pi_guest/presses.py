@@ -31,7 +31,7 @@ PIN = {Button.NEXT: 16}  # the Display HAT Mini's NEXT (profiles/display-hat-min
 PHASES = {
     "press": ("nsdevice.session:Session", "press", os.getuid),  # aarch64 call 174 (156: getsid)
     "paint": ("nsdevice.displays.painter:Painter", "paint", os.geteuid),  # 175
-    "frame": ("nsdevice.displays.st7789_display:St7789Display", "_native_frame", os.getgid),  # 176
+    "frame": ("nsdevice.displays.st7789_display", "_for_panel", os.getgid),  # 176: a window
     "windows": ("nsdevice.displays.st7789_display", "changed_windows", os.getegid),  # 177
     "save": ("nsdevice.store:Store", "save", os.sched_yield),  # 124
     "view": ("nsdevice.session:Session", "view", os.getpgrp),  # 155

@@ -35,7 +35,6 @@ from nsdevice.displays.dirty import (
     changed_rows,
     changed_windows,
     parted,
-    window_bytes,
 )
 from nsdevice.displays.painted import PaintedDisplay
 from nsdevice.displays.painter import Painter
@@ -47,6 +46,7 @@ DIMMING = {0: 0.0, 1: 0.3, 2: 0.45, 3: 0.62, 4: 0.8, 5: 1.0}
 INSTALL_HINT = "st7789 library not installed: pip install 'nsdevice[pi]'"
 # The controller's commands that place a window and fill it (as the library sends them).
 CASET, RASET, RAMWR = b"\x2a", b"\x2b", b"\x2c"
+PAINTED_BYTES = 4  # a pixel of the painted picture (32 bits): where changes are found
 
 
 class Panel(Protocol):
@@ -103,7 +103,6 @@ class St7789Display(PaintedDisplay):
         self._painter = Painter(diagonal_inches=diagonal_inches)
         self._level = BRIGHTNESS_LEVELS
         self._sent: bytes | None = None  # the panel's picture: what we last sent it
-        self._turned = self._upright  # the picture `_native_frame` last made bytes of
         self._send = _window_sender(panel)
 
     @classmethod
@@ -123,16 +122,9 @@ class St7789Display(PaintedDisplay):
         return _big_endian(self._native_frame())
 
     def _native_frame(self) -> bytes:
-        """The picture as the panel is turned, RGB565 in this machine's byte order: what
-        the changed windows are found in (only their bytes are then put in the panel's
-        order)."""
-        picture = self._canvas
-        factor = DIMMING[self._level]
-        if factor < 1.0:
-            picture = picture.copy()
-            shade = round(255 * factor)
-            picture.fill((shade, shade, shade), special_flags=pygame.BLEND_MULT)
-        self._upright.blit(picture, (0, 0))  # to 16 bits first: half the bytes to turn
+        """The whole picture as the panel is turned, RGB565 in this machine's byte order
+        (`frame`; a push converts only its windows)."""
+        self._upright.blit(self._picture(), (0, 0))  # to 16 bits first: half the bytes to turn
         frame = self._upright
         if self._rotation == 180:  # the same turn as a rotation, at a third of its cost
             frame = pygame.transform.flip(frame, True, True)
@@ -140,7 +132,6 @@ class St7789Display(PaintedDisplay):
             # the library turns images with numpy.rot90 (anticlockwise); pygame's
             # rotate turns anticlockwise too, so the picture lands the same way up
             frame = pygame.transform.rotate(frame, self._rotation)
-        self._turned = frame  # what the bytes are a picture of: windows are cut from it
         width, height = frame.get_size()
         raw = frame.get_buffer().raw
         pitch = frame.get_pitch()
@@ -148,34 +139,44 @@ class St7789Display(PaintedDisplay):
             raw = b"".join(raw[row * pitch : row * pitch + width * 2] for row in range(height))
         return raw
 
+    def _picture(self) -> pygame.Surface:
+        """The painted picture at the brightness level: the canvas, or a dimmed copy."""
+        factor = DIMMING[self._level]
+        if factor >= 1.0:
+            return self._canvas
+        picture = self._canvas.copy()
+        shade = round(255 * factor)
+        picture.fill((shade, shade, shade), special_flags=pygame.BLEND_MULT)
+        return picture
+
     def _push(self) -> None:
-        frame = self._native_frame()
-        width, height = self._panel_size
-        seams = self._seams()
+        """The windows round what changed since the last frame sent, found in the painted
+        picture itself (32 bits, upright), and only their pixels made RGB565 and turned
+        for the panel (`_for_panel`): converting the whole frame to find them cost 0.87 M
+        instructions a press on the Zero 2 W, a reveal's windows about half of that
+        (issue 35). The layout's seams cut a band in parts (`dirty.parted`)."""
+        picture = self._picture()
+        width, height = self.size
+        painted = bytes(picture.get_buffer().raw)
+        seams = self.drawing.seams if self.drawing is not None else ()
         if seams and self._sent is not None:  # whole rows, cut at the seams
-            rows = changed_rows(self._sent, frame, width, height)
-            windows = [part for w in rows for part in parted(self._sent, frame, width, w, seams)]
+            rows = changed_rows(self._sent, painted, width, height, PAINTED_BYTES)
+            windows = [
+                part
+                for band in rows
+                for part in parted(self._sent, painted, width, band, seams, PAINTED_BYTES)
+            ]
         else:
-            windows = changed_windows(self._sent, frame, width, height, row_by_row=False)
+            windows = changed_windows(
+                self._sent, painted, width, height, PAINTED_BYTES, row_by_row=False
+            )
         if not windows:
             return
         # forgotten first: if a transfer fails half-way, the next frame goes out whole
         self._sent = None
         for window in windows:
-            sent, pixels = _cut(self._turned, frame, width, window)
-            self._send(sent, _big_endian(pixels))
-        self._sent = frame
-
-    def _seams(self) -> tuple[int, ...]:
-        """The painted layout's seams (`Drawing.seams`) as the panel's columns: turned
-        by 180 degrees, the column a part starts at is counted from the other side.
-        Turned a quarter, columns are rows: none."""
-        if self.drawing is None or self._rotation in (90, 270):
-            return ()
-        if self._rotation == 180:
-            width = self._panel_size[0]
-            return tuple(width - seam for seam in self.drawing.seams)
-        return self.drawing.seams
+            self._send(*_for_panel(picture, window, self._rotation))
+        self._sent = painted
 
     def inbox(self) -> Inbox | None:
         return None  # the HAT's buttons are GPIO inputs, read by the GPIO back end
@@ -196,21 +197,44 @@ class St7789Display(PaintedDisplay):
         self._panel.set_backlight(False)  # "unplug when the screen goes dark"
 
 
-def _cut(picture: pygame.Surface, frame: bytes, width: int, window: Window) -> tuple[Window, bytes]:
-    """A window and its pixels, row after row. Whole rows are one slice of the frame; a
-    narrower window is copied out of the picture by SDL in one blit (its rows joined in
-    Python cost about 0.45 M instructions a reveal on the Zero 2 W: issue 23), one column
-    wider when its width is odd, as SDL pads each row of a picture to 4 bytes."""
-    if window.width == width:
-        return window, window_bytes(frame, width, window)
-    if window.width % 2:
-        wider = window.right + 1 < width
-        window = Window(window.left - (not wider), window.top, window.right + wider, window.bottom)
-    part = picture.subsurface((window.left, window.top, window.width, window.height)).copy()
+def _for_panel(picture: pygame.Surface, window: Window, rotation: int) -> tuple[Window, bytes]:
+    """A window of the painted picture as the panel takes it: where it lands on the panel
+    turned by `rotation`, and its pixels in RGB565, high byte first, row after row. Only
+    the window is converted (an SDL blit to 16 bits), a column (or, turned a quarter, a
+    row) wider where its 16-bit rows would otherwise be padded to 4 bytes."""
+    width, height = picture.get_size()
+    quarter = rotation in (90, 270)
+    if (window.height if quarter else window.width) % 2:
+        window = _widened(window, width, height, tall=quarter)
+    part = pygame.Surface((window.width, window.height), 0, 16)  # SDL's 16 bit is RGB565
+    part.blit(picture, (0, 0), (window.left, window.top, window.width, window.height))
+    if rotation == 180:  # the same turn as a rotation, at a third of its cost
+        part = pygame.transform.flip(part, True, True)
+    elif rotation:
+        # the library turns images with numpy.rot90 (anticlockwise); pygame's rotate
+        # turns anticlockwise too, so the picture lands the same way up
+        part = pygame.transform.rotate(part, rotation)
     pixels = part.get_buffer().raw
-    if len(pixels) != window.width * window.height * 2:  # padded after all: row by row
-        return window, window_bytes(frame, width, window)
-    return window, pixels
+    left, top, right, bottom = window.left, window.top, window.right, window.bottom
+    if rotation == 180:
+        placed = Window(width - 1 - right, height - 1 - bottom, width - 1 - left, height - 1 - top)
+    elif rotation == 90:
+        placed = Window(top, width - 1 - right, bottom, width - 1 - left)
+    elif rotation == 270:
+        placed = Window(height - 1 - bottom, left, height - 1 - top, right)
+    else:
+        placed = window
+    return placed, _big_endian(pixels)
+
+
+def _widened(window: Window, width: int, height: int, *, tall: bool) -> Window:
+    """`window` one column (or, `tall`, one row) larger: to the right (below) where the
+    picture goes on, else to the left (above)."""
+    if tall:
+        lower = window.bottom + 1 < height
+        return Window(window.left, window.top - (not lower), window.right, window.bottom + lower)
+    wider = window.right + 1 < width
+    return Window(window.left - (not wider), window.top, window.right + wider, window.bottom)
 
 
 def _big_endian(pixels: bytes) -> bytes:
