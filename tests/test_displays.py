@@ -672,3 +672,23 @@ def test_the_2_inch_turn_marks_the_seam_between_its_card_and_the_column_beside_i
     menu = Painter(diagonal_inches=panel.diagonal_inches).paint(
         panel.placed(dict(example_views("tokyo"))["menu"]), surface, Words("en"))
     assert menu.seams == ()  # only the small turn has parts side by side
+
+
+def test_the_faces_kept_are_bounded_by_bytes_as_well_as_by_count():
+    """Issue 35: a 1080p TV's faces are 1-2 MB each; the book keeps at most FACES_BYTES of
+    pixels (the oldest dropped first) and never keeps a picture bigger than that."""
+    from nsdevice.displays.canvas import Faces, _Face
+
+    def face(width: int, height: int) -> _Face:
+        return _Face(pygame.Surface((width, height), 0, 32), (), (), ())
+
+    faces = Faces(kept=12, bytes_kept=1_000_000)
+    for number in range(6):
+        faces.keep(("face", number), face(400, 150))  # 240,000 bytes each
+    assert len(faces) == 4 and faces.bytes == 960_000
+    assert faces.get(("face", 0)) is None and faces.get(("face", 1)) is None
+    assert faces.get(("face", 5)) is not None
+    faces.keep(("huge",), face(1000, 300))  # 1.2 MB: drawn each time, never kept
+    assert faces.get(("huge",)) is None and len(faces) == 4
+    faces.keep(("wide",), face(1000, 200))  # 800,000 bytes: only the newest face stays
+    assert len(faces) == 1 and faces.bytes == 800_000  # the four older ones made room

@@ -21,6 +21,8 @@ from nsdevice.displays.theme import Colour, Theme
 
 FACES_KEPT = 12  # pictures kept per painter: a city's eleven cards at one size, about
 # 0.13 MB each on the 2-inch panel; drawing one again cost 0.7 M instructions a reveal
+FACES_BYTES = 8 * 1024 * 1024  # and at most this many bytes of them: on a 1080p TV one
+# face or the room's join column is 1-2 MB, so twelve would hold up to 16 MB for good
 
 
 @dataclass(frozen=True)
@@ -34,23 +36,36 @@ class _Face:
 
 
 class Faces:
-    """Pictures drawn once and copied after, by what they were drawn from: at most `kept`,
-    the oldest dropped first. One per painter (a canvas gets its painter's)."""
+    """Pictures drawn once and copied after, by what they were drawn from: at most `kept`
+    of them and `bytes_kept` bytes of pixels, the oldest dropped first (a picture bigger
+    than that is drawn each time). One per painter (a canvas gets its painter's)."""
 
-    def __init__(self, kept: int = FACES_KEPT) -> None:
+    def __init__(self, kept: int = FACES_KEPT, bytes_kept: int = FACES_BYTES) -> None:
         self._kept = kept
+        self._bytes_kept = bytes_kept
         self._faces: dict[tuple[object, ...], _Face] = {}
+        self.bytes = 0  # the pixels kept now
 
     def get(self, key: tuple[object, ...]) -> _Face | None:
         return self._faces.get(key)
 
     def keep(self, key: tuple[object, ...], face: _Face) -> None:
-        while len(self._faces) >= self._kept:
-            del self._faces[next(iter(self._faces))]
+        size = _pixel_bytes(face.picture)
+        if size > self._bytes_kept:
+            return
+        while self._faces and (
+            len(self._faces) >= self._kept or self.bytes + size > self._bytes_kept
+        ):
+            self.bytes -= _pixel_bytes(self._faces.pop(next(iter(self._faces))).picture)
         self._faces[key] = face
+        self.bytes += size
 
     def __len__(self) -> int:
         return len(self._faces)
+
+
+def _pixel_bytes(picture: pygame.Surface) -> int:
+    return picture.get_pitch() * picture.get_height()
 
 
 @dataclass
