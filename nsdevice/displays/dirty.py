@@ -105,25 +105,24 @@ def _bands(before: bytes, after: bytes, height: int, pitch: int, gap: int) -> li
 
     def last_row(first: int) -> int:
         bottom = min(first + BLOCK, height) - 1
-        while (
-            before[bottom * pitch : (bottom + 1) * pitch]
-            == after[bottom * pitch : (bottom + 1) * pitch]
-        ):
+        while after.startswith(before[bottom * pitch : (bottom + 1) * pitch], bottom * pitch):
             bottom -= 1
         return bottom
 
-    for start in range(0, height * pitch, block):  # comparisons written out: the hot loop
-        if before[start : start + block] == after[start : start + block]:
+    # comparisons written out, each a slice of `before` matched in place in `after`
+    # (`startswith`: no second copy): the hot loop
+    for start in range(0, height * pitch, block):
+        if after.startswith(before[start : start + block], start):
             continue
         first = start // pitch
         beside = open_block >= 0 and first == open_block + BLOCK
-        if beside and before[start - pitch : start + pitch] != after[start - pitch : start + pitch]:
+        if beside and not after.startswith(before[start - pitch : start + pitch], start - pitch):
             open_block = first  # the band goes on into this block
             continue
         if open_block >= 0:
             bands[-1][1] = last_row(open_block)
         top = first
-        while before[top * pitch : (top + 1) * pitch] == after[top * pitch : (top + 1) * pitch]:
+        while after.startswith(before[top * pitch : (top + 1) * pitch], top * pitch):
             top += 1
         if not (bands and top - bands[-1][1] <= gap):
             bands.append([top, top])
@@ -269,19 +268,20 @@ def parted(
 def _changed_rows(
     before: bytes, after: bytes, pitch: int, size: int, part: Window
 ) -> Window | None:
-    """`part` from its first changed row to its last; None when nothing in it changed."""
-    left, right = part.left * size, (part.right + 1) * size
+    """`part` from its first changed row to its last; None when nothing in it changed.
+    Each row is one slice of `before` matched in place in `after` (`startswith`: no second
+    copy), its offsets stepped rather than worked out: the hot loop of a reveal, down the
+    unchanged notes beside the card (issue 35)."""
+    width = (part.right - part.left + 1) * size
     top, bottom = part.top, part.bottom
-    while top <= bottom and (
-        before[top * pitch + left : top * pitch + right]
-        == after[top * pitch + left : top * pitch + right]
-    ):
+    start = top * pitch + part.left * size
+    while top <= bottom and after.startswith(before[start : start + width], start):
         top += 1
+        start += pitch
     if top > bottom:
         return None
-    while (
-        before[bottom * pitch + left : bottom * pitch + right]
-        == after[bottom * pitch + left : bottom * pitch + right]
-    ):
+    start = bottom * pitch + part.left * size
+    while after.startswith(before[start : start + width], start):
         bottom -= 1
+        start -= pitch
     return Window(part.left, top, part.right, bottom)
