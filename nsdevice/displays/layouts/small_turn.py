@@ -69,20 +69,17 @@ def corner_hints(view: ViewT) -> ViewT:
     """`view` with each side button's label moved to the corner nearest that button: the
     upper half of a side to the top band, the lower half to the bottom band, the left
     side's at the band's left end and the right side's at its right end."""
+    if all(hint.edge not in ("left", "right") for hint in view.hints):
+        return view  # nothing to move: the view as it is, not a copy
     moved = []
     for hint in view.hints:
         if hint.edge not in ("left", "right"):
             moved.append(hint)
             continue
         upper = hint.order <= (hint.slots + 1) / 2
-        moved.append(
-            dataclasses.replace(
-                hint,
-                edge="top" if upper else "bottom",
-                order=1 if hint.edge == "left" else 2,
-                slots=2,
-            )
-        )
+        # made directly: `dataclasses.replace` a hint cost more than the rest (issue 35)
+        edge, order = "top" if upper else "bottom", 1 if hint.edge == "left" else 2
+        moved.append(views.Hint(hint.button, hint.action, edge, order, 2, hint.key))
     return dataclasses.replace(view, hints=tuple(moved))
 
 
@@ -273,10 +270,10 @@ def note_pages(
         def too_wide(word: str, size: int = start) -> bool:
             return fonts.width(word, size) > w
 
-        items = [  # a word wider than the column breaks where its language breaks it
-            dataclasses.replace(i, text=canvas.hyphens.hyphenated(i.text, words.language, too_wide))
-            for i in group.items
-        ]
+        items = []  # a word wider than the column breaks where its language breaks it
+        for item in group.items:
+            text = canvas.hyphens.hyphenated(item.text, words.language, too_wide)
+            items.append(item if text == item.text else dataclasses.replace(item, text=text))
         fit = fit_rows(fonts, items, w, h, start, least)
         measured = fit[1] if fit is not None else measure(fonts, items, w, least)
         quiet = group.size_mm == IDLE_MM  # never as large as what acts beside it
