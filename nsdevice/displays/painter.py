@@ -89,6 +89,8 @@ class Painter:
         self.faces = Faces()  # card faces, drawn once
         self._legends: dict[tuple[object, ...], _Legend] = {}  # by size, words, place
         self._page_counts: dict[tuple[object, ...], int] = {}  # by view, size, density
+        # the view last painted on small glass, its size, density and page count
+        self._last_counted: tuple[object, ...] | None = None
 
     def page_seconds(self, view: views.View, surface: pygame.Surface) -> tuple[float, ...]:
         """How long each page of `view` stays on `surface`, when it is more than one page
@@ -99,9 +101,13 @@ class Painter:
         if not is_small(canvas) or not (small_turn or paged(view)):
             return ()
         key = self._page_key(view, canvas)
-        if key not in self._page_counts:  # painted aside: the count is what a paint finds
-            self.paint(view, surface.copy(), texts.words(view.language))
-        count = self._page_counts.get(key, 1)
+        last = self._last_counted
+        if last is not None and last[0] is view and last[1:3] == key[1:]:
+            count = cast(int, last[3])  # the view just painted: not hashed again (issue 35)
+        else:
+            if key not in self._page_counts:  # painted aside: the count a paint finds
+                self.paint(view, surface.copy(), texts.words(view.language))
+            count = self._page_counts.get(key, 1)
         seconds = NOTE_SECONDS if small_turn else PAGE_SECONDS
         return (seconds,) * count if count > 1 else ()
 
@@ -140,7 +146,9 @@ class Painter:
             bands, count = small_page(canvas, view, words, items, page_index)
         if len(self._page_counts) >= PAGE_COUNTS_KEPT:
             self._page_counts.clear()
-        self._page_counts[self._page_key(view, canvas)] = count
+        key = self._page_key(view, canvas)
+        self._page_counts[key] = count
+        self._last_counted = (view, *key[1:], count)
         return canvas.drawing(bands)
 
     @staticmethod
