@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import asdict
+from dataclasses import fields
 from datetime import date, timedelta
 from typing import Any, Protocol
 
@@ -42,7 +42,9 @@ class Settings:
     def as_dict(self) -> dict[str, Any]:
         """The saved form; a choice still at its default is left out, so that a box that
         never made it saves exactly what it did before the choice existed."""
-        data = asdict(self)
+        # field by field, not `dataclasses.asdict` (a recursive deep copy): the snapshot of
+        # every press takes it (issue 35); the values are strings, numbers and a tuple
+        data = {field.name: getattr(self, field.name) for field in fields(self)}
         if self.pencil_order == "drawn":
             del data["pencil_order"]
         if not self.voice:
