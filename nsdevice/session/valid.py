@@ -179,7 +179,9 @@ def _check_lines(session: Context) -> None:
     if setup is None:
         return
     seats = range(1, setup.players + 1)
-    counts = line_counts(setup)
+    # the sheet's fields worked out only for what there is to check: every press is
+    # checked, and most games enter no line as they go (issue 35)
+    counts = line_counts(setup) if state.lines or on_entry else ()
     fields = [counting_field(count.most) for count in counts]
     for seat, rounds in state.lines.items():
         _require(seat in seats and bool(counts), f"lines of seat {seat!r}")
@@ -190,7 +192,7 @@ def _check_lines(session: Context) -> None:
                 and all(f.low <= v <= f.high for f, v in zip(fields, values, strict=True)),
                 f"seat {seat}'s line {number}: {values!r}",
             )
-    layout = sheet_counts(setup)
+    layout = sheet_counts(setup) if state.sheets else ()
     for seat, sheet in state.sheets.items():
         _require(seat in seats and len(sheet) == len(layout), f"sheet of seat {seat!r}")
         _require(all(0 <= v <= 99 for v in sheet), f"sheet of seat {seat}: {sheet!r}")
