@@ -65,22 +65,30 @@ class Panel:
     def with_keys(self, keys: tuple[tuple[str, str], ...]) -> Panel:
         return Panel(self.places, keys, self.diagonal_inches)
 
-    def placed(self, view: Hinted) -> Hinted:
-        """`view` with each hint's edge, order and key filled in from this panel."""
+    def placed(self, view: Hinted, **changes: Any) -> Hinted:
+        """`view` with each hint's edge, order and key filled in from this panel (and
+        `changes` made in the same copy: `Session.view` adds its chime)."""
         if not view.hints:
-            return view
-        # made directly, each place looked up once: three `dataclasses.replace` a hint
-        # and a dict of the places per lookup were 0.18 M instructions of every press on
-        # the Zero 2 W (issue 35)
+            return dataclasses.replace(view, **changes) if changes else view
+        return dataclasses.replace(view, hints=self.placed_hints(view.hints), **changes)
+
+    def placed_hints(self, hints: tuple[Hint, ...]) -> tuple[Hint, ...]:
+        """Each hint with its edge, order and key from this panel. Made directly, each
+        place looked up once: three `dataclasses.replace` a hint and a dict of the places
+        per lookup were 0.18 M instructions of every press on the Zero 2 W (issue 35)."""
         keys, places = dict(self.keys), dict(self.places)
         unplaced = Place("bottom", len(self.places) + 1)
-        hints = []
-        for hint in view.hints:
+        slots: dict[str, int] = {}
+        placed = []
+        for hint in hints:
             place = places.get(hint.button, unplaced)
-            slots = self.slots(place.edge)
+            if place.edge not in slots:
+                slots[place.edge] = self.slots(place.edge)
             key = keys.get(hint.button, "")
-            hints.append(Hint(hint.button, hint.action, place.edge, place.order, slots, key))
-        return dataclasses.replace(view, hints=tuple(hints))
+            placed.append(
+                Hint(hint.button, hint.action, place.edge, place.order, slots[place.edge], key)
+            )
+        return tuple(placed)
 
 
 # A plain PC window and the terminal: three labels below the screen, BACK left, NEXT right,

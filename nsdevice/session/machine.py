@@ -10,7 +10,6 @@ press to the screen's entry in the one table.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 from nsdevice import views
@@ -60,8 +59,8 @@ class Session(Context):
             notice, detail = self.notices[0]
             return self.capabilities.panel.placed(notice_view(notice, detail, self.language))
         view: views.View = self.screens[state.screen].view(self)
-        if state.chime:
-            view = replace(view, chime=state.chime)
+        if state.chime:  # in the placed copy: one copy of the view, not two
+            return self.capabilities.panel.placed(view, chime=state.chime)
         return self.capabilities.panel.placed(view)
 
     def table(self) -> views.TableView:
