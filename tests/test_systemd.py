@@ -137,6 +137,23 @@ def test_unit_serves_the_phones_page_on_the_table_network_only() -> None:
     }  # fmt: skip
 
 
+def test_unit_lets_the_box_lower_its_own_priority_but_not_raise_it() -> None:
+    """Decision 0008: the phones' page's process takes the idle class so a press goes
+    first. `~@resources` alone makes sched_setscheduler and setpriority fail with EPERM
+    (SystemCallErrorNumber), so the page would quietly keep the box's priority under the
+    service; a later allow line takes those two back (systemd applies the lines in
+    order). Raising a priority stays out of reach: no real-time, no capabilities."""
+    filters = values("SystemCallFilter")
+    denied = [index for index, line in enumerate(filters)
+              if line.startswith("~") and "@resources" in line.removeprefix("~").split()]  # fmt: skip
+    allowed = [index for index, line in enumerate(filters)
+               if {"sched_setscheduler", "setpriority"} <= set(line.split())]  # fmt: skip
+    assert denied and allowed and max(allowed) > max(denied)
+    assert only("RestrictRealtime") == "yes"
+    assert all(not value for value in values("AmbientCapabilities"))
+    assert only("NoNewPrivileges") == "yes"
+
+
 def test_unit_runs_as_its_own_user_with_only_the_device_groups() -> None:
     assert only("User") == "nsdevice"
     assert set(only("SupplementaryGroups").split()) == set(DEVICE_GROUPS.split())
