@@ -125,13 +125,7 @@ class St7789Display(PaintedDisplay):
         """The whole picture as the panel is turned, RGB565 in this machine's byte order
         (`frame`; a push converts only its windows)."""
         self._upright.blit(self._picture(), (0, 0))  # to 16 bits first: half the bytes to turn
-        frame = self._upright
-        if self._rotation == 180:  # the same turn as a rotation, at a third of its cost
-            frame = pygame.transform.flip(frame, True, True)
-        elif self._rotation:
-            # the library turns images with numpy.rot90 (anticlockwise); pygame's
-            # rotate turns anticlockwise too, so the picture lands the same way up
-            frame = pygame.transform.rotate(frame, self._rotation)
+        frame = _turned(self._upright, self._rotation)
         width, height = frame.get_size()
         raw = frame.get_buffer().raw
         pitch = frame.get_pitch()
@@ -208,13 +202,7 @@ def _for_panel(picture: pygame.Surface, window: Window, rotation: int) -> tuple[
         window = _widened(window, width, height, tall=quarter)
     part = pygame.Surface((window.width, window.height), 0, 16)  # SDL's 16 bit is RGB565
     part.blit(picture, (0, 0), (window.left, window.top, window.width, window.height))
-    if rotation == 180:  # the same turn as a rotation, at a third of its cost
-        part = pygame.transform.flip(part, True, True)
-    elif rotation:
-        # the library turns images with numpy.rot90 (anticlockwise); pygame's rotate
-        # turns anticlockwise too, so the picture lands the same way up
-        part = pygame.transform.rotate(part, rotation)
-    pixels = part.get_buffer().raw
+    pixels = _turned(part, rotation).get_buffer().raw
     left, top, right, bottom = window.left, window.top, window.right, window.bottom
     if rotation == 180:
         placed = Window(width - 1 - right, height - 1 - bottom, width - 1 - left, height - 1 - top)
@@ -225,6 +213,17 @@ def _for_panel(picture: pygame.Surface, window: Window, rotation: int) -> tuple[
     else:
         placed = window
     return placed, _big_endian(pixels)
+
+
+def _turned(picture: pygame.Surface, rotation: int) -> pygame.Surface:
+    """`picture` turned as the panel is mounted. The library turns images with
+    numpy.rot90 (anticlockwise); pygame's rotate turns anticlockwise too, so the picture
+    lands the same way up; a half turn is a flip both ways, at a third of rotate's cost."""
+    if rotation == 180:
+        return pygame.transform.flip(picture, True, True)
+    if rotation:
+        return pygame.transform.rotate(picture, rotation)
+    return picture
 
 
 def _widened(window: Window, width: int, height: int, *, tall: bool) -> Window:
