@@ -302,29 +302,32 @@ class Seen(Recording):
             during()
 
 
-def test_a_press_that_comes_during_a_batchs_frame_goes_before_its_save_which_it_takes():
+def frames_and_saves_with_an_input_during_a_batch(item: Any) -> list[tuple[str, str, int]]:
+    """40 joins as one batch; `item` arrives while the batch's frame is drawn; the box
+    stops at its first save. Frames and saves in the order they happened."""
     box = Box()
-    box.display = box.loop.display = Seen(box, lambda: box.inbox.put(Press.parse("next")))
+    seen = Seen(box, lambda: box.inbox.put(item))
+    box.display = box.loop.display = seen
     for number in range(40):
         box.room.put(box.join(number))
     box.after_save.append(lambda count: box.inbox.put(Stop()))
     box.run()
+    return seen.order
+
+
+def test_a_press_that_comes_during_a_batchs_frame_goes_before_its_save_which_it_takes():
+    order = frames_and_saves_with_an_input_during_a_batch(Press.parse("next"))
     # the batch's frame, then the press's frame and one save holding both
-    assert box.display.order == [
+    assert order == [
         ("frame", "summary", 0), ("frame", "summary", 40),
         ("frame", "round_start", 40), ("save", "round_start", 40),
     ]  # fmt: skip
 
 
 def test_a_batchs_step_is_saved_once_the_input_that_came_instead_made_no_save():
-    box = Box()
-    box.display = box.loop.display = Seen(box, lambda: box.inbox.put(Dropped(3)))
-    for number in range(40):
-        box.room.put(box.join(number))
-    box.after_save.append(lambda count: box.inbox.put(Stop()))
-    box.run()
+    order = frames_and_saves_with_an_input_during_a_batch(Dropped(3))
     # the batch's frame, the notice's (no step of its own), then the batch's owed save
-    assert box.display.order == [
+    assert order == [
         ("frame", "summary", 0), ("frame", "summary", 40),
         ("frame", "notice", 40), ("save", "summary", 40),
     ]  # fmt: skip
