@@ -99,6 +99,7 @@ class WebSide:
         self._taken = 0  # items put in the inbox since the page was last told
         self._first = threading.Event()
         self._stopping = threading.Event()
+        self._said_stopped = False  # the page's end is told once (`_page_stopped`)
         self._socket: socket.socket | None = None
         self._forked = forked
         self.process: subprocess.Popen[bytes] | Forked | None = None
@@ -139,8 +140,7 @@ class WebSide:
             mine.sendall(frame(ARTWORK, pickle.dumps(self._artwork(), pickle.HIGHEST_PROTOCOL)))
             self._send(mine)
         except Exception as error:  # the box goes on without its page
-            if not self._stopping.is_set():
-                self._on_error(f"the phones' page stopped ({error})")
+            self._page_stopped(str(error))
 
     def _open(self) -> socket.socket | None:
         """The page's process, started with the other end of a new socket pair (or the
@@ -216,11 +216,19 @@ class WebSide:
                 if self._stopping.wait(READ_PERIOD):
                     return
         except (OSError, WireError) as error:
-            if not self._stopping.is_set():
-                self._on_error(f"the phones' page stopped ({error})")
+            self._page_stopped(str(error))
             return
-        if not self._stopping.is_set() and self.started.is_set():
-            self._on_error("the phones' page stopped (its process ended)")
+        if self.started.is_set():
+            self._page_stopped("its process ended")
+
+    def _page_stopped(self, reason: str) -> None:
+        """Say once that the page stopped, whichever of the two threads sees it first (the
+        reader hears the socket close; the sender's next write then breaks the pipe)."""
+        with self._changed:
+            if self._stopping.is_set() or self._said_stopped:
+                return
+            self._said_stopped = True
+        self._on_error(f"the phones' page stopped ({reason})")
 
     def _heard(self, kind: bytes, body: bytes) -> int:
         """One frame from the page; the number of items put in the inbox (0 or 1)."""
