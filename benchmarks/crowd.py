@@ -19,11 +19,11 @@ it would otherwise take the box's CPU, which a room of real phones does not.
 
 `--storm` (issue 32): the caller plays room games (press → frame as above, the page
 wired to the loop as `nsdevice run` wires it: joins to the loop's `RoomInbox`) while a
-separate process at nice 19 sends joins from `--addresses` loopback addresses
-(127.0.0.2, 127.0.0.3, …) for `--storm-seconds`, each address joining its own seat again
-and again with a new name (a rename a join, with the seat's claim from its first answer)
-as fast as the box answers, whatever it
-answers (an attacker does not wait out a Retry-After). Runs without and with the storm
+separate process at nice 19, on the page's core alone, sends joins from `--addresses`
+loopback addresses (127.0.0.2, 127.0.0.3, …) for `--storm-seconds`, each address joining
+its own seat again and again with a new name (a rename a join, with the seat's claim from
+its first answer) as fast as the box answers, whatever it answers (an attacker does not
+wait out a Retry-After). Runs without and with the storm
 alternate (A/B/A/B…), each of `--storm-presses` taps (about 20 s of play); the verdict is
 the storm's p99 against the no-storm runs' spread (benchmarks/verdict.py).
 
@@ -233,6 +233,9 @@ def storm(port: int, addresses: int, seconds: float) -> int:
 
     lift_own_file_limit()
     os.nice(19)  # the phones are other machines: they do not take the box's cores
+    # …and only the page's core (web.process.page_core): left free to roam, it kept a
+    # core a press had woken the loop onto for up to 5 ms (perf sched), as real phones can't
+    os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
     code = [sys.stdin.readline().strip()]
     statuses: dict[str, int] = {}
 

@@ -74,6 +74,8 @@ def test_the_forked_page_serves_yields_never_maps_pygame_and_ends_when_the_box_i
         assert _stat(page)[16] > _stat(own)[16]  # it yields a busy processor to the box,
         assert _stat(page)[POLICY] == os.SCHED_IDLE  # in the idle class (the box is not)
         assert _stat(own)[POLICY] == os.SCHED_OTHER
+        cores = os.sched_getaffinity(box.pid)  # and on one core of the box's
+        assert os.sched_getaffinity(pid) == ({max(cores)} if len(cores) > 1 else cores)
         box.send_signal(signal.SIGKILL)
         box.wait(30)
         assert _ends(page), "the page outlived the box"

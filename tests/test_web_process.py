@@ -221,6 +221,9 @@ def test_the_pages_process_yields_to_the_box_ends_when_it_is_killed_and_never_lo
         # the box's loop takes its core the moment a press wakes it, and niced besides
         assert _stat(page)[POLICY] == os.SCHED_IDLE
         assert _stat(Path(f"/proc/{box.pid}"))[POLICY] == os.SCHED_OTHER
+        # …and on one core of the box's (the last), so a press never wakes the loop there
+        box_cores = _cores(Path(f"/proc/{box.pid}"))
+        assert _cores(page) == ({max(box_cores)} if len(box_cores) > 1 else box_cores)
         assert _stat(page)[16] > _stat(Path(f"/proc/{box.pid}"))[16]
         box.send_signal(signal.SIGKILL)
         box.wait(30)
@@ -239,6 +242,11 @@ def _stat(process: Path) -> list[int | str]:
     """/proc/PID/stat's fields after the name: [0] the state, [16] the niceness."""
     fields = (process / "stat").read_text().rsplit(")", 1)[1].split()
     return [int(field) if field.lstrip("-").isdigit() else field for field in fields]
+
+
+def _cores(process: Path) -> set[int]:
+    """The cores a process may run on, as the kernel says (any thread of it)."""
+    return os.sched_getaffinity(int(process.name))
 
 
 def _state(page: Path) -> str:
@@ -329,3 +337,11 @@ def test_a_storm_of_acts_waits_out_a_frame_on_one_poll_not_one_each(monkeypatch)
     assert (waiting, polled) == (299, 1)
     asyncio.run(stage.after_frame())  # no frame under way: no poll at all
     assert len(polls) == 1
+
+
+def test_the_page_keeps_to_the_last_core_where_the_box_has_more_than_one():
+    from nsdevice.web.process import page_core
+
+    assert page_core({0, 1, 2, 3}) == 3
+    assert page_core({0, 2}) == 2  # the cores the box was given, not the machine's
+    assert page_core({5}) is None  # one core: nothing to keep apart

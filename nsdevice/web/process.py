@@ -10,7 +10,8 @@ the box's interpreter lock: the box's process imports no uvicorn, Starlette or a
 And it takes only the processor time the box leaves (`yield_processor`: Linux's idle
 class, `NICENESS` besides): a press wakes the box's loop onto a core the page was using at
 once, never after the page's time slice (the page also waits while the loop makes a
-frame: `Stage.after_frame`, `Gate`).
+frame: `Stage.after_frame`, `Gate`). It serves on one core alone (`page_core`), so the
+loop is never woken onto the page's core.
 
 It ends when the box's end of the socket closes: the box closing, or killed outright.
 Ctrl-C in a terminal reaches the whole process group; the page leaves its end to the box.
@@ -217,11 +218,26 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
 def yield_processor() -> None:
     """Take only the processor time the box leaves: the idle class where Linux has it
     (the box's loop, woken by a press, takes a core from the page at once, where a nice
-    page could keep it for the rest of its slice), else a lower priority."""
+    page could keep it for the rest of its slice), else a lower priority; and one core
+    alone (`page_core`)."""
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
     with contextlib.suppress(OSError, AttributeError):  # (AttributeError: not Linux)
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    with contextlib.suppress(OSError, AttributeError):
+        cores = os.sched_getaffinity(0)
+        if (core := page_core(cores)) is not None:
+            os.sched_setaffinity(0, {core})
+
+
+def page_core(cores: set[int]) -> int | None:
+    """The one core the page serves on where the box has more than one: the last. Linux
+    counts a core running only idle-class work as free and may wake the box's loop there,
+    yet the loop can then wait for the page to give the core up until the next tick (3 to
+    5 ms a press in a join storm, seen with `perf sched` on a kernel without forced
+    preemption); on its own core the page leaves the box the others. With one core there
+    is nothing to keep apart."""
+    return max(cores) if len(cores) > 1 else None
 
 
 def forked(connection: socket.socket, busy: int) -> int:
