@@ -418,8 +418,9 @@ def test_systemctl_status_shows_why_the_service_stopped_when_the_panel_is_missin
     assert "Active: failed (Result: exit-code)" in " ".join(status)
     (said,) = [line for line in status if line.startswith("Status:")]
     assert "names an SPI panel on /dev/spidev0.1 that did not open" in said and "fix: " in said
-    # decision 0008: under the unit's own sandbox a process may take the idle class and a
-    # nice, never real time or a higher priority (the page's process yields to the loop)
+    # decision 0008: under the unit's own sandbox a process may take the idle class, a
+    # nice and one core, never real time or a higher priority (the page yields to the loop)
     (priority,) = [line for line in status if line.startswith("priority:")]
     assert "idle taken; nice taken; real-time refused" in priority, priority
-    assert "raise refused" in priority and "ends idle, nice 10" in priority, priority
+    assert "raise refused; one core taken" in priority, priority
+    assert "ends idle, nice 10; on 1 core(s)" in priority, priority
