@@ -76,6 +76,51 @@ def _metadata_when_asked() -> ModuleType:
     return module
 
 
+def without_openssl() -> None:
+    """hashlib and hmac on CPython's own SHA-2 and HMAC, never OpenSSL's (issue 35): its
+    libcrypto is 3 MB of the box's memory, for a checksum of a few kB a save (and the page's
+    keys). Both modules are written to go without `_hashlib`, with the same digests. To call
+    before anything imports hashlib: a process that has loaded `_hashlib` keeps it."""
+    modules: dict[str, Any] = sys.modules  # where None says "not importable"
+    modules.setdefault("_hashlib", None)
+
+
+def without_tls() -> None:
+    """No `ssl` in the phones' page's process, which serves plain HTTP (issue 35: 1.8 MB of
+    anonymous memory and OpenSSL's two libraries). asyncio and http.client are written to go
+    without it; uvicorn's config reads two of its constants as it is imported (defaults for
+    TLS options the page never sets), which `TlsStandIn` gives it. To call before asyncio
+    and uvicorn are imported: a process that has loaded `ssl` keeps it."""
+    modules: dict[str, Any] = sys.modules  # where None says "not importable"
+    if modules.get("ssl") is not None:
+        return
+    modules["ssl"] = None
+    if "uvicorn.config" in modules:
+        return
+    importlib.import_module("asyncio")  # first: asyncio takes None as "no TLS", never the stand-in
+    modules["ssl"] = TlsStandIn()
+    try:
+        importlib.import_module("uvicorn.config")
+    finally:
+        modules["ssl"] = None
+
+
+class TlsStandIn(ModuleType):
+    """What uvicorn's config reads of `ssl` as it is imported, with the values `ssl` has;
+    anything else is a TLS option the page has not got."""
+
+    PROTOCOL_TLS_SERVER = 17  # ssl.PROTOCOL_TLS_SERVER (OpenSSL's, fixed by the module)
+    CERT_NONE = 0  # ssl.CERT_NONE
+
+    def __init__(self) -> None:
+        super().__init__("ssl", "a stand-in: the phones' page serves without TLS")
+
+    def __getattr__(self, key: str) -> Any:
+        if key.startswith("__"):  # the import system's own questions
+            raise AttributeError(key)
+        raise RuntimeError(f"the phones' page serves without TLS (asked ssl.{key})")
+
+
 def provide(name: str, **names: Any) -> None:
     """Set `names` on package `name` where its `__init__` has not (yet) set them."""
     package = sys.modules[name]

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from nsdevice.imports import without_init
+from nsdevice.imports import TlsStandIn, without_init
 
 UVICORN = """
 import sys
@@ -120,3 +120,44 @@ def test_gpiozero_loads_importlib_metadata_only_to_find_a_named_pin_factory() ->
                             text=True, env=env, timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:3] == ["False False", "MockFactory True", "True"]
+
+
+OPENSSL_FREE = """
+import sys
+from nsdevice.imports import without_openssl, without_init, without_tls
+without_openssl()
+without_init("uvicorn")
+without_tls()
+import asyncio, hashlib, hmac, http.client
+from uvicorn.config import Config
+from uvicorn.server import Server
+maps = open("/proc/self/maps").read()
+print("libcrypto" in maps, "libssl" in maps, asyncio.base_events.ssl, http.client.HTTPSConnection
+      if hasattr(http.client, "HTTPSConnection") else None)
+print(hashlib.sha256(b"abc").hexdigest())
+print(hmac.new(b"key", b"The quick brown fox jumps over the lazy dog", hashlib.sha256).hexdigest())
+"""
+
+
+def test_the_box_and_its_page_hash_and_serve_without_openssl() -> None:
+    """Issue 35: OpenSSL's libcrypto and libssl (about 3 MB mapped) stay out of both
+    processes; hashlib and hmac give the same digests from CPython's own SHA-256 (the
+    published "abc" and "quick brown fox" vectors), and asyncio and uvicorn load without TLS."""
+    result = subprocess.run([sys.executable, "-c", OPENSSL_FREE], capture_output=True,
+                            text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:3] == [
+        "False False None None",
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8",
+    ]
+
+
+def test_the_tls_stand_in_has_ssls_own_values_and_refuses_the_rest() -> None:
+    import ssl
+
+    stand_in = TlsStandIn()
+    assert stand_in.PROTOCOL_TLS_SERVER == ssl.PROTOCOL_TLS_SERVER
+    assert stand_in.CERT_NONE == ssl.CERT_NONE
+    with pytest.raises(RuntimeError, match="without TLS"):
+        stand_in.SSLContext  # noqa: B018

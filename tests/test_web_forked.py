@@ -110,7 +110,7 @@ def test_no_fork_once_a_thread_runs_the_box_then_starts_its_page_as_before():
     assert done.stdout.strip() == "None"
 
 
-def test_nsdevice_run_forks_its_page(tmp_path: Path):
+def test_nsdevice_run_forks_its_page_and_neither_maps_openssl(tmp_path: Path):
     port = free_port()
     command = [sys.executable, "-m", "nsdevice", "run", "--display", "json", "--input",
                "keyboard", "--web", f"127.0.0.1:{port}", "--state-dir", str(tmp_path)]  # fmt: skip
@@ -129,6 +129,19 @@ def test_nsdevice_run_forks_its_page(tmp_path: Path):
         assert os.path.basename(os.readlink(page / "exe")) == os.path.basename(
             os.readlink(own / "exe")
         )
+        # serving, and neither process maps OpenSSL (issue 35: imports.without_openssl,
+        # without_tls): the box's checksums and the page's keys on CPython's own SHA-256
+        served = False
+        while not served and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
+                    served = answer.status == 200
+            except OSError:
+                time.sleep(0.1)
+        assert served, "the page never served"
+        for process in (own, page):
+            maps = (process / "maps").read_text()
+            assert "libcrypto" not in maps and "libssl" not in maps, process
     finally:
         box.kill()
         box.wait(30)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from nsdevice.errors import UsageError
+from nsdevice.imports import without_openssl
 from nsdevice.options import HwtestOptions, RunOptions
 from nsdevice.runner.opening import (
     buttons_after_first_frame,
@@ -53,6 +54,7 @@ Opened = TypeVar("Opened")
 
 def run(options: RunOptions) -> int:
     """Plan and open the back ends, start or resume the game, run the loop, close."""
+    without_openssl()  # before the store loads hashlib: its checksums on CPython's SHA-256
     from nsdevice.store import hold_folder, state_directory
 
     options, settings_problems = with_settings_file(options)

@@ -115,12 +115,14 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
         config, artwork, later = opening(connection, frames)
     except EOFError:
         return 0
-    import asyncio
+    from nsdevice.imports import provide, without_init, without_openssl, without_tls
 
-    from nsdevice.imports import provide, without_init
-
+    without_openssl()  # (the forked page has it from the box already)
     # uvicorn's __init__ would load its command line (click, multiprocessing): 2.3 MB
     without_init("uvicorn")
+    without_tls()  # plain HTTP: asyncio, http.client and uvicorn's config without `ssl`
+    import asyncio
+
     from uvicorn.config import Config
     from uvicorn.server import Server as UvicornServer
 
