@@ -558,6 +558,27 @@ def test_st7789_sends_a_whole_rgb565_frame_turned_for_the_panel():
     assert frame[-2:] == _rgb565(header)
 
 
+def test_st7789_a_half_turned_window_is_each_pixel_big_endian_from_the_far_corner():
+    """The half turn and the panel's byte order come out of one 8-bit turn of the window's
+    bytes (issue 35): each pixel still lands where the turn puts it, high byte first."""
+    from nsdevice.displays.dirty import Window
+    from nsdevice.displays.st7789_display import _for_panel
+
+    picture = pygame.Surface((320, 240))
+    for x in range(0, 320, 7):  # a pattern no turn or swap maps onto itself
+        for y in range(0, 240, 5):
+            picture.fill(((x * 3) % 256, (y * 5) % 256, (x + y) % 256), (x, y, 7, 5))
+    window = Window(35, 10, 102, 70)  # an even width: no column added
+    placed, pixels = _for_panel(picture, window, 180)
+    assert placed == Window(320 - 1 - 102, 240 - 1 - 70, 320 - 1 - 35, 240 - 1 - 10)
+    expected = b"".join(
+        _rgb565(tuple(picture.get_at((x, y)))[:3])
+        for y in range(window.bottom, window.top - 1, -1)
+        for x in range(window.right, window.left - 1, -1)
+    )
+    assert pixels == expected
+
+
 def test_st7789_brightness_dims_the_picture_and_switches_the_backlight():
     panel = FakePanel()
     display = St7789Display(panel=panel, rotation=0)
