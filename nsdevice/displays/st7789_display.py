@@ -224,7 +224,7 @@ def _half_turned_swapped(part: pygame.Surface) -> bytes:
     8-bit view of them turned a half gives (one C loop; the flip and `array.byteswap` it
     replaces cost 0.73 M instructions of a Zero 2 W for a 172×208 window, this 0.19 M)."""
     width, height = part.get_size()
-    as_bytes = pygame.image.frombuffer(part.get_buffer(), (width * 2, height), "P")
+    as_bytes = pygame.image.frombuffer(part.get_buffer().raw, (width * 2, height), "P")
     return bytes(pygame.transform.rotate(as_bytes, 180).get_buffer().raw)
 
 
