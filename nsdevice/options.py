@@ -10,6 +10,8 @@ flag against the command table (docs/reference/commands.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
@@ -152,8 +154,31 @@ COMMANDS: Mapping[str, type[Options]] = {
 
 
 class Parser(argparse.ArgumentParser):
+    def __init__(self, *arguments: Any, **options: Any) -> None:
+        options.setdefault("formatter_class", _formatter)
+        super().__init__(*arguments, **options)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's own formatter, told the terminal's width: asking it itself, argparse
+    loads shutil, and with it the bz2 and lzma modules and libraries (0.6 MB of the box's
+    memory, issue 35), each time a parser is made, though the box never prints its help."""
+    return argparse.HelpFormatter(prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size finds it: $COLUMNS, else the
+    terminal's own, else 80."""
+    with contextlib.suppress(KeyError, ValueError):
+        if (columns := int(os.environ["COLUMNS"])) > 0:
+            return columns
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        if sys.__stdout__ is not None:
+            return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    return 80
 
 
 def parse(argv: Sequence[str] | None = None) -> Options:
@@ -317,9 +342,7 @@ def build_parser(*, run_only: bool = False) -> Parser:
     update.add_argument(
         "--opt", default="/opt/nsdevice", help="where the releases live (/opt/nsdevice)"
     )
-    update.add_argument(
-        "--public-key", default=None, help="the release key to check against (PEM)"
-    )
+    update.add_argument("--public-key", default=None, help="the release key to check against (PEM)")
     return parser
 
 

@@ -129,3 +129,19 @@ def test_run_is_parsed_by_a_parser_with_only_run_and_reads_the_same(monkeypatch)
     with pytest.raises(UsageError, match="invalid choice: 'rn'"):
         parse(["rn"])
     assert built == [False]  # a wrong command meets every command
+
+
+@pytest.mark.parametrize("columns", ["100", "60", "0", "wide"])
+def test_the_help_is_argparses_own_at_the_terminals_width(monkeypatch, columns: str) -> None:
+    """Issue 35: the parsers ask the terminal's width themselves, not through shutil (which
+    loads bz2 and lzma); every command's help reads as argparse's own formatter writes it."""
+    monkeypatch.setenv("COLUMNS", columns)
+    ours = build_parser()
+    theirs = build_parser()
+    for parser in [theirs, *theirs._subparsers._group_actions[0].choices.values()]:  # type: ignore[union-attr]
+        parser.formatter_class = argparse.HelpFormatter
+    commands = ours._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    their_commands = theirs._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert ours.format_help() == theirs.format_help()
+    for name, parser in commands.items():
+        assert parser.format_help() == their_commands[name].format_help(), name
