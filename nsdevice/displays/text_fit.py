@@ -20,6 +20,7 @@ import pygame
 import pygame.freetype
 
 from nsdevice.displays.drawing import Box, Point
+from nsdevice.displays.font_file import FontFile
 from nsdevice.displays.hyphens import SOFT_HYPHEN
 from nsdevice.displays.theme import Colour
 from nsdevice.rules.frozen import dataclass
@@ -33,6 +34,8 @@ ELLIPSIS = "…"
 # plain spaces only. A soft hyphen (displays.hyphens) is drawn as nothing, or as "-" where
 # a word wider than its line breaks there.
 SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", SOFT_HYPHEN: None})
+# wrapping splits at spaces but never at a no-break space (French keeps a colon with its word)
+BREAKS = re.compile(r"[^\S\u00a0]+")
 UNKNOWN = "?"  # a letter the font has nothing near (a script it lacks): never its box
 WIDTHS_KEPT = 8192  # widths and fits remembered per font book: a few screens' words, sizes
 # FreeType's glyphs kept by pygame for the one face (its own default is 64): with every
@@ -42,6 +45,8 @@ GLYPHS_CACHED = 1024
 GLYPH_PROBE_POINTS = 16  # the face's own size: asking whether it has a letter loads no size
 
 
+# what fit_text's answers are kept under: the text, its size, width, lines and least size
+FitKey = tuple[str, int, int, int, int | None]
 DEFAULT_SCALE = 0.6875  # pygame's own font at size s is its file at int(s * 0.6875) points
 
 
@@ -50,15 +55,16 @@ class Metrics:
     """The bundled font's measures of a line at one size, as pygame.font gives them.
 
     Why pygame.font's and not FreeType's: every layout was measured with them (line height,
-    ascent), and FreeType rounds its own a pixel apart at small sizes.
-    Only the numbers are kept: the pygame.font they come from is closed again (issue 23).
+    ascent), and FreeType rounds its own a pixel apart at small sizes. They are worked out
+    from the font file's numbers as SDL_ttf works them out (font_file.FontFile.line), so
+    that a size fitting only tries opens no font (issue 35; tests/test_text_fit.py holds
+    them to pygame.font's at every size).
     """
 
     points: int
     height: int
     ascent: int
     linesize: int
-    lift: int  # how far to move FreeType's box down so that the two baselines are level
 
 
 class FontBook:
@@ -72,7 +78,8 @@ class FontBook:
     sizes FreeSans Bold's hints widen some letters and narrow others ("pl ace le ft",
     "Purp le" at 480×320). pygame.freetype places them at their outline advances, as the
     font was designed, so a word keeps its rhythm. One face serves every size (a size that
-    fitting only tries costs no font of its own: issue 23); pygame.font only measures.
+    fitting only tries costs no font of its own: issue 23); pygame.font's line measures
+    are worked out from the font file (issue 35).
     """
 
     def __init__(self, path: str | None = None) -> None:
@@ -85,15 +92,16 @@ class FontBook:
         self._face = pygame.freetype.Font(self._path, GLYPH_PROBE_POINTS)
         self._face.kerning = False  # the font's kerning pairs are hinted as well
         self._face.pad = True  # a string's box is its advances wide, its baseline at .y
+        self._file = FontFile(self._path)
         self._metrics: dict[int, Metrics] = {}
+        self._lifts: dict[int, int] = {}
         self._caps: dict[int, int] = {}
         self._glyphs: dict[str, bool] = {}
         self._readable: dict[str, str] = {}  # texts with a letter the font lacks, as drawn
         self._for_cap: dict[float, int] = {}
         self._widths: dict[tuple[str, int], int] = {}  # fitting asks for the same words often
-        self._fits: dict[tuple[str, int, int, int, int | None], Fitted] = {}  # see fit_text
-        probe = pygame.font.Font(self._path, self._points(100, 1.0))
-        self._scale = probe.get_height() / 100
+        self._fits: dict[FitKey, Fitted] = {}  # see fit_text
+        self._scale = self._file.line(self._points(100, 1.0)).height / 100
 
     def _points(self, size: int, scale: float | None = None) -> int:
         """pygame.font's point size for `size` (a pixel height, or pygame's size with a
@@ -106,15 +114,17 @@ class FontBook:
         known = self._metrics.get(px)
         if known is None:
             points = self._points(px)
-            font = pygame.font.Font(self._path, points)
-            ascender = int(self._face.get_rect("H", size=points).y)
-            known = self._metrics[px] = Metrics(
-                points,
-                font.get_height(),
-                font.get_ascent(),
-                font.get_linesize(),
-                font.get_ascent() - ascender,
-            )
+            line = self._file.line(points)
+            known = self._metrics[px] = Metrics(points, line.height, line.ascent, line.linesize)
+        return known
+
+    def lift(self, px: int) -> int:
+        """How far to move FreeType's box down so that its baseline is pygame.font's."""
+        known = self._lifts.get(px)
+        if known is None:
+            metrics = self.metrics(px)
+            ascender = int(self._face.get_rect("H", size=metrics.points).y)
+            known = self._lifts[px] = metrics.ascent - ascender
         return known
 
     def height(self, px: int) -> int:
@@ -220,7 +230,7 @@ class FontBook:
                 # straight onto `surface` (no picture in between to blit); FreeType's box
                 # is a little taller than pygame.font's line, the baselines level
                 self._face.render_to(
-                    surface, (x, y + metrics.lift), piece.translate(SPACES), colour,
+                    surface, (x, y + self.lift(px)), piece.translate(SPACES), colour,
                     size=metrics.points,
                 )  # fmt: skip
                 x += self.width(piece, px)
@@ -353,8 +363,7 @@ def _wrap(
         indent = first * 2 if lines else first
         return fonts.width(indent + line, px) <= width
 
-    # split at spaces but never at a no-break space (French keeps a colon with its word)
-    for word in re.split(r"[^\S\u00a0]+", text.strip()):
+    for word in BREAKS.split(text.strip()):
         if fits(f"{current} {word}" if current else word):
             current = f"{current} {word}" if current else word
             continue
