@@ -13,7 +13,6 @@ from nsdevice.displays.font_file import LETTERS_KEPT, FontFile
 from nsdevice.displays.text_fit import FontBook
 
 
-
 @pytest.fixture(scope="module")
 def fonts() -> FontBook:
     return FontBook()
