@@ -647,10 +647,10 @@ def test_st7789_turns_only_the_notes_of_the_small_panels_turn():
 
 def test_the_2_inch_turns_card_is_drawn_once_per_face_and_copied_after_the_same():
     """Issue 35: the small turn's card is kept, by face and place, in its painter (at most
-    FACES_KEPT of them). Every turn of three cities' games, painted by one painter that
+    FACES_KEPT of them), and so is its count (COUNTS_KEPT). Every turn of three cities' games, painted by one painter that
     keeps faces (twice: the second time all copies), is the picture and the record a
     fresh painter draws."""
-    from nsdevice.displays.canvas import FACES_KEPT
+    from nsdevice.displays.canvas import COUNTS_KEPT, FACES_KEPT
     from nsdevice.hardware.profiles import load_profile
 
     profile = load_profile("display-hat-mini")
@@ -672,6 +672,7 @@ def test_the_2_inch_turns_card_is_drawn_once_per_face_and_copied_after_the_same(
         assert drawing == Painter(diagonal_inches=panel.diagonal_inches).paint(view, fresh, words)
         assert pygame.image.tobytes(kept, "RGB") == pygame.image.tobytes(fresh, "RGB")
         assert 0 < len(keeping.faces) <= FACES_KEPT
+        assert 0 < len(keeping.counts) <= COUNTS_KEPT  # the count k/5 is kept the same way
 
 
 def test_the_2_inch_turn_marks_the_seam_between_its_card_and_the_column_beside_it():

@@ -23,6 +23,8 @@ FACES_KEPT = 12  # pictures kept per painter: a city's eleven cards at one size,
 # 0.13 MB each on the 2-inch panel; drawing one again cost 0.7 M instructions a reveal
 FACES_BYTES = 8 * 1024 * 1024  # and at most this many bytes of them: on a 1080p TV one
 # face or the room's join column is 1-2 MB, so twelve would hold up to 16 MB for good
+COUNTS_KEPT = 12  # the small turn's counts kept: a round's k/5 in a city or two, about
+# 20 KB each on the 2-inch panel; drawing one again cost 0.16 M instructions a reveal
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,9 @@ class Canvas:
     hyphens: Hyphens = field(default_factory=Hyphens)  # the painter's: where words may break
     codes: CodeBook = field(default_factory=CodeBook)  # the painter's: QR codes drawn once
     faces: Faces = field(default_factory=Faces)  # the painter's: pictures drawn once
+    # the painter's: the small turn's counts, drawn once (a book of their own, so that
+    # they never push a card face out of the faces' book)
+    counts: Faces = field(default_factory=lambda: Faces(kept=COUNTS_KEPT))
     texts: list[Placed] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     seats: list[Seated] = field(default_factory=list)
@@ -123,14 +128,22 @@ class Canvas:
             self.text(line, fitted.size, colour, (left, y + index * fitted.advance), role)
 
     # --- pictures drawn once ---------------------------------------------------------
-    def once(self, key: tuple[object, ...], rect: pygame.Rect, draw: Callable[[], object]) -> None:
+    def once(
+        self,
+        key: tuple[object, ...],
+        rect: pygame.Rect,
+        draw: Callable[[], object],
+        book: Faces | None = None,
+    ) -> None:
         """What `draw` draws inside `rect`, drawn on the ground colour: the first time by
-        `draw`, kept with what it noted, then copied. `key` names everything the picture
-        depends on beyond the surface's format and the ground, which are added here;
-        `draw` must draw only inside `rect`, on ground nothing else was drawn on."""
+        `draw`, kept with what it noted (in `book`, else the card faces'), then copied.
+        `key` names everything the picture depends on beyond the surface's format and the
+        ground, which are added here; `draw` must draw only inside `rect`, on ground
+        nothing else was drawn on."""
         surface = self.surface
+        faces = self.faces if book is None else book
         key = (*key, self.theme.palette.background, surface.get_bitsize(), surface.get_masks())
-        face = self.faces.get(key)
+        face = faces.get(key)
         if face is not None:
             surface.blit(face.picture, rect.topleft)
             self.texts.extend(face.texts)
@@ -144,7 +157,7 @@ class Canvas:
             return  # partly off the surface: not kept, as a copy would land elsewhere
         picture = surface.subsurface(rect).copy()
         recorded = (tuple(self.texts[texts:]), tuple(self.figures[figures:]), tuple(self.cut[cut:]))
-        self.faces.keep(key, _Face(picture, *recorded))
+        faces.keep(key, _Face(picture, *recorded))
 
     # --- the record -------------------------------------------------------------------
     def drawing(self, bands: dict[str, Box]) -> Drawing:

@@ -20,7 +20,7 @@ from typing import cast
 import pygame
 
 from nsdevice import texts, views
-from nsdevice.displays.canvas import Canvas, Faces
+from nsdevice.displays.canvas import COUNTS_KEPT, Canvas, Faces
 from nsdevice.displays.codes import CodeBook
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
 from nsdevice.displays.hyphens import Hyphens
@@ -87,6 +87,7 @@ class Painter:
         self.hyphens = Hyphens()
         self.codes = CodeBook()
         self.faces = Faces()  # card faces, drawn once
+        self.counts = Faces(kept=COUNTS_KEPT)  # the small turn's counts, drawn once
         self._legends: dict[tuple[object, ...], _Legend] = {}  # by size, words, place
         self._page_counts: dict[tuple[object, ...], int] = {}  # by view, size, density
         # the view last painted on small glass, its size, density and page count
@@ -191,5 +192,5 @@ class Painter:
         density = dots_per_mm(surface, self.diagonal_inches)
         return Canvas(
             surface, self.theme, self.fonts, self.symbols, density, hyphens=self.hyphens,
-            codes=self.codes, faces=self.faces,
+            codes=self.codes, faces=self.faces, counts=self.counts,
         )  # fmt: skip

@@ -187,7 +187,19 @@ def _card(canvas: Canvas, view: views.TurnView, placed: Areas) -> None:
 
 def _count(canvas: Canvas, view: views.TurnView, box: Box) -> None:
     """The underground count as figures, k/5 (C-4), then in the rest of the line its pips,
-    or on a switch turn the switch card itself (C-5), whose rule is the first note."""
+    or on a switch turn the switch card itself (C-5), whose rule is the first note. The
+    figures and pips are drawn once per count and place, then copied (most reveals
+    repeat the count of the reveal before, issue 35); a switch card is drawn each time."""
+    if len(view.cards) == 2:
+        _counted(canvas, view, box)
+        return
+    key = ("small-turn-count", view.underground_seen, view.underground_total, box,
+           canvas.dots_per_mm, canvas.theme.palette,
+           canvas.theme.card_colours(view.city, "underground"))  # fmt: skip
+    canvas.once(key, pygame.Rect(box), lambda: _counted(canvas, view, box), canvas.counts)
+
+
+def _counted(canvas: Canvas, view: views.TurnView, box: Box) -> None:
     x, y, w, h = box
     total_cards = view.underground_total
     size = canvas.cap_px(COUNT_MM)
