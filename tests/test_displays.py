@@ -647,9 +647,9 @@ def test_st7789_turns_only_the_notes_of_the_small_panels_turn():
 
 def test_the_2_inch_turns_card_is_drawn_once_per_face_and_copied_after_the_same():
     """Issue 35: the small turn's card is kept, by face and place, in its painter (at most
-    FACES_KEPT of them), and so is its count (COUNTS_KEPT). Every turn of three cities' games, painted by one painter that
-    keeps faces (twice: the second time all copies), is the picture and the record a
-    fresh painter draws."""
+    FACES_KEPT of them), and so is its count (COUNTS_KEPT). Every turn of three cities'
+    games, painted by one painter that keeps faces (twice: the second time all copies),
+    is the picture and the record a fresh painter draws."""
     from nsdevice.displays.canvas import COUNTS_KEPT, FACES_KEPT
     from nsdevice.hardware.profiles import load_profile
 
