@@ -19,6 +19,11 @@ if TYPE_CHECKING:  # the classes themselves are imported late, when opened
 
 
 SOUND_MODULES = ("mixer", "mixer_music", "sndarray")  # pygame's, `imports.part` loads them
+# pygame.image's codecs: SDL_image and the libraries it maps (TIFF, WebP, JPEG, harfbuzz and
+# GLib with them: about 2.5 MB), loaded as pygame.image starts, which goes on without them.
+# The box reads and writes no image file (its PNGs are its own: `artwork`); the panel's
+# windows use pygame.image only to see a buffer as a surface (`frombuffer`)
+IMAGE_CODECS = ("imageext",)
 
 
 def open_display(chosen: Plan) -> tuple[Display, str | None]:
@@ -26,8 +31,9 @@ def open_display(chosen: Plan) -> tuple[Display, str | None]:
     from nsdevice.displays import Display, DisplayUnavailable
     from nsdevice.imports import held_back
 
-    # pygame's sound and its codecs load when the voice or a chime first plays (issue 35)
-    held_back("pygame", SOUND_MODULES)
+    # pygame's sound and its codecs load when the voice or a chime first plays, its image
+    # codecs never (issue 35)
+    held_back("pygame", (*SOUND_MODULES, *IMAGE_CODECS))
     backend = backends.DISPLAYS[chosen.display]
     options = dict(backend.options)
     profile = chosen.profile
