@@ -25,10 +25,8 @@ import importlib
 import os
 import signal
 import socket
-import subprocess
 import sys
 import threading
-import traceback
 
 GO = b"G"  # the box's word to serve, carrying the Busy byte's descriptor
 
@@ -75,6 +73,8 @@ class Forked:
         if self._mine is not None:
             self._mine.close()
             self._mine = None
+        import subprocess  # (only here and in `wait`: the box's start needs none of it)
+
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.wait(0)
 
@@ -93,6 +93,8 @@ class Forked:
         done = threading.Event()
         while self.poll() is None:  # no waitpid with a timeout: a child ends in ms
             if timeout <= 0:
+                import subprocess
+
                 raise subprocess.TimeoutExpired(f"page {self.pid}", timeout)
             done.wait(0.01)
             timeout -= 0.01
@@ -124,6 +126,8 @@ def _wait_then_serve(theirs: socket.socket) -> None:
         else:
             status = 0  # the box closed without serving
     except BaseException:  # whatever it is, this process must end here
+        import traceback
+
         traceback.print_exc()
     finally:
         with contextlib.suppress(Exception):

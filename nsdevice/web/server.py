@@ -26,11 +26,11 @@ import json
 import os
 import pickle
 import socket
-import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from nsdevice.inputs.events import Busy, Item
 from nsdevice.views import TableView
@@ -51,6 +51,9 @@ from nsdevice.web.wire import (
     item_of,
     said,
 )
+
+if TYPE_CHECKING:
+    import subprocess
 
 DEFAULT_PORT = 8414
 FIRST_FRAME_WAIT = 30.0  # seconds: a box that never draws never serves
@@ -165,6 +168,8 @@ class WebSide:
                 mine.close()
                 theirs.close()
                 return None
+            import subprocess  # only to spawn: a forked page (`web.forked`) needs none
+
             try:
                 # stdout is the box's (`--display json` writes its screens there): the
                 # page writes nothing but its log lines, which go to stderr as the box's
@@ -264,6 +269,8 @@ class WebSide:
             self._forked.close()  # never told to serve: its end closes, it ends
             self.process = self._forked
         if self.process is not None:
+            import subprocess
+
             try:
                 self.process.wait(CLOSE_WAIT)
             except subprocess.TimeoutExpired:
