@@ -130,13 +130,24 @@ PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 FRAME_BITS = (1 << 55) - 1  # a pagemap entry's page frame number; bit 63: present
 
 
-def frames(pid: int) -> set[int]:
-    """The physical pages (frame numbers) mapped by `pid` now, from /proc/PID/pagemap.
-    Only root reads frame numbers (others read 0s): see `family_frames_kb`."""
+def anonymous(maps_line: str) -> bool:
+    """Whether a /proc/PID/maps line is anonymous memory (no file: the heap, the stack,
+    Python's arenas, malloc's mappings), not a file's pages nor the kernel's [vdso]."""
+    fields = maps_line.split(None, 5)
+    name = fields[5].strip() if len(fields) > 5 else ""
+    return not name or name in ("[heap]", "[stack]") or name.startswith("[anon")
+
+
+def frames(pid: int, only_anonymous: bool = False) -> set[int]:
+    """The physical pages (frame numbers) mapped by `pid` now, from /proc/PID/pagemap
+    (`only_anonymous`: of its anonymous memory only). Only root reads frame numbers
+    (others read 0s): see `family_frames_kb`."""
     found: set[int] = set()
     page = PAGE_KB * 1024
     with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/pagemap", "rb") as pagemap:
         for line in maps:
+            if only_anonymous and not anonymous(line):
+                continue
             start, end = (int(bound, 16) for bound in line.split(None, 1)[0].split("-"))
             pagemap.seek(start // page * 8)
             entries = array.array("Q")
@@ -160,6 +171,17 @@ def family_frames_kb(pid: int) -> int | None:
     except OSError:
         return None
     return len(pages) * PAGE_KB
+
+
+def shared_anonymous_kb(one: int, other: int) -> int | None:
+    """The anonymous memory two processes both map, page for page (a forked page's
+    inherited pages that neither has written since); None without root."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        return len(frames(one, True) & frames(other, True)) * PAGE_KB
+    except OSError:
+        return None
 
 
 class PeakPss:
@@ -243,6 +265,13 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
             page_peak = sum(status_kb(pid, "VmHWM") for pid in page_pids)
             box_pss = pss_kb(box.pid)
             page_pss = sum(pss_kb(pid) for pid in page_pids)
+            # where each process's memory is: anonymous (Python's objects, malloc's) or
+            # files' pages (the interpreter's and the libraries' code and data)
+            rollups = {
+                who: [Path(f"/proc/{pid}/smaps_rollup").read_text() for pid in pids]
+                for who, pids in (("box", [box.pid]), ("page", page_pids))
+            }
+            inherited = shared_anonymous_kb(box.pid, page_pids[0]) if len(page_pids) == 1 else None
             events = [page.events for page in pages]
             for page in pages:
                 page.close()
@@ -267,6 +296,19 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
         "box_and_page_pss_at_the_end_mb": round((box_pss + page_pss) / 1024, 1),
         "box_pss_at_the_end_mb": round(box_pss / 1024, 1),
         "page_process_pss_at_the_end_mb": round(page_pss / 1024, 1),
+        **{
+            f"{who}_{kind}_pss_at_the_end_mb": round(
+                sum(rollup_kb(text, key) for text in texts) / 1024, 1
+            )
+            for who, texts in rollups.items()
+            for kind, key in (("anonymous", "Pss_Anon"), ("files", "Pss_File"))
+            if texts
+        },
+        # the anonymous memory the page's process still shares with the box it was forked
+        # from (root only): the rest of what it inherited, one of the two has written since
+        "page_anonymous_shared_with_box_at_the_end_mb": (
+            round(inherited / 1024, 1) if inherited is not None else None
+        ),
         "events_per_phone": events,
         "numpy_mapped": modules,
     }
