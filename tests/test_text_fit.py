@@ -1,4 +1,5 @@
-"""The font file's own numbers (issue 35): line measures and advances with no glyph loaded."""
+"""The font file's own numbers (issue 35): line measures, advances and a fit's size guessed
+with no glyph loaded; the guess never changes a size."""
 
 from __future__ import annotations
 
@@ -7,10 +8,16 @@ from pathlib import Path
 
 import pygame
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from nsdevice import locale
+from nsdevice.displays import text_fit
 from nsdevice.displays.font_file import LETTERS_KEPT, FontFile
-from nsdevice.displays.text_fit import FontBook
+from nsdevice.displays.layouts.stack import ROWS_KEPT, Item, fit_rows, measure, total
+from nsdevice.displays.text_fit import WIDTHS_KEPT, FontBook
+
+WHITE = (255, 255, 255)
 
 
 @pytest.fixture(scope="module")
@@ -72,3 +79,109 @@ def test_the_letters_looked_up_are_bounded(fonts):
     for code in range(0x100, 0x100 + LETTERS_KEPT + 10):
         file.units(chr(code))
     assert 0 < len(file._units) <= LETTERS_KEPT
+
+
+def _walked_down(fonts, items, width, height, start, floor):  # type: ignore[no-untyped-def]
+    """The exhaustive search: each size from `start` down, the first at which FreeType's
+    widths fit every item uncut."""
+    for px in range(start, floor - 1, -1):
+        rows = measure(fonts, items, width, px)
+        if total(rows, px) <= height and not any(r.fitted.cut for r in rows):
+            return px, rows
+    return None
+
+
+def test_a_guess_is_close_to_freetypes_lines(fonts):
+    """The guess is only a guess, but a close one: the lines it finds are FreeType's for
+    nearly every catalog text at the turn notes' sizes (else every fit measures more)."""
+    same = tried = 0
+    for text in CATALOG[::7]:
+        for px, width in ((19, 154), (25, 154), (32, 300)):
+            fitted = text_fit.fit_text(text, px, width, fonts=fonts, max_lines=9, min_size=px)
+            if fitted.cut:
+                continue
+            tried += 1
+            same += fonts.guessed_lines(text, px, width) == len(fitted.lines)
+    assert tried > 300
+    assert same / tried > 0.9
+
+
+def test_fit_rows_measures_only_the_size_it_lands_on_and_the_one_above(fonts, monkeypatch):
+    """The joker's notes on the 2-inch turn, at sizes no screen met before: FreeType
+    measures the size the fit lands on and the one above it, not each size a halving
+    tries (issue 35: five sizes, 12 M instructions on the Zero 2 W)."""
+    book = FontBook()
+    measured: set[int] = set()
+    original = FontBook._width
+
+    def counted(self: FontBook, text: str, px: int) -> int:
+        if self is book:
+            measured.add(px)
+        return original(self, text, px)
+
+    monkeypatch.setattr(FontBook, "_width", counted)
+    items = (Item("Joker", WHITE), Item("Any symbol, double track allowed", WHITE, max_lines=4))
+    found = fit_rows(book, items, 154, 200, 32, 18)
+    assert found is not None
+    assert found == _walked_down(fonts, items, 154, 200, 32, 18)
+    assert found[0] < 31  # a size below the start, found by the guess
+    assert measured == {found[0], found[0] + 1}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    texts=st.lists(st.sampled_from(CATALOG), min_size=1, max_size=3),
+    lines=st.integers(1, 4),
+    width=st.integers(30, 320),
+    height=st.integers(10, 240),
+    start=st.integers(8, 48),
+    span=st.integers(0, 30),
+)
+def test_fit_rows_lands_where_the_exhaustive_search_lands(
+    fonts, texts, lines, width, height, start, span
+):
+    """Guessing first changes what is measured, never the size chosen: the exhaustive
+    walk down from the start lands on the same size and the same rows."""
+    items = [Item(text, WHITE, max_lines=lines) for text in texts]
+    floor = max(1, start - span)
+    assert fit_rows(fonts, items, width, height, start, floor) == _walked_down(
+        fonts, items, width, height, start, floor
+    )
+
+
+def test_the_guesses_and_fits_kept_are_bounded():
+    """A box runs for weeks: the words guessed and the fits kept are capped."""
+    fonts = FontBook()
+    for n in range(WIDTHS_KEPT + 10):
+        fonts.guessed_lines(f"word {n}", 20, 100)
+    assert 0 < len(fonts._words) <= WIDTHS_KEPT
+    for n in range(ROWS_KEPT + 10):
+        fit_rows(fonts, [Item(f"note {n}", WHITE)], 100, 40, 14, 10)
+    assert 0 < len(fonts.kept) <= ROWS_KEPT
+
+
+def test_a_kept_fit_is_the_fit_and_its_rows_are_the_callers(fonts):
+    """The second paint of the same notes gets the same answer, and changing the list it
+    gets changes nothing kept."""
+    items = (Item("Joker", WHITE), Item("Any symbol, double track allowed", WHITE, max_lines=4))
+    first = fit_rows(fonts, items, 154, 200, 32, 18)
+    assert first is not None
+    first[1].clear()
+    assert fit_rows(fonts, items, 154, 200, 32, 18) == _walked_down(fonts, items, 154, 200, 32, 18)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([*"aé×\u00ad ’", "\u2126", "\u1e68", "\u0301", "ǅ", "中", "→"])))
+def test_a_text_of_letters_drawn_as_they_are_is_read_as_it_is(letters):
+    """Letters met before that the font draws as they are let a text skip the letter by
+    letter look (issue 35: a soft hyphen made every line of a note one); the answer is
+    the same as that look's, letter by letter."""
+    fonts = FontBook()
+    fonts.readable("aé×\u00ad ’")  # met before: drawn as they are
+    text = "".join(letters)
+    assert fonts.readable(text) == "".join(fonts._nearest(char) for char in text)
+
+
+def test_every_printable_ascii_letter_is_in_the_font(fonts):
+    """`readable` takes printable ASCII as drawn without asking the face: it must be."""
+    assert all(fonts.has_glyph(chr(code)) for code in range(0x20, 0x7F))

@@ -98,9 +98,16 @@ class FontBook:
         self._caps: dict[int, int] = {}
         self._glyphs: dict[str, bool] = {}
         self._readable: dict[str, str] = {}  # texts with a letter the font lacks, as drawn
+        # letters met that are drawn as they are: a text of only these is readable as it is
+        # (a note's soft hyphens or "×" made each of its lines a letter-by-letter look)
+        self._drawn: set[str] = set()
         self._for_cap: dict[float, int] = {}
         self._widths: dict[tuple[str, int], int] = {}  # fitting asks for the same words often
         self._fits: dict[FitKey, Fitted] = {}  # see fit_text
+        # a text's words as wrapping splits them, each its advances and letters: a guess
+        self._words: dict[str, tuple[tuple[int, int], ...]] = {}
+        # layouts' answers kept for the next paint (layouts.stack.fit_rows): its own keys
+        self.kept: dict[tuple[object, ...], object] = {}
         self._scale = self._file.line(self._points(100, 1.0)).height / 100
 
     def _points(self, size: int, scale: float | None = None) -> int:
@@ -176,6 +183,33 @@ class FontBook:
         points = self._points(px)
         return int(self._face.get_rect(text.translate(SPACES), size=points).width)
 
+    def guessed_lines(self, text: str, px: int, width: int) -> int | None:
+        """The lines `text` would take wrapped within `width` at `px` by widths guessed
+        from the font file's advances (None when a word is wider than a line): where a
+        fit may land, found with no glyph loaded (layouts.stack.fit_rows), never what is
+        drawn. Hinting widens most letters a little: a quarter of a pixel each, which
+        keeps the guess within a few pixels of FreeType's widths on the catalogs."""
+        words = self._words.get(text)
+        if words is None:
+            advances = self._file.units
+            split = BREAKS.split(self.readable(text).strip())
+            words = tuple((advances(word := w.translate(SPACES)), len(word)) for w in split)
+            if len(self._words) >= WIDTHS_KEPT:
+                self._words.clear()
+            self._words[text] = words
+        scale = self._points(px) / self._file.units_per_em
+        space = self._file.units(" ") * scale + 0.25
+        lines, line = 1, -space
+        for units, letters in words:
+            wide = units * scale + letters * 0.25
+            if wide > width:
+                return None
+            if line + space + wide <= width:
+                line += space + wide
+            else:
+                lines, line = lines + 1, wide
+        return lines
+
     def has_glyph(self, char: str) -> bool:
         """Whether the font draws `char` itself, rather than its 'missing' box: whether
         the face that draws (FreeType) maps it to a glyph. Asked of the face at a size
@@ -192,7 +226,7 @@ class FontBook:
         one it has ("Ṩ" as "S", "ǅ" as "Dž"), a combining mark it lacks left out (its
         letter stays), a letter of a script it lacks as UNKNOWN: never the font's box. A
         player's name may be anything (rules.room.player_name keeps it composed)."""
-        if text.isascii():  # every printable ASCII letter is in the font
+        if text.isascii() or self._drawn.issuperset(text):  # each letter drawn as it is
             return text
         known = self._readable.get(text)
         if known is None:
@@ -203,7 +237,10 @@ class FontBook:
         return known
 
     def _nearest(self, char: str) -> str:
-        if char in DRAWN_GLYPHS or char == SOFT_HYPHEN or self.has_glyph(char):
+        # printable ASCII is all in the font (asking the face would load each letter)
+        drawn = " " <= char <= "~" or char in DRAWN_GLYPHS or char == SOFT_HYPHEN
+        if drawn or self.has_glyph(char):
+            self._drawn.add(char)  # (at most the letters the font has, and these)
             return char
         parts = unicodedata.normalize("NFKD", char)
         for end in range(len(parts), 0, -1):  # the letter with as many of its marks as drawn

@@ -7,7 +7,8 @@ columns instead; when nothing fits, what fits at the smallest size is drawn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar, cast
 
 import pygame
 
@@ -54,7 +55,7 @@ class Row:
     pad: int
 
 
-# --- measuring ----------------------------------------------------------------------------
+# --- measuring ---------------------------------------------------------------------------
 def icon_width(fonts: FontBook, icon: Icon, px: int) -> int:
     height = fonts.height(px)
     return round(height * (icon.length if icon.kind == "pencil" else 1.15)) + round(height * 0.35)
@@ -90,27 +91,79 @@ def total(rows: Sequence[Row], px: int) -> int:
     return sum(r.height for r in rows) + gap(px) * max(0, len(rows) - 1)
 
 
+T = TypeVar("T")
+ROWS_KEPT = 256  # fits kept per font book: a few screens' notes at their boxes
+
+
 def fit_rows(
     fonts: FontBook, items: Sequence[Item], width: int, height: int, start: int, floor: int
 ) -> tuple[int, list[Row]] | None:
     """The largest size from `start` down to `floor` at which `items` fit, uncut.
 
-    `start` is tried first (most text fits at its own size); below it the size is found by
-    halving the range, not by trying each size in turn: a smaller size never takes more
-    room, and each size tried measures every word again, its letters loaded at that size
-    (issue 23: the joker's two notes walked eight sizes on the 2-inch panel)."""
+    A smaller size never takes more room, so the size is found by halving the range, not
+    by trying each size in turn: each size FreeType measures loads every letter at that
+    size (issue 23: the joker's two notes walked eight sizes on the 2-inch panel).
+    The halving is first run on a guess from the font file's advances (`_guessed`, `start`
+    first: most text fits at its own size; no letter loaded). FreeType's widths then
+    decide at the size guessed and the one above it, and search on only where the guess
+    was wrong (issue 35: a turn whose notes met new sizes measured five of them, 12 M
+    instructions on the Zero 2 W)."""
 
     def fitting(px: int) -> list[Row] | None:
         rows = measure(fonts, items, width, px)
         return rows if total(rows, px) <= height and not any(r.fitted.cut for r in rows) else None
 
+    def guessed(px: int) -> bool | None:
+        return _guessed(fonts, items, width, height, px)
+
     if start < floor:
         return None
-    rows = fitting(start)
+    key = ("fit_rows", tuple(items), width, height, start, floor)
+    kept = fonts.kept.get(key, key)
+    if kept is key:
+        guess = _halving(guessed, floor, start)
+        found = _from_guess(fitting, floor, start, floor if guess is None else guess[0])
+        kept = None if found is None else (found[0], tuple(found[1]))
+        if len(fonts.kept) >= ROWS_KEPT:
+            fonts.kept.clear()
+        fonts.kept[key] = kept  # a reveal paints the notes of the last one again
+    if kept is None:
+        return None
+    px, rows = cast(tuple[int, tuple[Row, ...]], kept)
+    return px, list(rows)
+
+
+def _guessed(
+    fonts: FontBook, items: Sequence[Item], width: int, height: int, px: int
+) -> bool | None:
+    """Whether `items` would fit at `px` by estimated widths (as `measure` lays them out,
+    wrapping without its syllables): True, or None."""
+    room = height + gap(px)
+    for item in items:
+        ipx = max(1, round(px * item.scale))
+        pad = max(1, round(ipx * 0.16)) if item.boxed or item.icons else 0
+        icons = sum(icon_width(fonts, icon, ipx) for icon in item.icons)
+        lines = fonts.guessed_lines(item.text, ipx, max(1, width - icons - 2 * pad))
+        if lines is None or lines > item.max_lines:
+            return None
+        room -= (lines - 1) * fonts.advance(ipx) + fonts.height(ipx) + 2 * pad + gap(px)
+        if room < 0:
+            return None
+    return True
+
+
+def _halving(fitting: Callable[[int], T | None], low: int, high: int) -> tuple[int, T] | None:
+    """The largest size in [low, high] that fits: `high` first (most text fits at its
+    own size), then the range halved."""
+    rows = fitting(high)
     if rows is not None:
-        return start, rows
-    found = None
-    low, high = floor, start - 1
+        return high, rows
+    return _halved(fitting, low, high - 1, None)
+
+
+def _halved(
+    fitting: Callable[[int], T | None], low: int, high: int, found: tuple[int, T] | None
+) -> tuple[int, T] | None:
     while low <= high:
         middle = (low + high + 1) // 2
         rows = fitting(middle)
@@ -119,6 +172,27 @@ def fit_rows(
         else:
             found, low = (middle, rows), middle + 1
     return found
+
+
+def _from_guess(
+    fitting: Callable[[int], T | None], low: int, high: int, guess: int
+) -> tuple[int, T] | None:
+    """The largest size in [low, high] that fits, tried first at `guess` and its
+    neighbour: where the guess was right, those two are all that is measured."""
+    rows = fitting(guess)
+    if rows is not None:
+        if guess == high:
+            return guess, rows
+        above = fitting(guess + 1)
+        if above is None:
+            return guess, rows
+        return _halved(fitting, guess + 2, high, (guess + 1, above))
+    if guess == low:
+        return None
+    below = fitting(guess - 1)
+    if below is not None:
+        return guess - 1, below
+    return _halved(fitting, low, guess - 2, None)
 
 
 # --- drawing ------------------------------------------------------------------------------
