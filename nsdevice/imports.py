@@ -57,41 +57,7 @@ def gpiozero_by_parts() -> None:
     it comes from the standard library's too."""
     if "importlib_metadata" not in sys.modules:
         sys.modules["importlib_metadata"] = _metadata_when_asked()
-    # its input devices take `median` and `mean` from statistics for smoothed readings,
-    # which buttons never take: statistics loads fractions and decimal (_decimal and its
-    # library: 0.9 MB) only when one is first called
-    if "statistics" not in sys.modules:
-        sys.modules["statistics"] = _loaded_when_called("statistics", ("median", "mean"))
     without_init("gpiozero")
-
-
-def _loaded_when_called(name: str, functions: tuple[str, ...]) -> ModuleType:
-    """A stand-in for module `name`: each of `functions` loads the real module when first
-    called (and calls its own), as does anything else read of the stand-in; from then on
-    the real module is the one imported."""
-    stand_in = ModuleType(name, f"{name}, loaded when first used")
-
-    def real() -> ModuleType:
-        if sys.modules.get(name) is stand_in:
-            del sys.modules[name]
-        return importlib.import_module(name)
-
-    def calling(function: str) -> Any:
-        def call(*arguments: Any, **options: Any) -> Any:
-            return getattr(real(), function)(*arguments, **options)
-
-        call.__name__ = call.__qualname__ = function
-        return call
-
-    def __getattr__(key: str) -> Any:
-        if key.startswith("__"):  # the import system's own questions (`__path__`…)
-            raise AttributeError(key)
-        return getattr(real(), key)
-
-    for function in functions:
-        setattr(stand_in, function, calling(function))
-    stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
-    return stand_in
 
 
 def _metadata_when_asked() -> ModuleType:

@@ -161,26 +161,3 @@ def test_the_tls_stand_in_has_ssls_own_values_and_refuses_the_rest() -> None:
     assert stand_in.CERT_NONE == ssl.CERT_NONE
     with pytest.raises(RuntimeError, match="without TLS"):
         stand_in.SSLContext  # noqa: B018
-
-
-GPIOZERO_STATISTICS = """
-import sys
-from nsdevice.imports import gpiozero_by_parts
-gpiozero_by_parts()
-from gpiozero.input_devices import DigitalInputDevice, SmoothedInputDevice
-from gpiozero import input_devices
-print(sorted(name for name in ("fractions", "decimal", "_decimal") if name in sys.modules))
-print(input_devices.median([5, 1, 4]), input_devices.mean([1, 2]))
-import statistics
-print(statistics.__file__.endswith("statistics.py"), statistics.fmean([1.0, 3.0]))
-"""
-
-
-def test_gpiozero_loads_statistics_only_when_a_reading_is_smoothed() -> None:
-    """Issue 35: gpiozero's input devices take median and mean from statistics, which loads
-    fractions and decimal (0.9 MB); buttons never smooth a reading, so they load when one
-    of the two is first called, and the real module is the one imported from then on."""
-    result = subprocess.run([sys.executable, "-c", GPIOZERO_STATISTICS], capture_output=True,
-                            text=True, timeout=60)  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split("\n")[:3] == ["[]", "4 1.5", "True 2.0"]
