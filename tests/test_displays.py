@@ -673,6 +673,7 @@ def test_the_2_inch_turns_card_is_drawn_once_per_face_and_copied_after_the_same(
         assert pygame.image.tobytes(kept, "RGB") == pygame.image.tobytes(fresh, "RGB")
         assert 0 < len(keeping.faces) <= FACES_KEPT
         assert 0 < len(keeping.counts) <= COUNTS_KEPT  # the count k/5 is kept the same way
+    assert keeping.notes  # and the pages of notes met before (turns with notes among them)
 
 
 def test_the_2_inch_turn_marks_the_seam_between_its_card_and_the_column_beside_it():

@@ -85,6 +85,9 @@ class Canvas:
     # the painter's: the small turn's counts, drawn once (a book of their own, so that
     # they never push a card face out of the faces' book)
     counts: Faces = field(default_factory=lambda: Faces(kept=COUNTS_KEPT))
+    # the painter's: the small turn's note pages by what they are made from (its layout
+    # keeps them, at most NOTES_KEPT), so a turn's notes met before are not fitted again
+    notes: dict[tuple[object, ...], object] = field(default_factory=dict)
     texts: list[Placed] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     seats: list[Seated] = field(default_factory=list)

@@ -88,6 +88,7 @@ class Painter:
         self.codes = CodeBook()
         self.faces = Faces()  # card faces, drawn once
         self.counts = Faces(kept=COUNTS_KEPT)  # the small turn's counts, drawn once
+        self.notes: dict[tuple[object, ...], object] = {}  # the small turn's note pages
         self._legends: dict[tuple[object, ...], _Legend] = {}  # by size, words, place
         self._page_counts: dict[tuple[object, ...], int] = {}  # by view, size, density
         # the view last painted on small glass, its size, density and page count
@@ -192,5 +193,5 @@ class Painter:
         density = dots_per_mm(surface, self.diagonal_inches)
         return Canvas(
             surface, self.theme, self.fonts, self.symbols, density, hyphens=self.hyphens,
-            codes=self.codes, faces=self.faces, counts=self.counts,
+            codes=self.codes, faces=self.faces, counts=self.counts, notes=self.notes,
         )  # fmt: skip

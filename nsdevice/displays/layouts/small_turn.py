@@ -29,7 +29,7 @@ for text), whatever the panel's pixels.
 from __future__ import annotations
 
 import dataclasses
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import pygame
 
@@ -56,6 +56,7 @@ IDLE_MM = 2.5  # what does nothing this turn: greyed, smaller than anything that
 SYMBOL_FILL = 0.85  # the least share of its box a symbol's drawn pixels fill (a triangle)
 CARD_SHARE = 0.55  # the most of the width the card takes: the count and notes need the rest
 NOTE_SECONDS = 4.0  # how long each page of notes stays, when they take turns
+NOTES_KEPT = 32  # note pages kept per painter: a game's few kinds of notes, in a language
 
 
 def is_small(canvas: Canvas) -> bool:
@@ -268,15 +269,33 @@ def note_pages(
     canvas: Canvas, view: views.TurnView, words: Words, box: Box
 ) -> list[tuple[int, list[Row]]]:
     """The notes as pages that each fit `box`: groups in order, as many on a page as fit,
-    each group at its size or as little less as it needs to stand uncut."""
+    each group at its size or as little less as it needs to stand uncut. Kept by what
+    they are made from (the painter's `notes`, at most NOTES_KEPT): a turn's notes met
+    before, the round's last turn or a joker's, are not hyphenated and fitted again."""
     _, _, w, h = box
     if w <= 0 or h <= 0:
         return []
+    groups = tuple(note_groups(canvas, view, words))
+    key = ("small-turn-notes", groups, box, canvas.dots_per_mm, words.language)
+    kept = canvas.notes.get(key)
+    if kept is None:
+        if len(canvas.notes) >= NOTES_KEPT:
+            canvas.notes.clear()
+        kept = canvas.notes[key] = tuple(
+            (px, tuple(rows)) for px, rows in _paged(canvas, groups, words, box)
+        )
+    return [(px, list(rows)) for px, rows in cast(tuple[tuple[int, tuple[Row, ...]], ...], kept)]
+
+
+def _paged(
+    canvas: Canvas, groups: tuple[Group, ...], words: Words, box: Box
+) -> list[tuple[int, list[Row]]]:
+    _, _, w, h = box
     fonts = canvas.fonts
     gap_px = canvas.cap_px(NOTE_MM)
     pages: list[tuple[int, list[Row]]] = []
     rows: list[Row] = []
-    for group in note_groups(canvas, view, words):
+    for group in groups:
         start, least = canvas.cap_px(group.size_mm), canvas.cap_px(group.least_mm)
 
         def too_wide(word: str, size: int = start) -> bool:
