@@ -674,6 +674,7 @@ def test_the_2_inch_turns_card_is_drawn_once_per_face_and_copied_after_the_same(
         assert 0 < len(keeping.faces) <= FACES_KEPT
         assert 0 < len(keeping.counts) <= COUNTS_KEPT  # the count k/5 is kept the same way
     assert keeping.notes  # and the pages of notes met before (turns with notes among them)
+    assert len(keeping.notes_drawn) > 0  # ... and as drawn
 
 
 def test_the_2_inch_turn_marks_the_seam_between_its_card_and_the_column_beside_it():

@@ -20,7 +20,7 @@ from typing import cast
 import pygame
 
 from nsdevice import texts, views
-from nsdevice.displays.canvas import COUNTS_KEPT, Canvas, Faces
+from nsdevice.displays.canvas import COUNTS_KEPT, NOTES_DRAWN_KEPT, Canvas, Faces
 from nsdevice.displays.codes import CodeBook
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
 from nsdevice.displays.hyphens import Hyphens
@@ -89,6 +89,7 @@ class Painter:
         self.faces = Faces()  # card faces, drawn once
         self.counts = Faces(kept=COUNTS_KEPT)  # the small turn's counts, drawn once
         self.notes: dict[tuple[object, ...], object] = {}  # the small turn's note pages
+        self.notes_drawn = Faces(kept=NOTES_DRAWN_KEPT)  # ... and those pages as drawn
         self._legends: dict[tuple[object, ...], _Legend] = {}  # by size, words, place
         self._page_counts: dict[tuple[object, ...], int] = {}  # by view, size, density
         # the view last painted on small glass, its size, density and page count
@@ -194,4 +195,5 @@ class Painter:
         return Canvas(
             surface, self.theme, self.fonts, self.symbols, density, hyphens=self.hyphens,
             codes=self.codes, faces=self.faces, counts=self.counts, notes=self.notes,
+            notes_drawn=self.notes_drawn,
         )  # fmt: skip

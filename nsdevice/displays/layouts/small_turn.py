@@ -157,7 +157,13 @@ def small_turn(
     pages = note_pages(canvas, view, words, placed.notes)
     if pages:
         px, rows = pages[page % len(pages)]
-        place_rows(canvas, rows, placed.notes, px)
+        key = ("small-turn-note-page", tuple(rows), px, placed.notes)
+        canvas.once(
+            key,
+            pygame.Rect(placed.notes),
+            lambda: place_rows(canvas, rows, placed.notes, px),
+            canvas.notes_drawn,
+        )
     return max(1, len(pages))
 
 
