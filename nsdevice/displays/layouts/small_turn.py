@@ -154,12 +154,16 @@ def small_turn(
     _card(canvas, view, placed)
     canvas.seams.append(placed.card.left)  # the card beside the count and notes
     _count(canvas, view, placed.count)
-    pages = note_pages(canvas, view, words, placed.notes)
+    groups = tuple(note_groups(canvas, view, words))
+    # what the pages are made from, in words: hashing the notes' frozen classes would
+    # compile their __hash__ at the first turn with notes (about 0.8 M instructions)
+    made_from = (repr(groups), placed.notes, canvas.dots_per_mm, words.language)
+    pages = note_pages(canvas, groups, words, placed.notes, made_from)
     if pages:
-        px, rows = pages[page % len(pages)]
-        key = ("small-turn-note-page", tuple(rows), px, placed.notes)
+        shown = page % len(pages)
+        px, rows = pages[shown]
         canvas.once(
-            key,
+            ("small-turn-note-page", *made_from, shown),
             pygame.Rect(placed.notes),
             lambda: place_rows(canvas, rows, placed.notes, px),
             canvas.notes_drawn,
@@ -272,17 +276,21 @@ def note_groups(canvas: Canvas, view: views.TurnView, words: Words) -> list[Grou
 
 
 def note_pages(
-    canvas: Canvas, view: views.TurnView, words: Words, box: Box
+    canvas: Canvas,
+    groups: tuple[Group, ...],
+    words: Words,
+    box: Box,
+    made_from: tuple[object, ...],
 ) -> list[tuple[int, list[Row]]]:
     """The notes as pages that each fit `box`: groups in order, as many on a page as fit,
     each group at its size or as little less as it needs to stand uncut. Kept by what
-    they are made from (the painter's `notes`, at most NOTES_KEPT): a turn's notes met
-    before, the round's last turn or a joker's, are not hyphenated and fitted again."""
+    they are `made_from` (the groups, the box, the glass and the language: the painter's
+    `notes`, at most NOTES_KEPT): a turn's notes met before, the round's last turn or a
+    joker's, are not hyphenated and fitted again."""
     _, _, w, h = box
     if w <= 0 or h <= 0:
         return []
-    groups = tuple(note_groups(canvas, view, words))
-    key = ("small-turn-notes", groups, box, canvas.dots_per_mm, words.language)
+    key = ("small-turn-notes", *made_from)
     kept = canvas.notes.get(key)
     if kept is None:
         if len(canvas.notes) >= NOTES_KEPT:
