@@ -105,6 +105,15 @@ def without_tls() -> None:
         modules["ssl"] = None
 
 
+def tls_when_asked() -> None:
+    """After `without_tls`, once the page's server is imported: anything that imports `ssl`
+    later gets the real module (loaded then), never an ImportError; asyncio and uvicorn
+    keep what they took, and serve without it."""
+    modules: dict[str, Any] = sys.modules
+    if "ssl" in modules and modules["ssl"] is None:
+        del modules["ssl"]
+
+
 class TlsStandIn(ModuleType):
     """What uvicorn's config reads of `ssl` as it is imported, with the values `ssl` has;
     anything else is a TLS option the page has not got."""

@@ -161,3 +161,25 @@ def test_the_tls_stand_in_has_ssls_own_values_and_refuses_the_rest() -> None:
     assert stand_in.CERT_NONE == ssl.CERT_NONE
     with pytest.raises(RuntimeError, match="without TLS"):
         stand_in.SSLContext  # noqa: B018
+
+
+TLS_LATER = """
+import sys
+from nsdevice.imports import tls_when_asked, without_init, without_tls
+without_init("uvicorn")
+without_tls()
+import asyncio
+from uvicorn.config import Config
+tls_when_asked()
+import ssl
+print(asyncio.base_events.ssl, ssl.PROTOCOL_TLS_SERVER == Config(app=None).ssl_version)
+"""
+
+
+def test_ssl_asked_after_the_pages_server_is_loaded_is_the_real_one() -> None:
+    """What imports `ssl` once the page's server is loaded gets it (an ImportError would end
+    the page); asyncio keeps serving without it."""
+    result = subprocess.run([sys.executable, "-c", TLS_LATER], capture_output=True,
+                            text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:1] == ["None True"]

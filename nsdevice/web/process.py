@@ -115,7 +115,13 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
         config, artwork, later = opening(connection, frames)
     except EOFError:
         return 0
-    from nsdevice.imports import provide, without_init, without_openssl, without_tls
+    from nsdevice.imports import (
+        provide,
+        tls_when_asked,
+        without_init,
+        without_openssl,
+        without_tls,
+    )
 
     without_openssl()  # (the forked page has it from the box already)
     # uvicorn's __init__ would load its command line (click, multiprocessing): 2.3 MB
@@ -132,6 +138,8 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
     from nsdevice.web.doorman import Doorman, guarded, raise_file_limit
     from nsdevice.web.guard import own_names
     from nsdevice.web.stage import Stage
+
+    tls_when_asked()  # the server is loaded: whatever asks for `ssl` later gets it
 
     host, port = str(config["host"]), int(config["port"])
     stage = Stage(busy)
