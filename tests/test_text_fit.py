@@ -185,3 +185,54 @@ def test_a_text_of_letters_drawn_as_they_are_is_read_as_it_is(letters):
 def test_every_printable_ascii_letter_is_in_the_font(fonts):
     """`readable` takes printable ASCII as drawn without asking the face: it must be."""
     assert all(fonts.has_glyph(chr(code)) for code in range(0x20, 0x7F))
+
+
+def test_every_letter_of_the_font_keeps_to_the_bounds_wider_relies_on(fonts):
+    """`FontBook.wider` says a text is not too wide from the file's advances alone: sound
+    only if, at every size up to BOUNDED_POINTS, every glyph's hinted advance exceeds its
+    outline's by at most HINTED_EXCESS and its ink reaches past its advance by at most
+    INK_OUTSIDE of the size and a pixel, on either side (and no advance is negative)."""
+    file = fonts._file
+    letters = file.letters()
+    assert len(letters) > 500
+    outside = []
+    for points in range(1, text_fit.BOUNDED_POINTS + 1):
+        scale = points / file.units_per_em
+        ink = points * text_fit.INK_OUTSIDE + 1
+        found = fonts._face.get_metrics("".join(letters), size=points)
+        for letter, metrics in zip(letters, found, strict=True):
+            if metrics is None:  # the face's own answer for a letter it has no glyph for
+                continue
+            left, right, _, _, advance, _ = metrics
+            excess = advance - file.units(letter) * scale
+            if excess > text_fit.HINTED_EXCESS or -left > ink or right - advance > ink:
+                outside.append((points, letter, excess, left, right, advance))
+            if advance < 0:
+                outside.append((points, letter, advance))
+    assert outside == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.sampled_from(CATALOG),
+    px=st.integers(4, 200),
+    width=st.integers(1, 400),
+    cut=st.integers(0, 60),
+)
+def test_wider_answers_as_measuring_does(fonts, text, px, width, cut):
+    """Whether a word or a text is wider than a width: the same answer as FreeType's
+    width, whether the bound answered or the face measured."""
+    text = text[:cut] or text
+    assert fonts.wider(text, px, width) == (fonts.width(text, px) > width)
+
+
+def test_wider_loads_no_glyph_for_a_short_word_in_a_wide_column(monkeypatch):
+    """The point of `wider`: a word far narrower than its column is not measured."""
+    fonts = FontBook()
+
+    def measured(self: FontBook, text: str, px: int) -> int:
+        raise AssertionError(f"measured {text!r} at {px}")
+
+    monkeypatch.setattr(FontBook, "_width", measured)
+    assert not fonts.wider("allowed", 32, 154)
+    assert not fonts.wider("Doppel\u00adstation", 19, 300)

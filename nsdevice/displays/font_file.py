@@ -61,6 +61,11 @@ class FontFile:
         self._data = data
         self._lookup = self._cmap(data, tables["cmap"])
         self._units: dict[str, int] = {}
+        self.lacking: set[str] = set()  # letters looked up that the font has no glyph for
+
+    def letters(self) -> list[str]:
+        """Every letter of the Basic Multilingual Plane the font has a glyph for."""
+        return [chr(code) for code in range(0x20, 0x10000) if self._lookup(code)]
 
     def line(self, points: int) -> Line:
         """A line's height, ascent and line size at `points`, as SDL_ttf works them out
@@ -80,9 +85,12 @@ class FontFile:
         except KeyError:
             if len(known) >= LETTERS_KEPT:
                 known.clear()
+                self.lacking.clear()
             for char in set(text).difference(known):
                 glyph = self._lookup(ord(char))
                 known[char] = self._advances[min(glyph, len(self._advances) - 1)]
+                if glyph == 0:
+                    self.lacking.add(char)
             return sum(map(known.__getitem__, text))
 
     @staticmethod

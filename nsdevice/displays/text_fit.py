@@ -47,6 +47,14 @@ GLYPH_PROBE_POINTS = 16  # the face's own size: asking whether it has a letter l
 
 # what fit_text's answers are kept under: the text, its size, width, lines and least size
 FitKey = tuple[str, int, int, int, int | None]
+# Bounds on a letter at any size up to BOUNDED_POINTS, held for every glyph of the font by
+# tests/test_text_fit.py: its hinted advance exceeds its outline's by at most
+# HINTED_EXCESS pixels; its ink reaches past its advance, on either side, by at most
+# INK_OUTSIDE of the size in points and a pixel. A text's width is then at most its
+# advances from the file, scaled, and these (FontBook.wider: no glyph loaded).
+HINTED_EXCESS = 2.6
+INK_OUTSIDE = 0.175
+BOUNDED_POINTS = 150
 DEFAULT_SCALE = 0.6875  # pygame's own font at size s is its file at int(s * 0.6875) points
 
 
@@ -183,6 +191,20 @@ class FontBook:
         points = self._points(px)
         return int(self._face.get_rect(text.translate(SPACES), size=points).width)
 
+    def wider(self, text: str, px: int, width: int) -> bool:
+        """Whether `text` is wider than `width` at `px`: no glyph is loaded when the font
+        file's advances and the bounds above show that it is not (a word checked for a
+        break, which almost never needs one), else FreeType measures it."""
+        points = self._points(px)
+        drawn = self.readable(text).translate(SPACES)
+        if points <= BOUNDED_POINTS and DRAWN_GLYPHS.isdisjoint(drawn):
+            advances = self._file.units(drawn) * points / self._file.units_per_em
+            ink = 2 * (points * INK_OUTSIDE + 1) + 1  # both sides, and a pixel rounded up
+            most = advances + len(drawn) * HINTED_EXCESS + ink
+            if most <= width and self._file.lacking.isdisjoint(drawn):
+                return False
+        return self.width(text, px) > width
+
     def guessed_lines(self, text: str, px: int, width: int) -> int | None:
         """The lines `text` would take wrapped within `width` at `px` by widths guessed
         from the font file's advances (None when a word is wider than a line): where a
@@ -276,6 +298,8 @@ class FontBook:
 
 def _pieces(text: str) -> list[str]:
     """`text` split so that each drawn glyph stands alone."""
+    if DRAWN_GLYPHS.isdisjoint(text):  # nearly always: no letter by letter look
+        return [text] if text else []
     pieces: list[str] = []
     current = ""
     for char in text:

@@ -91,7 +91,7 @@ def page(canvas: Canvas, view: views.View, text: Page, body: Box) -> None:
     least = canvas.px(sizes.smallest)
 
     def too_wide(word: str) -> bool:
-        return canvas.fonts.width(word, least) > body[2] // 2  # beside an icon, an indent
+        return canvas.fonts.wider(word, least, body[2] // 2)  # beside an icon, an indent
 
     items = [  # a word wider than its line breaks where its language breaks it
         replace(i, text=canvas.hyphens.hyphenated(i.text, view.language, too_wide)) for i in items

@@ -92,7 +92,7 @@ def _title_fit(canvas: Canvas, view: views.View, words: Words) -> tuple[Fitted, 
         else:
 
             def too_wide(word: str, room: int = room) -> bool:
-                return fonts.width(word, px) > room
+                return fonts.wider(word, px, room)
 
             text = canvas.hyphens.hyphenated(title(view, words), words.language, too_wide)
             fitted = fit_text(text, px, max(1, room), fonts=fonts, max_lines=2, min_size=px)
@@ -230,7 +230,7 @@ def paginate(
         room -= fonts.width(indent, size) + 2 * max(1, round(size * 0.16))
 
         def too_wide(word: str) -> bool:
-            return fonts.width(word, size) > room
+            return fonts.wider(word, size, room)
 
         return canvas.hyphens.hyphenated(item.text, language, too_wide)
 

@@ -313,7 +313,7 @@ def _paged(
         start, least = canvas.cap_px(group.size_mm), canvas.cap_px(group.least_mm)
 
         def too_wide(word: str, size: int = start) -> bool:
-            return fonts.width(word, size) > w
+            return fonts.wider(word, size, w)
 
         items = []  # a word wider than the column breaks where its language breaks it
         for item in group.items:
