@@ -677,6 +677,25 @@ def test_the_2_inch_turns_card_is_drawn_once_per_face_and_copied_after_the_same(
     assert len(keeping.notes_drawn) > 0  # ... and as drawn
 
 
+def test_every_2_inch_screen_painted_again_from_what_its_painter_kept_is_drawn_afresh():
+    """Issue 35: what a painter keeps (legends, also those of the small pages' frames such
+    as a round's start, card faces, counts, notes) gives, painted again, the picture and
+    the record of a fresh painter, screen after screen in any order."""
+    from nsdevice.hardware.profiles import load_profile
+
+    profile = load_profile("display-hat-mini")
+    panel, size = profile.panel(), profile.display.size()
+    words = Words("en")
+    screens = [panel.placed(view) for _, view in example_views("tokyo", "en", size)]
+    keeping = Painter(diagonal_inches=panel.diagonal_inches)
+    for view in [*screens, *reversed(screens)]:
+        kept, fresh = pygame.Surface(size), pygame.Surface(size)
+        drawing = keeping.paint(view, kept, words)
+        assert drawing == Painter(diagonal_inches=panel.diagonal_inches).paint(view, fresh, words)
+        assert pygame.image.tobytes(kept, "RGB") == pygame.image.tobytes(fresh, "RGB"), view.screen
+    assert len(keeping.legends) > 1  # the turn's corners and the small pages' frames
+
+
 def test_the_2_inch_turn_marks_the_seam_between_its_card_and_the_column_beside_it():
     """Issue 35: the panel sends each side of the small turn's seam on its own; the seam
     is the card's left edge, with the count and the notes wholly left of it."""

@@ -30,6 +30,17 @@ NOTES_DRAWN_KEPT = 4  # the small turn's pages of notes kept as drawn: about 0.1
 
 
 @dataclass(frozen=True)
+class KeptLegend:
+    """A legend as drawn: its bands, their pixels, and what it placed there."""
+
+    bands: dict[str, Box]
+    pictures: tuple[tuple[Box, pygame.Surface], ...]
+    texts: tuple[Placed, ...]
+    figures: tuple[Figure, ...]
+    cut: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class _Face:
     """A picture drawn once, and what drawing it noted on the canvas."""
 
@@ -92,6 +103,8 @@ class Canvas:
     notes: dict[tuple[object, ...], object] = field(default_factory=dict)
     # the painter's: the small turn's pages of notes as drawn (a book of their own too)
     notes_drawn: Faces = field(default_factory=lambda: Faces(kept=NOTES_DRAWN_KEPT))
+    # the painter's: the button legends as drawn, by size, wording and place
+    legends: dict[tuple[object, ...], KeptLegend] = field(default_factory=dict)
     texts: list[Placed] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     seats: list[Seated] = field(default_factory=list)

@@ -20,18 +20,17 @@ from typing import cast
 import pygame
 
 from nsdevice import texts, views
-from nsdevice.displays.canvas import COUNTS_KEPT, NOTES_DRAWN_KEPT, Canvas, Faces
+from nsdevice.displays.canvas import COUNTS_KEPT, NOTES_DRAWN_KEPT, Canvas, Faces, KeptLegend
 from nsdevice.displays.codes import CodeBook
 from nsdevice.displays.drawing import Box, Drawing, Figure, Placed, Point
 from nsdevice.displays.hyphens import Hyphens
 from nsdevice.displays.layouts.choice import layout_of
-from nsdevice.displays.layouts.frame import clear_of, header, legend
+from nsdevice.displays.layouts.frame import clear_of, header, kept_legend
 from nsdevice.displays.layouts.small_page import PAGE_SECONDS, one_page, paged, small_page
 from nsdevice.displays.layouts.small_turn import NOTE_SECONDS, corner_hints, is_small, small_turn
 from nsdevice.displays.shapes import SymbolBook
 from nsdevice.displays.text_fit import DRAWN_GLYPHS, ELLIPSIS, Fitted, FontBook, fit_text
 from nsdevice.displays.theme import DEFAULT_THEME, Theme
-from nsdevice.rules.frozen import dataclass
 from nsdevice.texts import Words
 
 __all__ = [
@@ -49,19 +48,7 @@ __all__ = [
 ]
 
 
-LEGENDS_KEPT = 32  # legends remembered per painter: every screen's, in a language or two
 PAGE_COUNTS_KEPT = 64  # how many pages a view takes, remembered for its page turns
-
-
-@dataclass(frozen=True)
-class _Legend:
-    """A legend as drawn: its bands, their pixels, and what it placed there."""
-
-    bands: dict[str, Box]
-    pictures: tuple[tuple[Box, pygame.Surface], ...]
-    texts: tuple[Placed, ...]
-    figures: tuple[Figure, ...]
-    cut: tuple[str, ...]
 
 
 DESKTOP_DPI = 96  # what a window is taken at: the size a desktop shows a 96 dpi picture
@@ -90,7 +77,7 @@ class Painter:
         self.counts = Faces(kept=COUNTS_KEPT)  # the small turn's counts, drawn once
         self.notes: dict[tuple[object, ...], object] = {}  # the small turn's note pages
         self.notes_drawn = Faces(kept=NOTES_DRAWN_KEPT)  # ... and those pages as drawn
-        self._legends: dict[tuple[object, ...], _Legend] = {}  # by size, words, place
+        self.legends: dict[tuple[object, ...], KeptLegend] = {}  # by size, words, place
         self._page_counts: dict[tuple[object, ...], int] = {}  # by view, size, density
         # the view last painted on small glass, its size, density and page count
         self._last_counted: tuple[object, ...] | None = None
@@ -161,39 +148,12 @@ class Painter:
     def _legend(
         self, canvas: Canvas, view: views.View, words: Words, top: int, *, snug: bool = False
     ) -> dict[str, Box]:
-        """The button legend, drawn once per size, wording and place, then copied: most
-        presses (a reveal, a cursor step) keep the legend of the screen before."""
-        surface = canvas.surface
-        key = (surface.get_size(), surface.get_bitsize(), canvas.dots_per_mm, view.hints,
-               words.language, top, snug)  # fmt: skip
-        drawn = self._legends.get(key)
-        if drawn is None:
-            texts, figures, cut = len(canvas.texts), len(canvas.figures), len(canvas.cut)
-            bands = legend(canvas, view, words, top, snug=snug)
-            pictures = tuple(
-                (box, surface.subsurface(box).copy()) for box in bands.values() if box[2] and box[3]
-            )
-            if len(self._legends) >= LEGENDS_KEPT:
-                self._legends.clear()
-            self._legends[key] = _Legend(
-                bands,
-                pictures,
-                tuple(canvas.texts[texts:]),
-                tuple(canvas.figures[figures:]),
-                tuple(canvas.cut[cut:]),
-            )
-            return bands
-        for box, picture in drawn.pictures:
-            surface.blit(picture, box[:2])
-        canvas.texts.extend(drawn.texts)
-        canvas.figures.extend(drawn.figures)
-        canvas.cut.extend(drawn.cut)
-        return dict(drawn.bands)
+        return kept_legend(canvas, view, words, top, snug=snug)
 
     def _canvas(self, surface: pygame.Surface) -> Canvas:
         density = dots_per_mm(surface, self.diagonal_inches)
         return Canvas(
             surface, self.theme, self.fonts, self.symbols, density, hyphens=self.hyphens,
             codes=self.codes, faces=self.faces, counts=self.counts, notes=self.notes,
-            notes_drawn=self.notes_drawn,
+            notes_drawn=self.notes_drawn, legends=self.legends,
         )  # fmt: skip

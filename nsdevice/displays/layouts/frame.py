@@ -8,10 +8,12 @@ import math
 import pygame
 
 from nsdevice import views
-from nsdevice.displays.canvas import Canvas
+from nsdevice.displays.canvas import Canvas, KeptLegend
 from nsdevice.displays.drawing import Box
 from nsdevice.displays.text_fit import FontBook, fit_text
 from nsdevice.texts import Words
+
+LEGENDS_KEPT = 32  # legends remembered per painter: every screen's, in a language or two
 
 
 def header(canvas: Canvas, title: str, view: views.View) -> Box:
@@ -45,6 +47,41 @@ def header(canvas: Canvas, title: str, view: views.View) -> Box:
         fitted, palette.text, (margin, round(top), width - 2 * margin, fitted.height), "title"
     )
     return (margin, band + margin, width - 2 * margin, height - band - 2 * margin)
+
+
+def kept_legend(
+    canvas: Canvas, view: views.View, words: Words, top: int, *, snug: bool = False
+) -> dict[str, Box]:
+    """`legend`, drawn once per size, wording and place (the painter's `legends`, at most
+    LEGENDS_KEPT), then copied: most presses keep the legend of the screen before (a
+    reveal, a cursor step; a round's start and pencil pass on small glass drew theirs
+    each time, 0.7 M instructions of the Zero 2 W, issue 35)."""
+    surface = canvas.surface
+    key = (surface.get_size(), surface.get_bitsize(), canvas.dots_per_mm, view.hints,
+           words.language, top, snug)  # fmt: skip
+    drawn = canvas.legends.get(key)
+    if drawn is None:
+        texts, figures, cut = len(canvas.texts), len(canvas.figures), len(canvas.cut)
+        bands = legend(canvas, view, words, top, snug=snug)
+        pictures = tuple(
+            (box, surface.subsurface(box).copy()) for box in bands.values() if box[2] and box[3]
+        )
+        if len(canvas.legends) >= LEGENDS_KEPT:
+            canvas.legends.clear()
+        canvas.legends[key] = KeptLegend(
+            bands,
+            pictures,
+            tuple(canvas.texts[texts:]),
+            tuple(canvas.figures[figures:]),
+            tuple(canvas.cut[cut:]),
+        )
+        return dict(bands)  # the caller's to add to (the small pages' corner labels)
+    for box, picture in drawn.pictures:
+        surface.blit(picture, box[:2])
+    canvas.texts.extend(drawn.texts)
+    canvas.figures.extend(drawn.figures)
+    canvas.cut.extend(drawn.cut)
+    return dict(drawn.bands)
 
 
 def legend(

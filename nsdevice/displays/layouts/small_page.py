@@ -30,7 +30,7 @@ import pygame
 from nsdevice import views
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
-from nsdevice.displays.layouts.frame import cap_text, key_cap, legend
+from nsdevice.displays.layouts.frame import cap_text, kept_legend, key_cap
 from nsdevice.displays.layouts.page import scrolling_list
 from nsdevice.displays.layouts.phones import qr_code, qr_content
 from nsdevice.displays.layouts.small_turn import corner_hints
@@ -281,7 +281,7 @@ def _frame(
     margin = canvas.margin()
     _, row, _ = _title_fit(canvas, view, words)
     lower = dataclasses.replace(view, hints=tuple(h for h in view.hints if h.edge == "bottom"))
-    bands = legend(canvas, lower, words, 0, snug=True) if lower.hints else {}
+    bands = kept_legend(canvas, lower, words, 0, snug=True) if lower.hints else {}
     band = bands.get("bottom")
     bottom = band[1] if band else height
     if bottom_mark:
