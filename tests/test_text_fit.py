@@ -236,3 +236,29 @@ def test_wider_loads_no_glyph_for_a_short_word_in_a_wide_column(monkeypatch):
     monkeypatch.setattr(FontBook, "_width", measured)
     assert not fonts.wider("allowed", 32, 154)
     assert not fonts.wider("Doppel\u00adstation", 19, 300)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.sampled_from(CATALOG),
+    px=st.integers(6, 40),
+    width=st.integers(20, 320),
+    lines=st.integers(1, 4),
+)
+def test_fit_whole_is_fit_text_when_nothing_is_cut(text, px, width, lines):
+    """A size only tried asks `fit_whole`: fit_text's own answer when every word stays
+    whole, None when it would cut, and then no cut is worked out at all."""
+    fonts = FontBook()
+    whole = text_fit.fit_whole(text, px, width, fonts=fonts, max_lines=lines, min_size=px)
+    fitted = text_fit.fit_text(text, px, width, fonts=FontBook(), max_lines=lines, min_size=px)
+    assert whole == (None if fitted.cut else fitted)
+
+
+def test_fit_whole_works_out_no_cut(monkeypatch):
+    def cut(*_: object) -> None:
+        raise AssertionError("a cut worked out")
+
+    monkeypatch.setattr(text_fit, "_cut_to_fit", cut)
+    fonts = FontBook()
+    long = "Any symbol, double track allowed"
+    assert text_fit.fit_whole(long, 32, 60, fonts=fonts, max_lines=2, min_size=32) is None

@@ -101,6 +101,8 @@ class FontBook:
         self._face.kerning = False  # the font's kerning pairs are hinted as well
         self._face.pad = True  # a string's box is its advances wide, its baseline at .y
         self._file = FontFile(self._path)
+        self._point_sizes: dict[int, int] = {}
+        self._space = self._file.units(" ")
         self._metrics: dict[int, Metrics] = {}
         self._lifts: dict[int, int] = {}
         self._caps: dict[int, int] = {}
@@ -120,9 +122,14 @@ class FontBook:
 
     def _points(self, size: int, scale: float | None = None) -> int:
         """pygame.font's point size for `size` (a pixel height, or pygame's size with a
-        scale of 1)."""
-        size = max(1, round(size / (self._scale if scale is None else scale)))
-        return max(1, int(size * DEFAULT_SCALE)) if self._scaled else size
+        scale of 1). Kept per height: every measure asks it."""
+        known = self._point_sizes.get(size) if scale is None else None
+        if known is None:
+            pixels = max(1, round(size / (self._scale if scale is None else scale)))
+            known = max(1, int(pixels * DEFAULT_SCALE)) if self._scaled else pixels
+            if scale is None:
+                self._point_sizes[size] = known
+        return known
 
     def metrics(self, px: int) -> Metrics:
         px = max(1, px)
@@ -220,7 +227,7 @@ class FontBook:
                 self._words.clear()
             self._words[text] = words
         scale = self._points(px) / self._file.units_per_em
-        space = self._file.units(" ") * scale + 0.25
+        space = self._space * scale + 0.25
         lines, line = 1, -space
         for units, letters in words:
             wide = units * scale + letters * 0.25
@@ -372,17 +379,46 @@ def fit_text(
     key = (text, font_size, max_width, max_lines, min_size)
     known = fonts._fits.get(key)
     if known is None:
-        known = _fit(text, font_size, max_width, fonts, max_lines, min_size)
-        if len(fonts._fits) >= WIDTHS_KEPT:
-            fonts._fits.clear()
-        fonts._fits[key] = known
+        known = _whole(text, font_size, max_width, fonts, max_lines, min_size) or _cut_to_fit(
+            text, font_size, max_width, fonts, max_lines, min_size
+        )
+        _keep(fonts, key, known)
     return known
 
 
-def _fit(
+def fit_whole(
+    text: str,
+    font_size: int,
+    max_width: int,
+    *,
+    fonts: FontBook,
+    max_lines: int = 2,
+    min_size: int | None = None,
+) -> Fitted | None:
+    """`fit_text`'s answer when it keeps every word whole; None when it would cut, with no
+    cut worked out (a size only tried: its cut lines would never be drawn, issue 35)."""
+    key = (text, font_size, max_width, max_lines, min_size)
+    known = fonts._fits.get(key)
+    if known is not None:
+        return None if known.cut else known
+    whole = _whole(text, font_size, max_width, fonts, max_lines, min_size)
+    if whole is not None:
+        _keep(fonts, key, whole)
+    return whole
+
+
+def _keep(fonts: FontBook, key: FitKey, fitted: Fitted) -> None:
+    if len(fonts._fits) >= WIDTHS_KEPT:
+        fonts._fits.clear()
+    fonts._fits[key] = fitted
+
+
+def _whole(
     text: str, font_size: int, max_width: int, fonts: FontBook, max_lines: int,
     min_size: int | None,
-) -> Fitted:  # fmt: skip
+) -> Fitted | None:  # fmt: skip
+    """One line, shrinking a little; else wrapped lines at the largest size that takes
+    them; None when neither keeps every word whole."""
     smallest = max(1, min(font_size, font_size if min_size is None else min_size))
     floor = max(smallest, round(font_size * 0.85)) if max_lines > 1 else smallest
     for px in range(font_size, floor - 1, -1):
@@ -393,6 +429,15 @@ def _fit(
             lines = _wrap(text, px, max_width, fonts, break_words=False)
             if lines is not None and len(lines) <= max_lines:
                 return _fitted(fonts, tuple(lines), px)
+    return None
+
+
+def _cut_to_fit(
+    text: str, font_size: int, max_width: int, fonts: FontBook, max_lines: int,
+    min_size: int | None,
+) -> Fitted:  # fmt: skip
+    """At the least size: words broken, and what still does not fit cut with an ellipsis."""
+    smallest = max(1, min(font_size, font_size if min_size is None else min_size))
     lines = _wrap(text, smallest, max_width, fonts, break_words=True) or [""]
     if len(lines) > max_lines:
         lines = lines[:max_lines]

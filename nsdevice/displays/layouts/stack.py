@@ -15,7 +15,7 @@ import pygame
 from nsdevice.displays import figures
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
-from nsdevice.displays.text_fit import Fitted, FontBook, fit_text
+from nsdevice.displays.text_fit import Fitted, FontBook, fit_text, fit_whole
 from nsdevice.displays.theme import Colour
 from nsdevice.rules.frozen import dataclass
 
@@ -64,21 +64,23 @@ def icon_width(fonts: FontBook, icon: Icon, px: int) -> int:
 def measure(fonts: FontBook, items: Sequence[Item], width: int, px: int) -> list[Row]:
     rows = []
     for item in items:
-        ipx = max(1, round(px * item.scale))
-        pad = max(1, round(ipx * 0.16)) if item.boxed or item.icons else 0
-        icons = sum(icon_width(fonts, icon, ipx) for icon in item.icons)
-        inner = width - icons - 2 * pad
-        fitted = fit_text(
-            item.text,
-            ipx,
-            max(1, inner),
-            fonts=fonts,
-            max_lines=item.max_lines,
-            min_size=ipx,
-        )
-        tall = max(fitted.height, fonts.height(ipx) if item.icons else 0)
-        rows.append(Row(item, fitted, tall + 2 * pad, pad))
+        row = _row(fonts, item, width, px, fit_text)
+        assert row is not None  # fit_text always fits, cutting where it must
+        rows.append(row)
     return rows
+
+
+def _row(fonts: FontBook, item: Item, width: int, px: int, fit: Fit) -> Row | None:
+    """`item` at `px`, fitted by `fit` (None when `fit_whole` finds it would be cut)."""
+    ipx = max(1, round(px * item.scale))
+    pad = max(1, round(ipx * 0.16)) if item.boxed or item.icons else 0
+    icons = sum(icon_width(fonts, icon, ipx) for icon in item.icons) if item.icons else 0
+    inner = width - icons - 2 * pad
+    fitted = fit(item.text, ipx, max(1, inner), fonts=fonts, max_lines=item.max_lines, min_size=ipx)
+    if fitted is None:
+        return None
+    tall = max(fitted.height, fonts.height(ipx) if item.icons else 0)
+    return Row(item, fitted, tall + 2 * pad, pad)
 
 
 def gap(px: int) -> int:
@@ -92,6 +94,7 @@ def total(rows: Sequence[Row], px: int) -> int:
 
 
 T = TypeVar("T")
+Fit = Callable[..., Fitted | None]  # fit_text, or fit_whole (no cut worked out)
 ROWS_KEPT = 256  # fits kept per font book: a few screens' notes at their boxes
 
 
@@ -109,9 +112,17 @@ def fit_rows(
     was wrong (issue 35: a turn whose notes met new sizes measured five of them, 12 M
     instructions on the Zero 2 W)."""
 
+    # the longest text first: the likeliest to be cut, and the first cut ends a try
+    order = sorted(range(len(items)), key=lambda i: -len(items[i].text))
+
     def fitting(px: int) -> list[Row] | None:
-        rows = measure(fonts, items, width, px)
-        return rows if total(rows, px) <= height and not any(r.fitted.cut for r in rows) else None
+        rows: list[Row | None] = [None] * len(items)
+        for i in order:
+            rows[i] = _row(fonts, items[i], width, px, fit_whole)
+            if rows[i] is None:  # its cut never worked out
+                return None
+        whole = [row for row in rows if row is not None]
+        return whole if total(whole, px) <= height else None
 
     def guessed(px: int) -> bool | None:
         return _guessed(fonts, items, width, height, px)
@@ -142,7 +153,7 @@ def _guessed(
     for item in items:
         ipx = max(1, round(px * item.scale))
         pad = max(1, round(ipx * 0.16)) if item.boxed or item.icons else 0
-        icons = sum(icon_width(fonts, icon, ipx) for icon in item.icons)
+        icons = sum(icon_width(fonts, icon, ipx) for icon in item.icons) if item.icons else 0
         lines = fonts.guessed_lines(item.text, ipx, max(1, width - icons - 2 * pad))
         if lines is None or lines > item.max_lines:
             return None
