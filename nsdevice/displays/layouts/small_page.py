@@ -75,7 +75,10 @@ def title(view: views.View, words: Words) -> str:
     return words.title(view)
 
 
-def _title_fit(canvas: Canvas, view: views.View, words: Words) -> tuple[Fitted, int, bool]:
+TitleFit = tuple[Fitted, int, bool]  # the title fitted, its row's height, labels wrapped
+
+
+def _title_fit(canvas: Canvas, view: views.View, words: Words) -> TitleFit:
     """The title fitted between the upper labels (on a number's screen, its digits); the
     row's height; whether the labels' actions go one word a line, which they do only when
     the title needs their width ("Téléphones" beside "Nouveau code")."""
@@ -137,14 +140,17 @@ def _digit_row(canvas: Canvas, view: views.ScoreEntryView | views.SheetView, box
         canvas.text(shown, px, colour, at, "code")
 
 
-def _title_row(canvas: Canvas, view: views.View, words: Words, bands: dict[str, Box]) -> None:
-    """The title at `TEXT_MM` between the upper corner labels; each label's box goes to
-    `bands`."""
+def _title_row(
+    canvas: Canvas, view: views.View, words: Words, bands: dict[str, Box], fit: TitleFit
+) -> None:
+    """The title at `TEXT_MM` between the upper corner labels, as `_title_fit` fitted it
+    (`fit`: worked out once a paint, for the frame and the row); each label's box goes
+    to `bands`."""
     palette = canvas.theme.palette
     width = canvas.surface.get_width()
     margin = canvas.margin()
     label_px = canvas.px(canvas.theme.sizes.legend)
-    fitted, row, wrap = _title_fit(canvas, view, words)
+    fitted, row, wrap = fit
     pygame.draw.rect(canvas.surface, palette.header, (0, 0, width, row))
     x_left, x_right = 0, width
     for hint in (h for h in view.hints if h.edge == "top"):
@@ -273,13 +279,13 @@ def _pieces(canvas: Canvas, row: Row, height: int) -> list[Row]:
 
 
 def _frame(
-    canvas: Canvas, view: views.View, words: Words, bottom_mark: bool
+    canvas: Canvas, view: views.View, words: Words, bottom_mark: bool, fit: TitleFit
 ) -> tuple[Box, Box, dict[str, Box]]:
     """The body's box, the strip free beside the lower labels, and the lower labels'
     band, drawn on `canvas`. `bottom_mark`: the page mark takes the lower right corner."""
     width, height = canvas.surface.get_size()
     margin = canvas.margin()
-    _, row, _ = _title_fit(canvas, view, words)
+    _, row, _ = fit
     lower = dataclasses.replace(view, hints=tuple(h for h in view.hints if h.edge == "bottom"))
     bands = kept_legend(canvas, lower, words, 0, snug=True) if lower.hints else {}
     band = bands.get("bottom")
@@ -307,11 +313,11 @@ def _beside(canvas: Canvas, bands: dict[str, Box], top: int) -> Box:
 
 
 def _layout(
-    canvas: Canvas, view: views.View, words: Words, items: list[Item]
+    canvas: Canvas, view: views.View, words: Words, items: list[Item], fit: TitleFit
 ) -> tuple[Box, list[list[Row]], dict[str, Box]]:
     """The body's box (beside the QR code on the phones' page), the pages, and the lower
     labels' band, drawn on `canvas`. The page mark takes the lower right corner."""
-    (x, y, w, h), _, bands = _frame(canvas, view, words, bottom_mark=True)
+    (x, y, w, h), _, bands = _frame(canvas, view, words, bottom_mark=True, fit=fit)
     margin = canvas.margin()
     if isinstance(view, views.PhonesView):
         side = min(h, w // 3)  # the words need the width more than the code needs size
@@ -331,9 +337,10 @@ def small_page(
     """Draws page `page` (counted round) of a screen of `items` under its title; returns
     the labels' boxes and how many pages there are."""
     placed = corner_hints(view)
-    body, pages, bands = _layout(canvas, placed, words, items)
+    fit = _title_fit(canvas, placed, words)
+    body, pages, bands = _layout(canvas, placed, words, items, fit)
     index = page % len(pages)
-    _title_row(canvas, placed, words, bands)
+    _title_row(canvas, placed, words, bands, fit)
     x, y, w, h = body
     if isinstance(placed, LISTS):  # scrolls with its cursor: one page
         scrolling_list(canvas, words.page(placed), body, canvas.cap_px(TEXT_MM))
@@ -360,7 +367,8 @@ def one_page(canvas: Canvas, view: views.View, words: Words, draw: OnePage) -> d
     body, beside)` for the rest, `beside` being the strip free between the lower labels.
     Returns the labels' boxes."""
     placed = corner_hints(view)
-    body, beside, bands = _frame(canvas, placed, words, bottom_mark=False)
-    _title_row(canvas, placed, words, bands)
+    fit = _title_fit(canvas, placed, words)
+    body, beside, bands = _frame(canvas, placed, words, bottom_mark=False, fit=fit)
+    _title_row(canvas, placed, words, bands, fit)
     draw(canvas, placed, words, body, beside)
     return bands
