@@ -85,28 +85,59 @@ def without_openssl() -> None:
     modules.setdefault("_hashlib", None)
 
 
-def without_tls() -> None:
-    """No `ssl` in the phones' page's process, which serves plain HTTP (issue 35: 1.8 MB of
-    anonymous memory and OpenSSL's two libraries). asyncio and http.client are written to go
-    without it; uvicorn's config reads two of its constants as it is imported (defaults for
-    TLS options the page never sets), which `TlsStandIn` gives it. To call before asyncio
-    and uvicorn are imported: a process that has loaded `ssl` keeps it."""
+def lean_server_config() -> None:
+    """uvicorn's config imported for the phones' page without what it never uses there
+    (issue 35). To call before asyncio and uvicorn are imported; a process that has loaded
+    one of these modules already keeps it.
+    - No `ssl`: the page serves plain HTTP (1.8 MB of anonymous memory and OpenSSL's two
+      libraries). asyncio and http.client are written to go without it; uvicorn's config
+      reads two of its constants as it is imported (defaults for TLS options the page never
+      sets), which `TlsStandIn` gives it (`tls_when_asked` lifts the block afterwards).
+    - No logging set-up read from a file or a dictionary (0.5 MB: logging.config, with
+      logging.handlers and socketserver, and configparser): the page gives uvicorn no log
+      configuration and sets its one handler itself. logging.config loads if anything uses
+      it (`_when_used`); configparser, whose RawConfigParser uvicorn's config names for an
+      ini file it could be given, stands in while that module is imported, and only then.
+    """
     modules: dict[str, Any] = sys.modules  # where None says "not importable"
-    if modules.get("ssl") is not None:
+    if modules.get("ssl") is not None or "uvicorn.config" in modules:
         return
     modules["ssl"] = None
-    if "uvicorn.config" in modules:
-        return
     importlib.import_module("asyncio")  # first: asyncio takes None as "no TLS", never the stand-in
-    modules["ssl"] = TlsStandIn()
+    if "logging.config" not in modules:
+        modules["logging.config"] = _when_used("logging.config")
+        setattr(importlib.import_module("logging"), "config", modules["logging.config"])  # noqa: B010
+    stand_ins: dict[str, ModuleType] = {"ssl": TlsStandIn()}
+    if "configparser" not in modules:
+        ini = stand_ins["configparser"] = ModuleType("configparser", "a stand-in: no ini file")
+        ini.RawConfigParser = type("RawConfigParser", (), {})  # type: ignore[attr-defined]
+    modules.update(stand_ins)
     try:
         importlib.import_module("uvicorn.config")
     finally:
         modules["ssl"] = None
+        if "configparser" in stand_ins:
+            del modules["configparser"]  # whoever imports it later gets the real one
+
+
+def _when_used(name: str) -> ModuleType:
+    """A stand-in for module `name`, whose first attribute read loads the real module in its
+    place (the import system then sets it on its package too) and answers from it."""
+    stand_in = ModuleType(name, f"{name}, loaded when first used")
+
+    def __getattr__(key: str) -> Any:
+        if key.startswith("__"):  # the import system's own questions (`__path__`…)
+            raise AttributeError(key)
+        if sys.modules.get(name) is stand_in:
+            del sys.modules[name]
+        return getattr(importlib.import_module(name), key)
+
+    stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
+    return stand_in
 
 
 def tls_when_asked() -> None:
-    """After `without_tls`, once the page's server is imported: anything that imports `ssl`
+    """After `lean_server_config`, once the page's server is imported: anything that imports `ssl`
     later gets the real module (loaded then), never an ImportError; asyncio and uvicorn
     keep what they took, and serve without it."""
     modules: dict[str, Any] = sys.modules

@@ -124,10 +124,10 @@ def test_gpiozero_loads_importlib_metadata_only_to_find_a_named_pin_factory() ->
 
 OPENSSL_FREE = """
 import sys
-from nsdevice.imports import without_openssl, without_init, without_tls
+from nsdevice.imports import lean_server_config, without_openssl, without_init
 without_openssl()
 without_init("uvicorn")
-without_tls()
+lean_server_config()
 import asyncio, hashlib, hmac, http.client
 from uvicorn.config import Config
 from uvicorn.server import Server
@@ -165,9 +165,9 @@ def test_the_tls_stand_in_has_ssls_own_values_and_refuses_the_rest() -> None:
 
 TLS_LATER = """
 import sys
-from nsdevice.imports import tls_when_asked, without_init, without_tls
+from nsdevice.imports import lean_server_config, tls_when_asked, without_init
 without_init("uvicorn")
-without_tls()
+lean_server_config()
 import asyncio
 from uvicorn.config import Config
 tls_when_asked()
@@ -183,3 +183,28 @@ def test_ssl_asked_after_the_pages_server_is_loaded_is_the_real_one() -> None:
                             text=True, timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:1] == ["None True"]
+
+
+LOGGING_LATER = """
+import sys
+from nsdevice.imports import lean_server_config, without_init
+without_init("uvicorn")
+lean_server_config()
+from uvicorn.config import Config
+Config(app=None, log_level="warning", log_config=None).configure_logging()
+loaded = [name for name in ("logging.handlers", "socketserver", "configparser")
+          if name in sys.modules]
+import logging.config, configparser
+logging.config.dictConfig({"version": 1})
+print(loaded, type(logging.config.dictConfig).__name__, configparser.RawConfigParser.__module__)
+"""
+
+
+def test_the_pages_server_loads_no_logging_set_up_it_does_not_read() -> None:
+    """Issue 35: uvicorn's config without logging.config, logging.handlers, socketserver and
+    configparser (0.5 MB) when given no log configuration; whoever uses them later gets the
+    real modules."""
+    result = subprocess.run([sys.executable, "-c", LOGGING_LATER], capture_output=True,
+                            text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:1] == ["[] function configparser"]

@@ -116,17 +116,17 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
     except EOFError:
         return 0
     from nsdevice.imports import (
+        lean_server_config,
         provide,
         tls_when_asked,
         without_init,
         without_openssl,
-        without_tls,
     )
 
     without_openssl()  # (the forked page has it from the box already)
     # uvicorn's __init__ would load its command line (click, multiprocessing): 2.3 MB
     without_init("uvicorn")
-    without_tls()  # plain HTTP: asyncio, http.client and uvicorn's config without `ssl`
+    lean_server_config()  # without `ssl` (plain HTTP) and logging set-ups read from files
     import asyncio
 
     from uvicorn.config import Config
@@ -194,12 +194,21 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
         stage, to_box.put, artwork, bool(config["buttons"]), None, names,
         streams=int(streams) if streams is not None else MOST_WATCHERS,
     )  # fmt: skip
+    # uvicorn's warnings and errors go to stderr (the box's: the journal) as its own set-up
+    # wrote them, set here rather than from its dictionary through logging.config
+    import logging
+
+    to_stderr = logging.StreamHandler()
+    to_stderr.setFormatter(logging.Formatter("%(levelname)s:  %(message)s"))
+    logging.getLogger("uvicorn").addHandler(to_stderr)
+    logging.getLogger("uvicorn").propagate = False
     server = Server(
         Config(
             app,
             host=host,
             port=port,
             log_level="warning",
+            log_config=None,  # its one handler is set below, no dictionary set-up
             access_log=False,
             lifespan="on",
             timeout_graceful_shutdown=1,
