@@ -87,8 +87,8 @@ def without_openssl() -> None:
 
 def lean_server_config() -> None:
     """uvicorn's config imported for the phones' page without what it never uses there
-    (issue 35). To call before asyncio and uvicorn are imported; a process that has loaded
-    one of these modules already keeps it.
+    (issue 35), and Starlette readied to import so. To call before asyncio, uvicorn and
+    Starlette are imported; a process that has loaded one of these modules already keeps it.
     - No `ssl`: the page serves plain HTTP (1.8 MB of anonymous memory and OpenSSL's two
       libraries). asyncio and http.client are written to go without it; uvicorn's config
       reads two of its constants as it is imported (defaults for TLS options the page never
@@ -98,15 +98,21 @@ def lean_server_config() -> None:
       configuration and sets its one handler itself. logging.config loads if anything uses
       it (`_when_used`); configparser, whose RawConfigParser uvicorn's config names for an
       ini file it could be given, stands in while that module is imported, and only then.
+    - `html` and `http.client` load when first used (0.7 MB: html's entities, and the email
+      package's message parsing): Starlette escapes with the one only on its debug page, and
+      names a status with the other only for an error (a 404, a 405).
     """
     modules: dict[str, Any] = sys.modules  # where None says "not importable"
     if modules.get("ssl") is not None or "uvicorn.config" in modules:
         return
     modules["ssl"] = None
     importlib.import_module("asyncio")  # first: asyncio takes None as "no TLS", never the stand-in
-    if "logging.config" not in modules:
-        modules["logging.config"] = _when_used("logging.config")
-        setattr(importlib.import_module("logging"), "config", modules["logging.config"])  # noqa: B010
+    for name in ("logging.config", "html", "http.client"):
+        if name not in modules:
+            modules[name] = _when_used(name)
+            package, _, child = name.rpartition(".")
+            if package:  # as the import system sets a submodule on its package
+                setattr(importlib.import_module(package), child, modules[name])
     stand_ins: dict[str, ModuleType] = {"ssl": TlsStandIn()}
     if "configparser" not in modules:
         ini = stand_ins["configparser"] = ModuleType("configparser", "a stand-in: no ini file")
