@@ -694,6 +694,7 @@ def test_every_2_inch_screen_painted_again_from_what_its_painter_kept_is_drawn_a
         assert drawing == Painter(diagonal_inches=panel.diagonal_inches).paint(view, fresh, words)
         assert pygame.image.tobytes(kept, "RGB") == pygame.image.tobytes(fresh, "RGB"), view.screen
     assert len(keeping.legends) > 1  # the turn's corners and the small pages' frames
+    assert keeping.pencils  # and the table's turned pencils (a round's start)
 
 
 def test_the_2_inch_turn_marks_the_seam_between_its_card_and_the_column_beside_it():

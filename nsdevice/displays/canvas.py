@@ -25,6 +25,8 @@ FACES_BYTES = 8 * 1024 * 1024  # and at most this many bytes of them: on a 1080p
 # face or the room's join column is 1-2 MB, so twelve would hold up to 16 MB for good
 COUNTS_KEPT = 12  # the small turn's counts kept: a round's k/5 in a city or two, about
 # 20 KB each on the 2-inch panel; drawing one again cost 0.16 M instructions a reveal
+PENCILS_KEPT = 32  # turned pencils kept per painter: a table's sides in a game's colours,
+# a few KB each; turning one again (drawn aside, rotated) cost 0.1 M instructions
 NOTES_DRAWN_KEPT = 4  # the small turn's pages of notes kept as drawn: about 0.1 MB each on
 # the 2-inch panel (the last turn's, a joker's, this round's pairing), 0.3-0.4 M to draw
 
@@ -105,6 +107,8 @@ class Canvas:
     notes_drawn: Faces = field(default_factory=lambda: Faces(kept=NOTES_DRAWN_KEPT))
     # the painter's: the button legends as drawn, by size, wording and place
     legends: dict[tuple[object, ...], KeptLegend] = field(default_factory=dict)
+    # the painter's: pencils turned for a table's sides, by colour, size and turn
+    pencils: dict[tuple[object, ...], pygame.Surface] = field(default_factory=dict)
     texts: list[Placed] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     seats: list[Seated] = field(default_factory=list)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 
-from nsdevice.displays.canvas import Canvas
+from nsdevice.displays.canvas import PENCILS_KEPT, Canvas
 from nsdevice.displays.drawing import Box, Figure, Placed, Point
 from nsdevice.displays.shapes import symbol_name
 from nsdevice.displays.text_fit import fit_text
@@ -70,10 +70,19 @@ def pencil_turned(canvas: Canvas, colour: str, rect: pygame.Rect, degrees: int) 
         return
     upright = degrees % 180 == 90
     size = (rect.height, rect.width) if upright else rect.size
-    scratch = Canvas(pygame.Surface(size, pygame.SRCALPHA), canvas.theme, canvas.fonts,
-                     canvas.symbols)  # fmt: skip
-    pencil(scratch, colour, pygame.Rect((0, 0), size))
-    canvas.surface.blit(pygame.transform.rotate(scratch.surface, -degrees), rect.topleft)
+    # drawn aside and turned once per colour, size and turn, then blended from the
+    # painter's `pencils` (a round's start and pencil pass turn three or four)
+    key = (colour, size, degrees, canvas.theme.pencil(colour), canvas.theme.palette)
+    turned = canvas.pencils.get(key)
+    if turned is None:
+        scratch = Canvas(pygame.Surface(size, pygame.SRCALPHA), canvas.theme, canvas.fonts,
+                         canvas.symbols)  # fmt: skip
+        pencil(scratch, colour, pygame.Rect((0, 0), size))
+        turned = pygame.transform.rotate(scratch.surface, -degrees)
+        if len(canvas.pencils) >= PENCILS_KEPT:
+            canvas.pencils.clear()
+        canvas.pencils[key] = turned
+    canvas.surface.blit(turned, rect.topleft)
     box = (rect.x, rect.y, rect.width, rect.height)
     canvas.figures.append(Figure(f"pencil-{colour}", box, "pencil"))
 

@@ -78,6 +78,7 @@ class Painter:
         self.notes: dict[tuple[object, ...], object] = {}  # the small turn's note pages
         self.notes_drawn = Faces(kept=NOTES_DRAWN_KEPT)  # ... and those pages as drawn
         self.legends: dict[tuple[object, ...], KeptLegend] = {}  # by size, words, place
+        self.pencils: dict[tuple[object, ...], pygame.Surface] = {}  # turned for tables
         self._page_counts: dict[tuple[object, ...], int] = {}  # by view, size, density
         # the view last painted on small glass, its size, density and page count
         self._last_counted: tuple[object, ...] | None = None
@@ -156,4 +157,5 @@ class Painter:
             surface, self.theme, self.fonts, self.symbols, density, hyphens=self.hyphens,
             codes=self.codes, faces=self.faces, counts=self.counts, notes=self.notes,
             notes_drawn=self.notes_drawn, legends=self.legends,
+            pencils=self.pencils,
         )  # fmt: skip
