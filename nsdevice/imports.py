@@ -92,7 +92,7 @@ def lean_server_config() -> None:
     - No `ssl`: the page serves plain HTTP (1.8 MB of anonymous memory and OpenSSL's two
       libraries). asyncio and http.client are written to go without it; uvicorn's config
       reads two of its constants as it is imported (defaults for TLS options the page never
-      sets), which `TlsStandIn` gives it (`tls_when_asked` lifts the block afterwards).
+      sets), which `TlsStandIn` gives it (`server_imported` lifts the block afterwards).
     - No logging set-up read from a file or a dictionary (0.5 MB: logging.config, with
       logging.handlers and socketserver, and configparser): the page gives uvicorn no log
       configuration and sets its one handler itself. logging.config loads if anything uses
@@ -101,6 +101,10 @@ def lean_server_config() -> None:
     - `html` and `http.client` load when first used (0.7 MB: html's entities, and the email
       package's message parsing): Starlette escapes with the one only on its debug page, and
       names a status with the other only for an error (a 404, a 405).
+    - email.utils (with calendar and the email package's headers) loads when one of its
+      date formats is first called: uvicorn's only for a Date header the page does not
+      send, Starlette's for a cookie's expiry or a file's date, neither of which the page
+      has. Its stand-in serves the server's imports, until `server_imported`.
     """
     modules: dict[str, Any] = sys.modules  # where None says "not importable"
     if modules.get("ssl") is not None or "uvicorn.config" in modules:
@@ -113,6 +117,10 @@ def lean_server_config() -> None:
             package, _, child = name.rpartition(".")
             if package:  # as the import system sets a submodule on its package
                 setattr(importlib.import_module(package), child, modules[name])
+    if "email.utils" not in modules:
+        dates = ("formatdate", "format_datetime")
+        modules["email.utils"] = _calls_when_called("email.utils", dates)
+        setattr(importlib.import_module("email"), "utils", modules["email.utils"])  # noqa: B010
     stand_ins: dict[str, ModuleType] = {"ssl": TlsStandIn()}
     if "configparser" not in modules:
         ini = stand_ins["configparser"] = ModuleType("configparser", "a stand-in: no ini file")
@@ -124,6 +132,38 @@ def lean_server_config() -> None:
         modules["ssl"] = None
         if "configparser" in stand_ins:
             del modules["configparser"]  # whoever imports it later gets the real one
+
+
+class _CallsWhenCalled(ModuleType):
+    """A stand-in module whose functions load the real module when first called."""
+
+
+def _calls_when_called(name: str, functions: tuple[str, ...]) -> ModuleType:
+    """A stand-in for module `name` whose `functions` call the real module's, loading it
+    then; anything else read of it is read from the real module."""
+    stand_in = _CallsWhenCalled(name, f"{name}, loaded when first called")
+
+    def real() -> ModuleType:
+        if sys.modules.get(name) is stand_in:
+            del sys.modules[name]
+        return importlib.import_module(name)
+
+    def calling(function: str) -> Any:
+        def call(*arguments: Any, **options: Any) -> Any:
+            return getattr(real(), function)(*arguments, **options)
+
+        call.__name__ = call.__qualname__ = function
+        return call
+
+    def __getattr__(key: str) -> Any:
+        if key.startswith("__"):  # the import system's own questions (`__path__`…)
+            raise AttributeError(key)
+        return getattr(real(), key)
+
+    for function in functions:
+        setattr(stand_in, function, calling(function))
+    stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
+    return stand_in
 
 
 def _when_used(name: str) -> ModuleType:
@@ -142,13 +182,15 @@ def _when_used(name: str) -> ModuleType:
     return stand_in
 
 
-def tls_when_asked() -> None:
-    """After `lean_server_config`, once the page's server is imported: anything that imports `ssl`
-    later gets the real module (loaded then), never an ImportError; asyncio and uvicorn
-    keep what they took, and serve without it."""
+def server_imported() -> None:
+    """After `lean_server_config`, once the page's server is imported: anything that imports
+    `ssl` or email.utils later gets the real module (loaded then), never an ImportError nor
+    a stand-in; asyncio and uvicorn keep what they took, and serve without TLS."""
     modules: dict[str, Any] = sys.modules
     if "ssl" in modules and modules["ssl"] is None:
         del modules["ssl"]
+    if isinstance(modules.get("email.utils"), _CallsWhenCalled):
+        del modules["email.utils"]
 
 
 class TlsStandIn(ModuleType):

@@ -165,12 +165,12 @@ def test_the_tls_stand_in_has_ssls_own_values_and_refuses_the_rest() -> None:
 
 TLS_LATER = """
 import sys
-from nsdevice.imports import lean_server_config, tls_when_asked, without_init
+from nsdevice.imports import lean_server_config, server_imported, without_init
 without_init("uvicorn")
 lean_server_config()
 import asyncio
 from uvicorn.config import Config
-tls_when_asked()
+server_imported()
 import ssl
 print(asyncio.base_events.ssl, ssl.PROTOCOL_TLS_SERVER == Config(app=None).ssl_version)
 """
@@ -193,12 +193,17 @@ lean_server_config()
 from uvicorn.config import Config
 Config(app=None, log_level="warning", log_config=None).configure_logging()
 import starlette.applications, starlette.exceptions, starlette.middleware.errors
+import starlette.responses, uvicorn.server
+from nsdevice.imports import server_imported
+server_imported()
 loaded = [name for name in ("logging.handlers", "socketserver", "configparser",
-                            "html.entities", "email.message") if name in sys.modules]
+                            "html.entities", "email.message", "calendar") if name in sys.modules]
 import logging.config, configparser
 logging.config.dictConfig({"version": 1})
 print(loaded, type(logging.config.dictConfig).__name__, configparser.RawConfigParser.__module__)
 print(starlette.exceptions.HTTPException(404).detail, starlette.middleware.errors.html.escape("<"))
+from email.utils import formatdate
+print(uvicorn.server.formatdate(0, usegmt=True), formatdate(0, usegmt=True)[:3])
 """
 
 
@@ -210,4 +215,8 @@ def test_the_pages_server_loads_no_logging_set_up_it_does_not_read() -> None:
     result = subprocess.run([sys.executable, "-c", LOGGING_LATER], capture_output=True,
                             text=True, timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split("\n")[:2] == ["[] function configparser", "Not Found &lt;"]
+    assert result.stdout.split("\n")[:3] == [
+        "[] function configparser",
+        "Not Found &lt;",
+        "Thu, 01 Jan 1970 00:00:00 GMT Thu",
+    ]

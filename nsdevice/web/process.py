@@ -118,7 +118,7 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
     from nsdevice.imports import (
         lean_server_config,
         provide,
-        tls_when_asked,
+        server_imported,
         without_init,
         without_openssl,
     )
@@ -139,7 +139,7 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
     from nsdevice.web.guard import own_names
     from nsdevice.web.stage import Stage
 
-    tls_when_asked()  # the server is loaded: whatever asks for `ssl` later gets it
+    server_imported()  # whatever asks for `ssl` or email.utils later gets the real one
 
     host, port = str(config["host"]), int(config["port"])
     stage = Stage(busy)
