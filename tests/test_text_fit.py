@@ -3,6 +3,8 @@ with no glyph loaded; the guess never changes a size."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from pathlib import Path
 
@@ -262,3 +264,26 @@ def test_fit_whole_works_out_no_cut(monkeypatch):
     fonts = FontBook()
     long = "Any symbol, double track allowed"
     assert text_fit.fit_whole(long, 32, 60, fonts=fonts, max_lines=2, min_size=32) is None
+
+
+def test_size_for_cap_is_the_walk_up_from_the_capitals_height():
+    """size_for_cap starts where a size already met says the capitals scale to: it must
+    find the size the walk up from the capitals' own height finds, for every height
+    (fresh font books, and one that met other sizes first), and a capital's height never
+    shrinks as the size grows (what starting mid-way relies on)."""
+    fonts = FontBook()
+    caps = [fonts.cap(px) for px in range(1, 301)]
+    assert all(a <= b for a, b in itertools.pairwise(caps))
+
+    def walked(cap: float) -> int:
+        px = max(1, math.ceil(cap))
+        while fonts.cap(px) < cap:
+            px += 1
+        return px
+
+    for first in (None, 12, 40):
+        book = FontBook()
+        if first is not None:
+            book.cap(first)
+        wrong = [cap / 4 for cap in range(1, 600) if book.size_for_cap(cap / 4) != walked(cap / 4)]
+        assert wrong == []

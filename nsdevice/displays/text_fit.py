@@ -164,12 +164,21 @@ class FontBook:
 
     def size_for_cap(self, cap: float) -> int:
         """The smallest size whose capitals are at least `cap` pixels tall (found once per
-        height: every paint asks for the same few)."""
+        height: every paint asks for the same few). A capital never outgrows its line, so
+        the walk starts no lower than `cap`; it starts where a size already met says the
+        capitals scale to, and walks down or up from there (each size walked loads an "H":
+        five of them for each height a turn's notes first met, issue 35)."""
         px = self._for_cap.get(cap)
         if px is None:
-            px = max(1, math.ceil(cap))
-            while self.cap(px) < cap:
-                px += 1
+            least = max(1, math.ceil(cap))
+            known = next((k for k, c in self._caps.items() if c > 0), None)
+            px = max(least, math.ceil(cap * known / self._caps[known])) if known else least
+            if self.cap(px) >= cap:
+                while px > least and self.cap(px - 1) >= cap:
+                    px -= 1
+            else:
+                while self.cap(px) < cap:
+                    px += 1
             self._for_cap[cap] = px
         return px
 
