@@ -98,29 +98,34 @@ def lean_server_config() -> None:
       configuration and sets its one handler itself. logging.config loads if anything uses
       it (`_when_used`); configparser, whose RawConfigParser uvicorn's config names for an
       ini file it could be given, stands in while that module is imported, and only then.
-    - `html` and `http.client` load when first used (0.7 MB: html's entities, and the email
-      package's message parsing): Starlette escapes with the one only on its debug page, and
-      names a status with the other only for an error (a 404, a 405).
-    - email.utils (with calendar and the email package's headers) loads when one of its
-      date formats is first called: uvicorn's only for a Date header the page does not
-      send, Starlette's for a cookie's expiry or a file's date, neither of which the page
-      has. Its stand-in serves the server's imports, until `server_imported`.
+    - `html`, `http.client` and `http.cookies` load when first used (0.8 MB: html's
+      entities, the email package's message parsing): Starlette escapes with the first only
+      on its debug page, names a status with the second only for an error (a 404, a 405),
+      and reads or sets a cookie with the third, which the page has none of.
+    - email.utils (with calendar and the email package's headers) and mimetypes load when
+      one of their functions the server takes is first called: a date format (uvicorn's
+      for a Date header the page does not send, Starlette's for a cookie's expiry or a
+      file's date) or a file's type, neither of which the page has. Their stand-ins serve
+      the server's imports, until `server_imported`.
     """
     modules: dict[str, Any] = sys.modules  # where None says "not importable"
     if modules.get("ssl") is not None or "uvicorn.config" in modules:
         return
     modules["ssl"] = None
     importlib.import_module("asyncio")  # first: asyncio takes None as "no TLS", never the stand-in
-    for name in ("logging.config", "html", "http.client"):
+    for name in ("logging.config", "html", "http.client", "http.cookies"):
         if name not in modules:
             modules[name] = _when_used(name)
             package, _, child = name.rpartition(".")
             if package:  # as the import system sets a submodule on its package
                 setattr(importlib.import_module(package), child, modules[name])
-    if "email.utils" not in modules:
-        dates = ("formatdate", "format_datetime")
-        modules["email.utils"] = _calls_when_called("email.utils", dates)
-        setattr(importlib.import_module("email"), "utils", modules["email.utils"])  # noqa: B010
+    called = {"email.utils": ("formatdate", "format_datetime"), "mimetypes": ("guess_type",)}
+    for name, functions in called.items():
+        if name not in modules:
+            modules[name] = _calls_when_called(name, functions)
+            package, _, child = name.rpartition(".")
+            if package:
+                setattr(importlib.import_module(package), child, modules[name])
     stand_ins: dict[str, ModuleType] = {"ssl": TlsStandIn()}
     if "configparser" not in modules:
         ini = stand_ins["configparser"] = ModuleType("configparser", "a stand-in: no ini file")
@@ -184,13 +189,14 @@ def _when_used(name: str) -> ModuleType:
 
 def server_imported() -> None:
     """After `lean_server_config`, once the page's server is imported: anything that imports
-    `ssl` or email.utils later gets the real module (loaded then), never an ImportError nor
-    a stand-in; asyncio and uvicorn keep what they took, and serve without TLS."""
+    `ssl`, email.utils or mimetypes later gets the real module (loaded then), never an
+    ImportError nor a stand-in; asyncio and uvicorn keep what they took, and serve without
+    TLS."""
     modules: dict[str, Any] = sys.modules
     if "ssl" in modules and modules["ssl"] is None:
         del modules["ssl"]
-    if isinstance(modules.get("email.utils"), _CallsWhenCalled):
-        del modules["email.utils"]
+    for name in [name for name, module in modules.items() if isinstance(module, _CallsWhenCalled)]:
+        del modules[name]
 
 
 class TlsStandIn(ModuleType):

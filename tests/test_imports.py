@@ -193,11 +193,16 @@ lean_server_config()
 from uvicorn.config import Config
 Config(app=None, log_level="warning", log_config=None).configure_logging()
 import starlette.applications, starlette.exceptions, starlette.middleware.errors
-import starlette.responses, uvicorn.server
+import starlette.requests, starlette.responses, uvicorn.server
 from nsdevice.imports import server_imported
 server_imported()
 loaded = [name for name in ("logging.handlers", "socketserver", "configparser",
                             "html.entities", "email.message", "calendar") if name in sys.modules]
+loaded += [name for name in ("mimetypes", "http.cookies")
+           if getattr(sys.modules.get(name), "__file__", None)]
+import mimetypes
+assert mimetypes.guess_type("a.png")[0] == starlette.responses.guess_type("a.png")[0] == "image/png"
+assert starlette.requests.cookie_parser("a=1") == {"a": "1"}
 import logging.config, configparser
 logging.config.dictConfig({"version": 1})
 print(loaded, type(logging.config.dictConfig).__name__, configparser.RawConfigParser.__module__)
