@@ -114,11 +114,7 @@ def lean_server_config() -> None:
     modules["ssl"] = None
     importlib.import_module("asyncio")  # first: asyncio takes None as "no TLS", never the stand-in
     for name in ("logging.config", "html", "http.client", "http.cookies"):
-        if name not in modules:
-            modules[name] = _when_used(name)
-            package, _, child = name.rpartition(".")
-            if package:  # as the import system sets a submodule on its package
-                setattr(importlib.import_module(package), child, modules[name])
+        loaded_when_used(name)
     called = {"email.utils": ("formatdate", "format_datetime"), "mimetypes": ("guess_type",)}
     for name, functions in called.items():
         if name not in modules:
@@ -141,6 +137,17 @@ def lean_server_config() -> None:
 
 class _CallsWhenCalled(ModuleType):
     """A stand-in module whose functions load the real module when first called."""
+
+
+def loaded_when_used(name: str) -> None:
+    """Module `name` loaded only when something first reads from it, not when imported (a
+    module a library imports for what the box never asks of it); nothing to do when it is
+    loaded already."""
+    if name not in sys.modules:
+        sys.modules[name] = _when_used(name)
+        package, _, child = name.rpartition(".")
+        if package:  # as the import system sets a submodule on its package
+            setattr(importlib.import_module(package), child, sys.modules[name])
 
 
 def _calls_when_called(name: str, functions: tuple[str, ...]) -> ModuleType:

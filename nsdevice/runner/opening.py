@@ -29,11 +29,12 @@ IMAGE_CODECS = ("imageext",)
 def open_display(chosen: Plan) -> tuple[Display, str | None]:
     """The display to draw on, falling back to the terminal; and a notice if it fell back."""
     from nsdevice.displays import Display, DisplayUnavailable
-    from nsdevice.imports import held_back
+    from nsdevice.imports import held_back, loaded_when_used
 
     # pygame's sound and its codecs load when the voice or a chime first plays, its image
     # codecs never (issue 35)
     held_back("pygame", (*SOUND_MODULES, *IMAGE_CODECS))
+    loaded_when_used("difflib")  # pygame.freetype's SysFont matches names with it: none asked
     backend = backends.DISPLAYS[chosen.display]
     options = dict(backend.options)
     profile = chosen.profile
