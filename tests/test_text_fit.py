@@ -138,17 +138,18 @@ def test_fit_rows_measures_only_the_size_it_lands_on_and_the_one_above(fonts, mo
     height=st.integers(10, 240),
     start=st.integers(8, 48),
     span=st.integers(0, 30),
+    guess_first=st.booleans(),
 )
 def test_fit_rows_lands_where_the_exhaustive_search_lands(
-    fonts, texts, lines, width, height, start, span
+    texts, lines, width, height, start, span, guess_first
 ):
-    """Guessing first changes what is measured, never the size chosen: the exhaustive
-    walk down from the start lands on the same size and the same rows."""
+    """Guessing first (or measuring the start first, then guessing below it) changes
+    what is measured, never the size chosen: the exhaustive walk down from the start
+    lands on the same size and the same rows."""
     items = [Item(text, WHITE, max_lines=lines) for text in texts]
     floor = max(1, start - span)
-    assert fit_rows(fonts, items, width, height, start, floor) == _walked_down(
-        fonts, items, width, height, start, floor
-    )
+    found = fit_rows(FontBook(), items, width, height, start, floor, guess_first=guess_first)
+    assert found == _walked_down(FontBook(), items, width, height, start, floor)
 
 
 def test_the_guesses_and_fits_kept_are_bounded():

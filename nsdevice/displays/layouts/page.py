@@ -206,7 +206,8 @@ def _scrolling_list(
     sizes, fonts = canvas.theme.sizes, canvas.fonts
     x, y, w, h = box
     items = rows + extra
-    fit = fit_rows(fonts, items, w, h, max(readable, canvas.px(sizes.body)), readable)
+    start = max(readable, canvas.px(sizes.body))
+    fit = fit_rows(fonts, items, w, h, start, readable, guess_first=False)  # a page's lines
     if fit is not None:
         place_rows(canvas, fit[1], box, fit[0])
         return

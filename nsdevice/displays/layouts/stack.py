@@ -99,7 +99,14 @@ ROWS_KEPT = 256  # fits kept per font book: a few screens' notes at their boxes
 
 
 def fit_rows(
-    fonts: FontBook, items: Sequence[Item], width: int, height: int, start: int, floor: int
+    fonts: FontBook,
+    items: Sequence[Item],
+    width: int,
+    height: int,
+    start: int,
+    floor: int,
+    *,
+    guess_first: bool = True,
 ) -> tuple[int, list[Row]] | None:
     """The largest size from `start` down to `floor` at which `items` fit, uncut.
 
@@ -110,7 +117,9 @@ def fit_rows(
     first: most text fits at its own size; no letter loaded). FreeType's widths then
     decide at the size guessed and the one above it, and search on only where the guess
     was wrong (issue 35: a turn whose notes met new sizes measured five of them, 12 M
-    instructions on the Zero 2 W)."""
+    instructions on the Zero 2 W). `guess_first=False` measures `start` itself first, the
+    guess only below it: for lines that nearly always fit at their size (a page's), where
+    the guess would only confirm what FreeType must measure anyway."""
 
     # the longest text first: the likeliest to be cut, and the first cut ends a try
     order = sorted(range(len(items)), key=lambda i: -len(items[i].text))
@@ -132,8 +141,11 @@ def fit_rows(
     key = ("fit_rows", tuple(items), width, height, start, floor)
     kept = fonts.kept.get(key, key)
     if kept is key:
-        guess = _halving(guessed, floor, start)
-        found = _from_guess(fitting, floor, start, floor if guess is None else guess[0])
+        found = None if guess_first else _at_start(fitting, start)
+        if found is None and (guess_first or start > floor):
+            high = start if guess_first else start - 1
+            guess = _halving(guessed, floor, high)
+            found = _from_guess(fitting, floor, high, floor if guess is None else guess[0])
         kept = None if found is None else (found[0], tuple(found[1]))
         if len(fonts.kept) >= ROWS_KEPT:
             fonts.kept.clear()
@@ -142,6 +154,11 @@ def fit_rows(
         return None
     px, rows = cast(tuple[int, tuple[Row, ...]], kept)
     return px, list(rows)
+
+
+def _at_start(fitting: Callable[[int], T | None], start: int) -> tuple[int, T] | None:
+    rows = fitting(start)
+    return None if rows is None else (start, rows)
 
 
 def _guessed(
@@ -272,7 +289,7 @@ def stack(
     start = canvas.px(base)
     smallest = canvas.px(sizes.smallest)
     readable = canvas.px(sizes.small) if columns else smallest
-    fit = fit_rows(fonts, items, w, h, start, readable)
+    fit = fit_rows(fonts, items, w, h, start, readable, guess_first=False)
     if (
         fit is None
         and columns
@@ -281,7 +298,7 @@ def stack(
     ):
         return
     if fit is None:
-        fit = fit_rows(fonts, items, w, h, readable, smallest)
+        fit = fit_rows(fonts, items, w, h, readable, smallest, guess_first=False)
     if fit is None:  # still too much: draw what fits at the smallest size
         rows = measure(fonts, items, w, smallest)
         kept: list[Row] = []
