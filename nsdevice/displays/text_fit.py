@@ -38,10 +38,12 @@ SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", SOFT_HYPHEN: None})
 BREAKS = re.compile(r"[^\S\u00a0]+")
 UNKNOWN = "?"  # a letter the font has nothing near (a script it lacks): never its box
 WIDTHS_KEPT = 8192  # widths and fits remembered per font book: a few screens' words, sizes
-# FreeType's glyphs kept by pygame for the one face (its own default is 64): with every
-# size drawn from one face, 64 are thrown out several times per press and each comes back
-# through the font's hinting program; a few screens' letters at a dozen sizes stay
-GLYPHS_CACHED = 1024
+# FreeType's glyph cache's buckets for the one face (its own default is 64), two glyphs
+# each: with every size drawn from one face, 64 threw glyphs out several times per press,
+# each coming back through the font's hinting program. Each draw or measure also walks
+# every bucket to trim it, so more costs on every call: 512 against 1024 took 0.14 M off
+# the heaviest tap and 0.015 M off a press on the Zero 2 W; 256 threw out the pencil pass's
+GLYPHS_CACHED = 512
 GLYPH_PROBE_POINTS = 16  # the face's own size: asking whether it has a letter loads no size
 
 
