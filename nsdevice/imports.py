@@ -92,7 +92,8 @@ def lean_server_config() -> None:
     - No `ssl`: the page serves plain HTTP (1.8 MB of anonymous memory and OpenSSL's two
       libraries). asyncio and http.client are written to go without it; uvicorn's config
       reads two of its constants as it is imported (defaults for TLS options the page never
-      sets), which `TlsStandIn` gives it (`server_imported` lifts the block afterwards).
+      sets), which `TlsStandIn` gives it (`server_imported` lifts the block afterwards); a
+      uvicorn that asks more of it as it loads is given the real `ssl` instead.
     - No logging set-up read from a file or a dictionary (0.5 MB: logging.config, with
       logging.handlers and socketserver, and configparser): the page gives uvicorn no log
       configuration and sets its one handler itself. logging.config loads if anything uses
@@ -127,10 +128,17 @@ def lean_server_config() -> None:
         ini = stand_ins["configparser"] = ModuleType("configparser", "a stand-in: no ini file")
         ini.RawConfigParser = type("RawConfigParser", (), {})  # type: ignore[attr-defined]
     modules.update(stand_ins)
+    before = set(modules)
     try:
         importlib.import_module("uvicorn.config")
+    except RuntimeError:  # a uvicorn that asks more of `ssl` as it loads: the real one, then
+        for name in set(modules) - before:
+            del modules[name]
+        del modules["ssl"]
+        importlib.import_module("uvicorn.config")
     finally:
-        modules["ssl"] = None
+        if modules.get("ssl") is stand_ins["ssl"]:
+            modules["ssl"] = None
         if "configparser" in stand_ins:
             del modules["configparser"]  # whoever imports it later gets the real one
 

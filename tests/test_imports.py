@@ -185,6 +185,28 @@ def test_ssl_asked_after_the_pages_server_is_loaded_is_the_real_one() -> None:
     assert result.stdout.split("\n")[:1] == ["None True"]
 
 
+TLS_ASKED_MORE = """
+from nsdevice.imports import TlsStandIn, lean_server_config, server_imported, without_init
+del TlsStandIn.CERT_NONE  # as a uvicorn would find it that reads a constant ours lacks
+without_init("uvicorn")
+lean_server_config()
+import ssl, sys
+from uvicorn.config import Config
+server_imported()
+config = sys.modules["uvicorn.config"]
+print(type(config.ssl).__name__, Config(app=None).ssl_cert_reqs == ssl.CERT_NONE)
+"""
+
+
+def test_a_uvicorn_that_asks_more_of_ssl_as_it_loads_is_given_the_real_one() -> None:
+    """The stand-in names two constants of today's uvicorn; a release that reads another as
+    it loads must still serve (with OpenSSL then), never end the page at its start."""
+    result = subprocess.run([sys.executable, "-c", TLS_ASKED_MORE], capture_output=True,
+                            text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:1] == ["module True"]
+
+
 LOGGING_LATER = """
 import sys
 from nsdevice.imports import lean_server_config, without_init
