@@ -170,18 +170,33 @@ class Canvas:
         face = faces.get(key)
         if face is not None:
             surface.blit(face.picture, rect.topleft)
-            self.texts.extend(face.texts)
-            self.figures.extend(face.figures)
-            self.cut.extend(face.cut)
+            self.note(face.texts, face.figures, face.cut)
             return
-        texts, figures, cut = len(self.texts), len(self.figures), len(self.cut)
+        mark = self.mark()
         draw()
         inside = rect.clip(surface.get_rect())
         if inside != rect:
             return  # partly off the surface: not kept, as a copy would land elsewhere
-        picture = surface.subsurface(rect).copy()
-        recorded = (tuple(self.texts[texts:]), tuple(self.figures[figures:]), tuple(self.cut[cut:]))
-        faces.keep(key, _Face(picture, *recorded))
+        faces.keep(key, _Face(surface.subsurface(rect).copy(), *self.noted_since(mark)))
+
+    def mark(self) -> tuple[int, int, int]:
+        """Where what the canvas has noted ends, for `noted_since`."""
+        return len(self.texts), len(self.figures), len(self.cut)
+
+    def noted_since(
+        self, mark: tuple[int, int, int]
+    ) -> tuple[tuple[Placed, ...], tuple[Figure, ...], tuple[str, ...]]:
+        """What a drawing noted (texts, figures, cut) since `mark`: kept with its picture."""
+        texts, figures, cut = mark
+        return tuple(self.texts[texts:]), tuple(self.figures[figures:]), tuple(self.cut[cut:])
+
+    def note(
+        self, texts: tuple[Placed, ...], figures: tuple[Figure, ...], cut: tuple[str, ...]
+    ) -> None:
+        """What a kept picture noted when it was drawn, noted again where it is copied."""
+        self.texts.extend(texts)
+        self.figures.extend(figures)
+        self.cut.extend(cut)
 
     # --- the record -------------------------------------------------------------------
     def drawing(self, bands: dict[str, Box]) -> Drawing:

@@ -61,26 +61,18 @@ def kept_legend(
            words.language, top, snug)  # fmt: skip
     drawn = canvas.legends.get(key)
     if drawn is None:
-        texts, figures, cut = len(canvas.texts), len(canvas.figures), len(canvas.cut)
+        mark = canvas.mark()
         bands = legend(canvas, view, words, top, snug=snug)
         pictures = tuple(
             (box, surface.subsurface(box).copy()) for box in bands.values() if box[2] and box[3]
         )
         if len(canvas.legends) >= LEGENDS_KEPT:
             canvas.legends.clear()
-        canvas.legends[key] = KeptLegend(
-            bands,
-            pictures,
-            tuple(canvas.texts[texts:]),
-            tuple(canvas.figures[figures:]),
-            tuple(canvas.cut[cut:]),
-        )
+        canvas.legends[key] = KeptLegend(bands, pictures, *canvas.noted_since(mark))
         return dict(bands)  # the caller's to add to (the small pages' corner labels)
     for box, picture in drawn.pictures:
         surface.blit(picture, box[:2])
-    canvas.texts.extend(drawn.texts)
-    canvas.figures.extend(drawn.figures)
-    canvas.cut.extend(drawn.cut)
+    canvas.note(drawn.texts, drawn.figures, drawn.cut)
     return dict(drawn.bands)
 
 
