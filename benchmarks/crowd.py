@@ -233,9 +233,12 @@ def storm(port: int, addresses: int, seconds: float) -> int:
 
     lift_own_file_limit()
     os.nice(19)  # the phones are other machines: they do not take the box's cores
-    # …and only the page's core (web.process.page_core): left free to roam, it kept a
-    # core a press had woken the loop onto for up to 5 ms (perf sched), as real phones can't
-    os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
+    # …and only the page's core: left free to roam, it kept a core a press had woken the
+    # loop onto for up to 5 ms (perf sched), as real phones can't
+    from nsdevice.web.process import page_core
+
+    if (core := page_core(os.sched_getaffinity(0))) is not None:
+        os.sched_setaffinity(0, {core})
     code = [sys.stdin.readline().strip()]
     statuses: dict[str, int] = {}
 
