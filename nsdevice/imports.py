@@ -54,9 +54,21 @@ def gpiozero_by_parts() -> None:
     loads). gpiozero imports `entry_points` only to look up a pin factory named in
     GPIOZERO_PIN_FACTORY, and tries the `importlib_metadata` backport first: it gets one
     whose `entry_points` loads the standard library's when called; anything else asked of
-    it comes from the standard library's too."""
-    if "importlib_metadata" not in sys.modules:
-        sys.modules["importlib_metadata"] = _metadata_when_asked()
+    it comes from the standard library's too.
+
+    Nor do buttons load what gpiozero's input and pin modules import for other devices
+    (issue 35: 0.5 MB of the box's memory): `statistics`, whose median and mean a smoothed
+    sensor averages with, and colorzero, whose `Color` an RGB LED answers its colour as when
+    asked (the box only sets it, from a tuple); both load fractions and decimal. Each is a
+    stand-in whose functions load the real module when first called; anything else read of
+    it loads it too."""
+    modules: dict[str, Any] = sys.modules
+    if "importlib_metadata" not in modules:
+        modules["importlib_metadata"] = _metadata_when_asked()
+    if "gpiozero" not in modules:  # its modules not imported yet: none has taken the real ones
+        called = {"statistics": ("median", "mean"), "colorzero": ("Color",)}
+        for name, functions in called.items():
+            modules.setdefault(name, _calls_when_called(name, functions))
     without_init("gpiozero")
 
 

@@ -122,6 +122,40 @@ def test_gpiozero_loads_importlib_metadata_only_to_find_a_named_pin_factory() ->
     assert result.stdout.split("\n")[:3] == ["False False", "MockFactory True", "True"]
 
 
+GPIOZERO_BUTTONS = """
+import sys
+from nsdevice.imports import gpiozero_by_parts
+gpiozero_by_parts()
+from gpiozero.input_devices import DigitalInputDevice, SmoothedInputDevice
+from gpiozero.output_devices import RGBLED
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+factory = MockFactory(pin_class=MockPWMPin)
+button = DigitalInputDevice(16, pin_factory=factory)
+button.when_activated = lambda: None
+led = RGBLED(17, 18, 19, pin_factory=factory)
+led.color = (1, 0, 0.5)
+real = lambda name: getattr(sys.modules.get(name), "__file__", None) is not None
+print([name for name in ("statistics", "fractions", "decimal", "colorzero") if real(name)])
+print(led.color.html, [name for name in ("colorzero", "fractions") if real(name)])
+import statistics, gpiozero.mixins
+print(gpiozero.mixins.median([3, 1, 2]), statistics.fmean([1, 2]), real("statistics"))
+"""
+
+
+def test_the_buttons_and_the_led_load_no_statistics_nor_colours() -> None:
+    """Issue 35: gpiozero's buttons and RGB LED set from a tuple, as the HAT's box uses
+    them, load neither `statistics` nor colorzero (with fractions and decimal: 0.5 MB of
+    the box's memory); asked for a colour or a median, gpiozero gets the real ones."""
+    result = subprocess.run([sys.executable, "-c", GPIOZERO_BUTTONS], capture_output=True,
+                            text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:3] == [
+        "[]",
+        "#ff0080 ['colorzero', 'fractions']",
+        "2 1.5 True",
+    ]
+
+
 OPENSSL_FREE = """
 import sys
 from nsdevice.imports import lean_server_config, without_openssl, without_init
