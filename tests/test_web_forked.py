@@ -145,3 +145,28 @@ def test_nsdevice_run_forks_its_page_and_neither_maps_openssl(tmp_path: Path):
     finally:
         box.kill()
         box.wait(30)
+
+
+# `nsdevice run --web` up to its page's fork, which answers what the box has imported then.
+AT_THE_FORK = """
+import json, os, runpy, sys
+import nsdevice.web.forked
+def fork(cls):
+    box_only = ("nsdevice.session", "nsdevice.session.screens", "nsdevice.store", "sqlite3")
+    print(json.dumps([name for name in box_only if name in sys.modules]), flush=True)
+    os._exit(0)
+nsdevice.web.forked.Forked.fork = classmethod(fork)
+sys.argv = ["nsdevice", "run", "--display", "json", "--input", "keyboard",
+            "--web", "127.0.0.1:" + sys.argv[1], "--state-dir", sys.argv[2]]
+runpy.run_module("nsdevice", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_the_page_is_forked_before_the_box_imports_its_session_and_store(tmp_path: Path):
+    """Issue 35: what the box alone runs (the session's screens, the store and SQLite) is
+    imported after the fork: loaded before it, every page of it the box then rewrote
+    stayed behind in the page's process as a stale copy (the page's memory 1 MB more)."""
+    command = [sys.executable, "-c", AT_THE_FORK, str(free_port()), str(tmp_path)]
+    done = subprocess.run(command, cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

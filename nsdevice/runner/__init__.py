@@ -32,7 +32,6 @@ from nsdevice.runner.opening import (
     tracker_options,
 )
 from nsdevice.runner.planning import Plan, notice, plan, usage
-from nsdevice.session.settings import no_hotspot
 from nsdevice.views import Hotspot, View
 
 if TYPE_CHECKING:
@@ -55,16 +54,18 @@ Opened = TypeVar("Opened")
 def run(options: RunOptions) -> int:
     """Plan and open the back ends, start or resume the game, run the loop, close."""
     without_openssl()  # before the store loads hashlib: its checksums on CPython's SHA-256
-    from nsdevice.store import hold_folder, state_directory
-
     options, settings_problems = with_settings_file(options)
     chosen = plan(options)
     address = web_address(options)
     today = local_date(os.environ)  # before the hardware opens: a bad test date exits 2
-    directory = Path(options.state_dir) if options.state_dir else state_directory()
     # before the folder's lock, the hardware and any thread: it shares the box's pages
     forked = web_early(address)
     try:
+        # the box's own modules after the fork (the store, SQLite and the session they
+        # load, issue 35): every page of them the box rewrote would stay behind in the page
+        from nsdevice.store import hold_folder, state_directory
+
+        directory = Path(options.state_dir) if options.state_dir else state_directory()
         folder = hold_folder(directory)  # one box per state folder, else exit 2 naming it
         later = buttons_after_first_frame(chosen)
         display, inbox, inputs = open_hardware_saying_why(chosen, buttons_later=later)
@@ -278,6 +279,8 @@ def hotspot_reader(path: str | None, port: int | None) -> Callable[[], Hotspot |
     """What the Phones screen asks for the box's own Wi-Fi: the file firstboot's access
     point describes itself in exists only while it is up (nothing without a page)."""
     if path is None or port is None:
+        from nsdevice.session.settings import no_hotspot
+
         return no_hotspot
     from nsdevice.appliance.network import read_hotspot
 
