@@ -194,7 +194,9 @@ def test_every_letter_of_the_font_keeps_to_the_bounds_wider_relies_on(fonts):
     """`FontBook.wider` says a text is not too wide from the file's advances alone: sound
     only if, at every size up to BOUNDED_POINTS, every glyph's hinted advance exceeds its
     outline's by at most HINTED_EXCESS and its ink reaches past its advance by at most
-    INK_OUTSIDE of the size and a pixel, on either side (and no advance is negative)."""
+    INK_OUTSIDE of the size and a pixel, on either side (and no advance is negative).
+    `FontBook.narrowest` says a text is too wide: sound only if no hinted advance falls
+    short of its outline's by more than HINTED_SHORTFALL."""
     file = fonts._file
     letters = file.letters()
     assert len(letters) > 500
@@ -210,6 +212,8 @@ def test_every_letter_of_the_font_keeps_to_the_bounds_wider_relies_on(fonts):
             excess = advance - file.units(letter) * scale
             if excess > text_fit.HINTED_EXCESS or -left > ink or right - advance > ink:
                 outside.append((points, letter, excess, left, right, advance))
+            if -excess > text_fit.HINTED_SHORTFALL:
+                outside.append((points, letter, excess))
             if advance < 0:
                 outside.append((points, letter, advance))
     assert outside == []
@@ -227,6 +231,27 @@ def test_wider_answers_as_measuring_does(fonts, text, px, width, cut):
     width, whether the bound answered or the face measured."""
     text = text[:cut] or text
     assert fonts.wider(text, px, width) == (fonts.width(text, px) > width)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.sampled_from(CATALOG), px=st.integers(1, 200), more=st.integers(0, 60))
+def test_narrowest_is_never_wider_than_the_text_on_one_line_and_grows(fonts, text, px, more):
+    """A text on one line, its words joined as wrapping joins them, is never narrower
+    than `narrowest` says (no glyph loaded), at a size or any size above it that the
+    bound holds for (where it does not, it says 0)."""
+    least = fonts.narrowest(text, px)
+    joined = " ".join(text_fit.BREAKS.split(text.strip()))
+    assert least <= fonts.width(joined, px) and least <= fonts.width(text, px)
+    above = fonts.narrowest(text, px + more)
+    assert above >= least or above == 0
+
+
+def test_narrowest_knows_a_note_takes_two_lines_in_a_narrow_column(fonts):
+    """What the bound is for: the joker's rule is far wider than the 2-inch turn's notes
+    column even at its least size (small_turn._least_height)."""
+    assert fonts.narrowest("Any symbol, double track allowed", 19) > 154
+    assert fonts.narrowest("Joker", 19) < 154
+    assert fonts.narrowest("→", 19) == 0  # an arrow drawn here: no bound
 
 
 def test_wider_loads_no_glyph_for_a_short_word_in_a_wide_column(monkeypatch):

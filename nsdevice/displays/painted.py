@@ -32,8 +32,7 @@ class PaintedDisplay(Display):
     def page_seconds(self) -> float | None:
         if self._view is None:
             return None
-        seconds = self._painter.page_seconds(self._view, self._surface)
-        return seconds[self._page % len(seconds)] if seconds else None
+        return self._painter.shown_seconds(self._view, self._surface, self._page)
 
     def next_page(self) -> None:
         if self._view is None:

@@ -80,7 +80,8 @@ class Painter:
         self.legends: dict[tuple[object, ...], KeptLegend] = {}  # by size, words, place
         self.pencils: dict[tuple[object, ...], pygame.Surface] = {}  # turned for tables
         self._page_counts: dict[tuple[object, ...], int] = {}  # by view, size, density
-        # the view last painted on small glass, its size, density and page count
+        # the view last painted on small glass, its size, density, page count and whether
+        # that count is all of its pages (a turn's first page knows only that more follow)
         self._last_counted: tuple[object, ...] | None = None
 
     def page_seconds(self, view: views.View, surface: pygame.Surface) -> tuple[float, ...]:
@@ -93,23 +94,47 @@ class Painter:
             return ()
         key = self._page_key(view, canvas)
         last = self._last_counted
-        if last is not None and last[0] is view and last[1:3] == key[1:]:
+        if last is not None and last[0] is view and last[1:3] == key[1:] and last[4]:
             count = cast(int, last[3])  # the view just painted: not hashed again (issue 35)
         else:
             if key not in self._page_counts:  # painted aside: the count a paint finds
-                self.paint(view, surface.copy(), texts.words(view.language))
+                self.paint(view, surface.copy(), texts.words(view.language), every_page=True)
             count = self._page_counts.get(key, 1)
         seconds = NOTE_SECONDS if small_turn else PAGE_SECONDS
         return (seconds,) * count if count > 1 else ()
 
+    def shown_seconds(self, view: views.View, surface: pygame.Surface, page: int) -> float | None:
+        """How long page `page` of `view` stays on `surface` (None: one picture). For the
+        view just painted, from what its paint found: a turn's first page is drawn knowing
+        only that pages follow, not how many (small_turn), and every page stays as long."""
+        last = self._last_counted
+        if (
+            last is not None
+            and last[0] is view
+            and last[1:3] == self._page_key(view, self._canvas(surface))[1:]
+        ):
+            if cast(int, last[3]) <= 1:
+                return None
+            return NOTE_SECONDS if layout_of(view).small_turn else PAGE_SECONDS
+        seconds = self.page_seconds(view, surface)
+        return seconds[page % len(seconds)] if seconds else None
+
     def paint(
-        self, view: views.View, surface: pygame.Surface, words: Words, page_index: int = 0
+        self,
+        view: views.View,
+        surface: pygame.Surface,
+        words: Words,
+        page_index: int = 0,
+        *,
+        every_page: bool = False,
     ) -> Drawing:
+        """Paints `view`'s page `page_index`; `every_page`: laying out every page of a
+        small turn's notes, not only up to the one shown (for their count)."""
         canvas = self._canvas(surface)
         surface.fill(self.theme.palette.background)
         chosen = layout_of(view)
         if is_small(canvas) and (chosen.small_turn or chosen.small or paged(view)):
-            return self._paint_small(canvas, view, words, page_index)
+            return self._paint_small(canvas, view, words, page_index, every_page)
         text = words.page(view) if chosen.from_page else None
         margin = canvas.margin()
         title = words.title(view) if text is None else text.title  # not on the small turn
@@ -120,7 +145,7 @@ class Painter:
         return canvas.drawing(bands)
 
     def _paint_small(
-        self, canvas: Canvas, view: views.View, words: Words, page_index: int
+        self, canvas: Canvas, view: views.View, words: Words, page_index: int, every_page: bool
     ) -> Drawing:
         """A small panel's turn (the card and count always, the notes in pages), a screen
         drawn as one picture (the table at a round's start), or a screen of words in pages
@@ -129,17 +154,22 @@ class Painter:
         if chosen.small_turn:
             placed = corner_hints(view)
             bands = self._legend(canvas, placed, words, 0, snug=True)
-            count = small_turn(canvas, cast(views.TurnView, placed), words, bands, page_index)
+            turn = cast(views.TurnView, placed)
+            count, complete = small_turn(
+                canvas, turn, words, bands, page_index, every_page=every_page
+            )
         elif chosen.small is not None:
-            bands, count = one_page(canvas, view, words, chosen.small), 1
+            bands, count, complete = one_page(canvas, view, words, chosen.small), 1, True
         else:
             items = chosen.items(canvas, view, words)
             bands, count = small_page(canvas, view, words, items, page_index)
+            complete = True
         if len(self._page_counts) >= PAGE_COUNTS_KEPT:
             self._page_counts.clear()
         key = self._page_key(view, canvas)
-        self._page_counts[key] = count
-        self._last_counted = (view, *key[1:], count)
+        if complete:
+            self._page_counts[key] = count
+        self._last_counted = (view, *key[1:], count, complete)
         return canvas.drawing(bands)
 
     @staticmethod

@@ -51,10 +51,13 @@ GLYPH_PROBE_POINTS = 16  # the face's own size: asking whether it has a letter l
 FitKey = tuple[str, int, int, int, int | None]
 # Bounds on a letter at any size up to BOUNDED_POINTS, held for every glyph of the font by
 # tests/test_text_fit.py: its hinted advance exceeds its outline's by at most
-# HINTED_EXCESS pixels; its ink reaches past its advance, on either side, by at most
-# INK_OUTSIDE of the size in points and a pixel. A text's width is then at most its
-# advances from the file, scaled, and these (FontBook.wider: no glyph loaded).
+# HINTED_EXCESS pixels, and falls short of it by at most HINTED_SHORTFALL; its ink
+# reaches past its advance, on either side, by at most INK_OUTSIDE of the size in points
+# and a pixel. A text's width is then at most its advances from the file, scaled, and
+# these (FontBook.wider: no glyph loaded), and at least its letters' advances less the
+# shortfall (FontBook.narrowest).
 HINTED_EXCESS = 2.6
+HINTED_SHORTFALL = 1.8
 INK_OUTSIDE = 0.175
 BOUNDED_POINTS = 150
 DEFAULT_SCALE = 0.6875  # pygame's own font at size s is its file at int(s * 0.6875) points
@@ -222,6 +225,20 @@ class FontBook:
             if most <= width and self._file.lacking.isdisjoint(drawn):
                 return False
         return self.width(text, px) > width
+
+    def narrowest(self, text: str, px: int) -> float:
+        """A width `text` on one line is never narrower than at `px`, its spaces left out
+        (so also any line its words are wrapped into, joined): from the font file's
+        advances, no glyph loaded; 0 where no bound holds (a letter the font lacks, an arrow
+        drawn here, a size past BOUNDED_POINTS). It grows with `px`."""
+        points = self._points(px)
+        letters = "".join(BREAKS.split(self.readable(text).translate(SPACES)))
+        if points > BOUNDED_POINTS or not DRAWN_GLYPHS.isdisjoint(letters):
+            return 0.0
+        advances = self._file.units(letters) * points / self._file.units_per_em
+        if not self._file.lacking.isdisjoint(letters):
+            return 0.0
+        return float(advances - len(letters) * HINTED_SHORTFALL)
 
     def guessed_lines(self, text: str, px: int, width: int) -> int | None:
         """The lines `text` would take wrapped within `width` at `px` by widths guessed

@@ -37,8 +37,17 @@ from nsdevice import views
 from nsdevice.displays import figures
 from nsdevice.displays.canvas import Canvas
 from nsdevice.displays.drawing import Box
-from nsdevice.displays.layouts.stack import Item, Row, fit_rows, measure, place_rows, total
-from nsdevice.displays.text_fit import fit_text
+from nsdevice.displays.layouts.stack import (
+    Item,
+    Row,
+    fit_rows,
+    gap,
+    icon_width,
+    measure,
+    place_rows,
+    total,
+)
+from nsdevice.displays.text_fit import FontBook, fit_text
 from nsdevice.rules.frozen import dataclass
 from nsdevice.texts import Words
 
@@ -145,11 +154,15 @@ def small_turn(
     words: Words,
     bands: dict[str, Box],
     page: int,
-) -> int:
+    *,
+    every_page: bool = False,
+) -> tuple[int, bool]:
     """The card, the count and the `page`-th page of notes (pages turn round); returns
-    how many pages the notes take."""
+    how many pages the notes take, and whether that is all of them: the first page is
+    drawn with the pages after it laid out only when they are shown (`note_pages`), so
+    that it knows only that there are more (or, `every_page`, how many)."""
     if not view.cards:
-        return 1
+        return 1, True
     placed = areas(canvas, view, words, bands)
     _card(canvas, view, placed)
     canvas.seams.append(placed.card.left)  # the card beside the count and notes
@@ -158,7 +171,8 @@ def small_turn(
     # what the pages are made from, in words: hashing the notes' frozen classes would
     # compile their __hash__ at the first turn with notes (about 0.8 M instructions)
     made_from = (repr(groups), placed.notes, canvas.dots_per_mm, words.language)
-    pages = note_pages(canvas, groups, words, placed.notes, made_from)
+    upto = None if every_page or page else 0
+    pages, complete = note_pages(canvas, groups, words, placed.notes, made_from, upto)
     if pages:
         shown = page % len(pages)
         px, rows = pages[shown]
@@ -168,7 +182,7 @@ def small_turn(
             lambda: place_rows(canvas, rows, placed.notes, px),
             canvas.notes_drawn,
         )
-    return max(1, len(pages))
+    return max(1, len(pages) + (0 if complete else 1)), complete
 
 
 def _card(canvas: Canvas, view: views.TurnView, placed: Areas) -> None:
@@ -281,29 +295,35 @@ def note_pages(
     words: Words,
     box: Box,
     made_from: tuple[object, ...],
-) -> list[tuple[int, list[Row]]]:
+    upto: int | None = None,
+) -> tuple[list[tuple[int, list[Row]]], bool]:
     """The notes as pages that each fit `box`: groups in order, as many on a page as fit,
-    each group at its size or as little less as it needs to stand uncut. Kept by what
-    they are `made_from` (the groups, the box, the glass and the language: the painter's
-    `notes`, at most NOTES_KEPT): a turn's notes met before, the round's last turn or a
-    joker's, are not hyphenated and fitted again."""
+    each group at its size or as little less as it needs to stand uncut; and whether they
+    are all of them. With `upto`, the pages up to that one, where the groups after it
+    surely start a page of their own (`_paged`): those are laid out when shown. Kept by
+    what they are `made_from` (the groups, the box, the glass and the language: the
+    painter's `notes`, at most NOTES_KEPT): a turn's notes met before, the round's last
+    turn or a joker's, are not hyphenated and fitted again."""
     _, _, w, h = box
     if w <= 0 or h <= 0:
-        return []
+        return [], True
     key = ("small-turn-notes", *made_from)
-    kept = canvas.notes.get(key)
-    if kept is None:
+    kept = cast(tuple[tuple[tuple[int, tuple[Row, ...]], ...], bool] | None, canvas.notes.get(key))
+    if kept is None or not (kept[1] or (upto is not None and upto < len(kept[0]))):
         if len(canvas.notes) >= NOTES_KEPT:
             canvas.notes.clear()
-        kept = canvas.notes[key] = tuple(
-            (px, tuple(rows)) for px, rows in _paged(canvas, groups, words, box)
-        )
-    return [(px, list(rows)) for px, rows in cast(tuple[tuple[int, tuple[Row, ...]], ...], kept)]
+        pages, complete = _paged(canvas, groups, words, box, upto)
+        kept = canvas.notes[key] = (tuple((px, tuple(rows)) for px, rows in pages), complete)
+    return [(px, list(rows)) for px, rows in kept[0]], kept[1]
 
 
 def _paged(
-    canvas: Canvas, groups: tuple[Group, ...], words: Words, box: Box
-) -> list[tuple[int, list[Row]]]:
+    canvas: Canvas, groups: tuple[Group, ...], words: Words, box: Box, upto: int | None
+) -> tuple[list[tuple[int, list[Row]]], bool]:
+    """The pages, and True; or, with `upto`, once page `upto` is full and the next group
+    is surely too tall to join it (`_least_height`), the pages so far and False (issue 35:
+    a switch turn's joker fitted two sizes for its second page, 1.3 M instructions on the
+    Zero 2 W, while its first page was shown)."""
     _, _, w, h = box
     fonts = canvas.fonts
     gap_px = canvas.cap_px(NOTE_MM)
@@ -311,6 +331,12 @@ def _paged(
     rows: list[Row] = []
     for group in groups:
         start, least = canvas.cap_px(group.size_mm), canvas.cap_px(group.least_mm)
+        if rows and upto is not None and len(pages) == upto:
+            least_total = sum(_least_height(fonts, item, w, least, start) for item in group.items)
+            least_total += gap(gap_px) * len(group.items)  # its gaps, and the one before it
+            if total(rows, gap_px) + least_total > h:
+                pages.append((gap_px, rows))
+                return pages, False
 
         def too_wide(word: str, size: int = start) -> bool:
             return fonts.wider(word, size, w)
@@ -329,4 +355,23 @@ def _paged(
         rows += measured
     if rows:
         pages.append((gap_px, rows))
-    return pages
+    return pages, True
+
+
+def _least_height(fonts: FontBook, item: Item, width: int, least: int, start: int) -> int:
+    """A height `item`'s row never goes under at any size from `least` to `start`, as
+    `stack._row` measures it (fitted whole, or cut at `least`): one line, or two where
+    even the letters' least widths (`FontBook.narrowest`) are wider than its room. Every
+    measure used grows with the size; no glyph is loaded."""
+    ipx = max(1, round(least * item.scale))
+    pad = max(1, round(ipx * 0.16)) if item.boxed or item.icons else 0
+    icons = sum(icon_width(fonts, icon, ipx) for icon in item.icons) if item.icons else 0
+    room = max(1, width - icons - 2 * pad)
+    top = max(1, round(start * item.scale))
+    wrapped = (
+        item.max_lines > 1
+        and fonts.narrowest(item.text, ipx) > room
+        and fonts.narrowest(item.text, top) > 0  # the bound holds up to `start`
+    )
+    tall = fonts.height(ipx) + (fonts.advance(ipx) if wrapped else 0)
+    return tall + 2 * pad
