@@ -263,3 +263,17 @@ def test_lines_players_misread_stay_gone(language):
         if wrong in string
     ]
     assert found == []
+
+
+def test_every_module_of_the_pages_package_is_a_family_in_pkgutils_order():
+    """`texts.pages` imports its families from its folder's listing, not pkgutil's (issue
+    35: pkgutil loaded for nothing else): still every module but `base`, in name order, so
+    a new family is its module and nothing else."""
+    import pkgutil
+
+    import nsdevice.texts.pages as pages
+
+    listed = [module.name for module in pkgutil.iter_modules(pages.__path__)]
+    assert [family.__name__.rpartition(".")[2] for family in pages.FAMILIES] == [
+        name for name in listed if name != "base"
+    ]

@@ -10,7 +10,6 @@ one ranking with no server: the code is the shared state.
 
 from __future__ import annotations
 
-import csv
 import io
 import itertools
 import json
@@ -194,6 +193,8 @@ def results_csv(
 ) -> str:
     """The room's results, ranked, one row a player; every row carries the key so a row
     copied out of the file still says which deal it was scored on. `sizes`: as `rank`'s."""
+    import csv  # only for a results file: the box and its page load no CSV module else
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)
@@ -236,6 +237,8 @@ def read_results(text: str) -> tuple[RoomKey, tuple[Result, ...]]:
     text = text.removeprefix("\ufeff")  # a spreadsheet that saved the file may add one
     if text.lstrip().startswith("{"):
         return _read_json(text)
+    import csv
+
     reader = csv.reader(io.StringIO(text))
     rows = _bounded_rows(reader)
     header = next(rows, None)
@@ -281,6 +284,8 @@ def _bounded_rows(reader: Any) -> Iterator[list[str]]:
     """The reader's rows, each field at most FIELD_LIMIT characters; ValueError naming
     the line otherwise, or where the CSV itself is broken (a field over the csv module's
     own limit, a quote never closed)."""
+    import csv
+
     while True:
         try:
             row = next(reader)

@@ -5,7 +5,6 @@ panel still dark)."""
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from collections.abc import Mapping
 from dataclasses import field
@@ -146,6 +145,8 @@ def plan(options: RunOptions, environ: Mapping[str, str] | None = None) -> Plan:
         raise usage(f"--state-dir {state_dir!r}: the name is too long for a file system")
     shutdown_command = options.shutdown_command
     if shutdown_command:  # checked now, not when a player picks "shut down"
+        import shlex  # (only then: the box and its page have no other use for it)
+
         try:
             shlex.split(shutdown_command)
         except ValueError as error:

@@ -10,16 +10,18 @@ family is its module and nothing else.
 from __future__ import annotations
 
 import importlib
-import pkgutil
+from pathlib import Path
 
 from nsdevice.texts.pages.base import Form, Line, Page, Pages, Role
 
 __all__ = ["Form", "Line", "Page", "Role", "Words"]
 
+# the package's modules by name, as pkgutil.iter_modules lists them; read from the folder
+# itself, since pkgutil is loaded for nothing else in the box and its page (issue 35)
 FAMILIES = tuple(
-    importlib.import_module(f"{__name__}.{module.name}")
-    for module in pkgutil.iter_modules(__path__)
-    if module.name != "base"
+    importlib.import_module(f"{__name__}.{name}")
+    for name in sorted(path.stem for path in Path(__file__).parent.glob("*.py"))
+    if name not in ("__init__", "base")
 )
 
 
