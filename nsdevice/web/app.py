@@ -1,4 +1,4 @@
-"""The page's routes (Starlette): its own assets, the live table, joining and scores.
+"""The page's routes (web.asgi): its own assets, the live table, joining and scores.
 
 Watching needs nothing; joining needs the current join code in the `X-Join-Code` header,
 compared in constant time, with wrong codes limited for the whole box, and binds the
@@ -18,17 +18,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
-from starlette.types import Message, Receive, Scope, Send
-
 from nsdevice.inputs.events import Abandoned, Button, Item, LineSent, Named, Press, Scored
 from nsdevice.rules.deal import ROUNDS
 from nsdevice.rules.room import player_name
 from nsdevice.views import TableView
 from nsdevice.voice.clips import BrokenManifest, clip_bytes
+from nsdevice.web.asgi import App, Message, Receive, Request, Response, Route, Router, Scope, Send
+from nsdevice.web.asgi import get as _get
+from nsdevice.web.asgi import post as _post
 from nsdevice.web.guard import (
     Budget,
     Seats,
@@ -73,7 +70,7 @@ class Gate:
 
     def __init__(
         self,
-        app: Starlette,
+        app: App,
         names: frozenset[str],
         after_frame: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
@@ -160,8 +157,8 @@ class Events:
     table to every stream in turn (500 streams cost one loop, not 500 task wake-ups), in
     slices of SLICE that wait while the box's loop makes a frame (`Stage.after_frame`);
     each stream's own task only waits for its phone's going, and ends the moment the
-    phone goes, not at the next table (Starlette's streaming response notices only when
-    it next writes). A raw ASGI app."""
+    phone goes, not at the next table (a streaming response would notice only when it
+    next writes). A raw ASGI app."""
 
     def __init__(
         self,
@@ -330,14 +327,14 @@ class TableRoutes:
                 self.seating.freeing(number)
 
     async def asset(self, request: Request) -> Response:
-        content, kind = self.assets[request.url.path]
-        return Response(content, media_type=kind, headers=HEADERS)
+        content, kind = self.assets[request.path]
+        return Response.of(content, kind, HEADERS)
 
     async def symbol(self, request: Request) -> Response:
         image = self.art.symbols.get(request.path_params["name"])
         if image is None:
             return _refuse(404, "no such symbol")
-        return Response(image, media_type="image/png", headers=CACHED)
+        return Response.of(image, "image/png", CACHED)
 
     async def clip(self, request: Request) -> Response:
         """A phrase's clip (issue 24): only what the manifest names, never a path."""
@@ -347,7 +344,7 @@ class TableRoutes:
             return _refuse(503, "clip unreadable")
         if data is None:
             return _refuse(404, "no such clip")
-        return Response(data, media_type="audio/ogg", headers=CACHED)
+        return Response.of(data, "audio/ogg", CACHED)
 
     async def state(self, request: Request) -> Response:
         self.sweep()
@@ -356,7 +353,7 @@ class TableRoutes:
             return _refuse(503, "the box has not drawn yet")
         language = language_of(request.query_params.get("lang"))
         data = payload(number, table, language, self.art, self.buttons)
-        return JSONResponse(data, headers=HEADERS)
+        return Response.json(data, HEADERS)
 
     def event(self, number: int, table: TableView, language: str) -> bytes:
         """One encoding per table and language, however many phones read it."""
@@ -399,7 +396,7 @@ class TableRoutes:
         if name:  # the seat's name on the result and in the history (issue 34)
             self.act(table, seat, Named(seat, name, table.game))
         answer = {"game": table.game, "seat": seat, "token": token}
-        return JSONResponse(answer, headers=HEADERS)
+        return Response.json(answer, HEADERS)
 
     @answering
     async def score(self, request: Request) -> Response:
@@ -415,7 +412,7 @@ class TableRoutes:
         sheet = score_sheet(table.line_scoring, data["sheet"], table.objectives)
         counts = sheet_counts(table.line_scoring, data["sheet"], table.objectives)
         self.act(table, seat, Scored(seat, sheet.total, sheet.best_line, table.game, counts))
-        return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
+        return Response.json({"total": sheet.total, "best_line": sheet.best_line}, HEADERS)
 
     @answering
     async def line(self, request: Request) -> Response:
@@ -440,7 +437,7 @@ class TableRoutes:
             raise Refusal(409, "a round's line is taken once its last card is out")
         counts, points = score_line(table.line_scoring, data["line"])
         self.act(table, seat, LineSent(seat, number, counts, table.game))
-        return JSONResponse({"round": number, "points": points}, headers=HEADERS)
+        return Response.json({"round": number, "points": points}, HEADERS)
 
     @answering
     async def press(self, request: Request) -> Response:
@@ -462,19 +459,19 @@ class TableRoutes:
         if mine != controller:
             raise Refusal(409, f"seat {controller} turns the cards this round")
         self.act(table, mine, Press(Button(data["button"])))
-        return JSONResponse({"pressed": data["button"]}, headers=HEADERS)
+        return Response.json({"pressed": data["button"]}, HEADERS)
 
     def routes(self) -> list[Route]:
         return [
-            *(Route(path, self.asset, methods=["GET"]) for path in ASSETS),
-            Route("/symbol/{name:str}.png", self.symbol, methods=["GET"]),
-            Route("/voice/{language:str}/{phrase:str}.ogg", self.clip, methods=["GET"]),
-            Route("/state", self.state, methods=["GET"]),
-            Route("/events", self.events, methods=["GET"]),
-            Route("/join", self.join, methods=["POST"]),
-            Route("/score", self.score, methods=["POST"]),
-            Route("/press", self.press, methods=["POST"]),
-            Route("/line", self.line, methods=["POST"]),
+            *(_get(path, self.asset) for path in ASSETS),
+            _get("/symbol/{name}.png", self.symbol),
+            _get("/voice/{language}/{phrase}.ogg", self.clip),
+            _get("/state", self.state),
+            _get("/events", app=self.events),
+            _post("/join", self.join),
+            _post("/score", self.score),
+            _post("/press", self.press),
+            _post("/line", self.line),
         ]
 
 
@@ -500,7 +497,7 @@ def make_app(
     )
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan() -> AsyncIterator[None]:
         stage.bind()  # the wake-ups go to this event loop
 
         async def look() -> None:
@@ -515,6 +512,4 @@ def make_app(
             looking.cancel()
 
     routes = [*table.routes(), *room.routes()]
-    return Gate(
-        Starlette(routes=routes, lifespan=lifespan), names or own_names(), stage.after_frame
-    )
+    return Gate(Router(routes, lifespan), names or own_names(), stage.after_frame)

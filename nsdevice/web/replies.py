@@ -10,11 +10,8 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.types import Scope
-
 from nsdevice.views import TableView
+from nsdevice.web.asgi import Request, Response, Scope
 from nsdevice.web.guard import Budget
 from nsdevice.web.sheet import SheetError
 
@@ -27,16 +24,12 @@ HEADERS = {
 }
 
 
-def refuse(
-    status: int, reason: str, retry_after: int | None = None, why: str = ""
-) -> JSONResponse:
+def refuse(status: int, reason: str, retry_after: int | None = None, why: str = "") -> Response:
     """A refusal: `reason` in English for whoever reads it; `why`, a key the phone's page
     words in its own language (web.seating's refusals)."""
     said = {"error": reason, **({"why": why} if why else {})}
-    refusal = JSONResponse(said, status_code=status, headers=HEADERS)
-    if retry_after is not None:
-        refusal.headers["Retry-After"] = str(retry_after)
-    return refusal
+    refusal = Response.json(said, HEADERS, status)
+    return refusal if retry_after is None else refusal.with_header("Retry-After", str(retry_after))
 
 
 async def body(request: Request) -> Any:

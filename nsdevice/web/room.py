@@ -22,10 +22,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
-
 from nsdevice.inputs.events import Item, Joined, RoomScored
 from nsdevice.rules.cities import CityName
 from nsdevice.rules.modules import Module
@@ -40,6 +36,7 @@ from nsdevice.rules.room import (
     results_json,
 )
 from nsdevice.views import TableView
+from nsdevice.web.asgi import Request, Response, Route, get, post
 from nsdevice.web.guard import Budget, Seats, Window, address_key
 from nsdevice.web.replies import HEADERS, Refusal, answering, body, client, code_checked
 from nsdevice.web.seating import CLAIM_LENGTH, Refused, Seating
@@ -138,7 +135,7 @@ class RoomRoutes:
             "token": token,
             "claim": seated.claim,  # the phone keeps it: a rejoin or a rename needs it
         }
-        return JSONResponse(answer, headers=HEADERS)
+        return Response.json(answer, HEADERS)
 
     @answering
     async def score(self, request: Request) -> Response:
@@ -166,7 +163,7 @@ class RoomRoutes:
         if not self.inbox_put(RoomScored(number, seat, sheet.total, sheet.best_line, table.game)):
             raise Refusal(503, "the box is busy; trying again", retry_after=RETRY)
         self.acts.add(key)
-        return JSONResponse({"total": sheet.total, "best_line": sheet.best_line}, headers=HEADERS)
+        return Response.json({"total": sheet.total, "best_line": sheet.best_line}, HEADERS)
 
     def ranked(self) -> tuple[RoomKey, list[Result], dict[tuple[str, int], int]]:
         """The ranking so far in rules.room's terms with each table's size, or the refusal."""
@@ -188,16 +185,16 @@ class RoomRoutes:
         name = f"nsdevice-room-{UNSAFE.sub('', key.code)}.csv"
         headers = {**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'}
         text = results_csv(key, results, sizes)
-        return Response(text, media_type="text/csv", headers=headers)
+        return Response.of(text, "text/csv", headers)
 
     @answering
     async def json_form(self, request: Request) -> Response:
-        return JSONResponse(results_json(*self.ranked()), headers=HEADERS)
+        return Response.json(results_json(*self.ranked()), HEADERS)
 
     def routes(self) -> list[Route]:
         return [
-            Route("/room/join", self.join, methods=["POST"]),
-            Route("/room/score", self.score, methods=["POST"]),
-            Route("/room/results.csv", self.csv, methods=["GET"]),
-            Route("/room/results.json", self.json_form, methods=["GET"]),
+            post("/room/join", self.join),
+            post("/room/score", self.score),
+            get("/room/results.csv", self.csv),
+            get("/room/results.json", self.json_form),
         ]
