@@ -5,15 +5,19 @@ with the box, killed or closed, told to serve or not."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.test_web_process import ENV, POLICY, ROOT, _stat, _state, free_port
+import pytest
+
+from tests.test_web_process import BOX, ENV, POLICY, ROOT, _stat, _state, free_port
 
 # The box's order in `runner.run`: the page forked first, then pygame (the display), then
 # the page told to serve after the first table.
@@ -170,3 +174,31 @@ def test_the_page_is_forked_before_the_box_imports_its_session_and_store(tmp_pat
     done = subprocess.run(command, cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "spawned"])
+def test_the_pages_process_never_imports_starlette_or_anyio(forked: bool):
+    """Issue 35: the page answers through its own ASGI layer (web.asgi), not Starlette and
+    anyio (2.7 MB of the page's memory). Python's own import log (PYTHONPROFILEIMPORTTIME,
+    which a forked or spawned page keeps) names each module either process loads, whether
+    starting or answering; the box's own imports hold no server (test_web_run)."""
+    port = free_port()
+    script, mode = (FORKED_BOX, ["serve"]) if forked else (BOX, [])
+    box = subprocess.Popen([sys.executable, "-c", script, str(port), *mode], cwd=ROOT,
+                           env={**ENV, "PYTHONPROFILEIMPORTTIME": "1"}, stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert box.stdout is not None
+        box.stdout.readline()  # the page serves
+        for path in ("/", "/state", "/symbol/none.png", "/nowhere"):
+            with contextlib.suppress(urllib.error.HTTPError):  # a 404 is an answer too
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30).close()
+        _, log = box.communicate("", timeout=60)  # the box ends, and its page with it
+    finally:
+        box.kill()
+        box.wait(30)
+    imported = {line.rpartition("|")[2].strip() for line in log.splitlines()
+                if line.startswith("import time:")}  # fmt: skip
+    assert {"uvicorn.server", "nsdevice.web.asgi"} <= imported  # the page's own imports
+    server = sorted(name for name in imported if name.partition(".")[0] in ("starlette", "anyio"))
+    assert server == []
