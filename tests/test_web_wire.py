@@ -5,6 +5,8 @@ back whole, unpickling the seats only when their bytes changed."""
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -32,10 +34,8 @@ def body(packed: bytes) -> bytes:
 def test_a_rooms_table_reaches_the_page_whole_and_its_seats_are_pickled_once(monkeypatch):
     session = room_session()
     pickled: list[object] = []
-    dumps = pickle.dumps
-    monkeypatch.setattr(
-        wire.pickle, "dumps", lambda data, *a: pickled.append(data) or dumps(data, *a)
-    )
+    dumps = wire.pickled
+    monkeypatch.setattr(wire, "pickled", lambda data: pickled.append(data) or dumps(data))
     packer, unpacker = TablePacker(), TableUnpacker()
     first = session.table()
     assert first.room is not None and len(first.room.seats) == 12
@@ -67,3 +67,19 @@ def test_a_join_sends_the_new_seats_and_a_one_table_game_goes_as_it_is():
 def test_a_table_frame_without_a_table_is_refused():
     with pytest.raises(WireError):
         TableUnpacker().unpack(pickle.dumps((1, "not a table", b"")))
+
+
+def test_the_frames_are_pickled_at_the_highest_protocol_without_pickle_py():
+    """Issue 35: the box and its page pickle with CPython's C pickler itself, never
+    loading pickle.py's pure-Python one (178 kB of objects each); the same bytes."""
+    table = room_session().table()
+    data = wire.pickled(table)
+    assert data == pickle.dumps(table, pickle.HIGHEST_PROTOCOL)
+    assert wire.unpickled(data) == table
+    code = (
+        "import sys, nsdevice.web.wire as w\n"
+        "w.unpickled(w.pickled(1)); print('pickle' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pickle
 import signal
 import socket
 import sys
@@ -44,6 +43,7 @@ from nsdevice.web.wire import (
     TableUnpacker,
     item_frame,
     said,
+    unpickled,
 )
 
 # Items sent that the box has not taken yet: past this, 503. A whole room's seats, as the
@@ -102,7 +102,7 @@ def opening(
             if kind == CONFIG:
                 config = json.loads(body)
             elif kind == ARTWORK:
-                artwork = pickle.loads(body)  # the box, this process's parent: trusted
+                artwork = unpickled(body)  # the box, this process's parent: trusted
             else:
                 later.append((kind, body))
     return config, artwork, later

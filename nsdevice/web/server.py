@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pickle
 import socket
 import sys
 import threading
@@ -49,6 +48,7 @@ from nsdevice.web.wire import (
     WireError,
     frame,
     item_of,
+    pickled,
     said,
 )
 
@@ -140,7 +140,7 @@ class WebSide:
                 return
             self._reader.start()
             # drawn here, not in the page's process, which then needs no pygame
-            mine.sendall(frame(ARTWORK, pickle.dumps(self._artwork(), pickle.HIGHEST_PROTOCOL)))
+            mine.sendall(frame(ARTWORK, pickled(self._artwork())))
             self._send(mine)
         except Exception as error:  # the box goes on without its page
             self._page_stopped(str(error))

@@ -17,7 +17,6 @@ Light on purpose: both processes import it; it imports nothing of the server.
 from __future__ import annotations
 
 import json
-import pickle
 import struct
 from dataclasses import replace
 from typing import Any
@@ -57,6 +56,25 @@ def frame(kind: bytes, body: bytes) -> bytes:
     return HEAD.pack(kind, len(body)) + body
 
 
+try:  # CPython's own C pickler: pickle.py's pure-Python one (178 kB of objects in the box
+    # and its page, issue 35) is never used here, so never loaded
+    from _pickle import dumps as _dumps
+    from _pickle import loads as _loads
+except ImportError:  # an interpreter without it
+    from pickle import dumps as _dumps
+    from pickle import loads as _loads
+
+
+def pickled(thing: Any) -> bytes:
+    """`thing` pickled at the highest protocol (the box's frames to its page)."""
+    return _dumps(thing, -1)  # a negative protocol: the highest
+
+
+def unpickled(data: bytes) -> Any:
+    """What `pickled` made (the page's side: the box, its parent, is trusted)."""
+    return _loads(data)
+
+
 class TablePacker:
     """The box's `TABLE` frames: each table pickled with its room's seats apart, and those
     pickled again only when they are another tuple (the roster keeps its seats until a
@@ -72,10 +90,10 @@ class TablePacker:
         if room is not None and room.seats:
             if room.seats is not self._seats:
                 self._seats = room.seats
-                self._packed = pickle.dumps(room.seats, pickle.HIGHEST_PROTOCOL)
+                self._packed = pickled(room.seats)
             seats = self._packed
             table = replace(table, room=replace(room, seats=()))
-        return frame(TABLE, pickle.dumps((number, table, seats), pickle.HIGHEST_PROTOCOL))
+        return frame(TABLE, pickled((number, table, seats)))
 
 
 class TableUnpacker:
@@ -87,12 +105,12 @@ class TableUnpacker:
         self._seats: tuple[RoomSeat, ...] = ()
 
     def unpack(self, body: bytes) -> tuple[int, TableView]:
-        number, table, seats = pickle.loads(body)
+        number, table, seats = unpickled(body)
         if not isinstance(table, TableView):
             raise WireError(f"a table frame without a table: {type(table).__name__}")
         if seats and table.room is not None:
             if seats != self._packed:
-                self._packed, self._seats = seats, pickle.loads(seats)
+                self._packed, self._seats = seats, unpickled(seats)
             table = replace(table, room=replace(table.room, seats=self._seats))
         return int(number), table
 
