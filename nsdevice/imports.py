@@ -99,8 +99,8 @@ def without_openssl() -> None:
 
 def lean_server_config() -> None:
     """uvicorn's config imported for the phones' page without what it never uses there
-    (issue 35), and Starlette readied to import so. To call before asyncio, uvicorn and
-    Starlette are imported; a process that has loaded one of these modules already keeps it.
+    (issue 35). To call before asyncio and uvicorn are imported; a process that has loaded
+    one of these modules already keeps it.
     - No `ssl`: the page serves plain HTTP (1.8 MB of anonymous memory and OpenSSL's two
       libraries). asyncio and http.client are written to go without it; uvicorn's config
       reads two of its constants as it is imported (defaults for TLS options the page never
@@ -111,24 +111,19 @@ def lean_server_config() -> None:
       configuration and sets its one handler itself. logging.config loads if anything uses
       it (`_when_used`); configparser, whose RawConfigParser uvicorn's config names for an
       ini file it could be given, stands in while that module is imported, and only then.
-    - `html`, `http.client` and `http.cookies` load when first used (0.8 MB: html's
-      entities, the email package's message parsing): Starlette escapes with the first only
-      on its debug page, names a status with the second only for an error (a 404, a 405),
-      and reads or sets a cookie with the third, which the page has none of.
-    - email.utils (with calendar and the email package's headers) and mimetypes load when
-      one of their functions the server takes is first called: a date format (uvicorn's
-      for a Date header the page does not send, Starlette's for a cookie's expiry or a
-      file's date) or a file's type, neither of which the page has. Their stand-ins serve
-      the server's imports, until `server_imported`.
+    - email.utils (with calendar and the email package's headers) loads when one of its
+      date formats is first called: uvicorn's, for a Date header the page does not send.
+      Its stand-in serves uvicorn's import, until `server_imported`.
+    (Starlette, which imported `html`, `http.client`, `http.cookies` and mimetypes for
+    what the page never asked of them, is no longer the page's: web.asgi.)
     """
     modules: dict[str, Any] = sys.modules  # where None says "not importable"
     if modules.get("ssl") is not None or "uvicorn.config" in modules:
         return
     modules["ssl"] = None
     importlib.import_module("asyncio")  # first: asyncio takes None as "no TLS", never the stand-in
-    for name in ("logging.config", "html", "http.client", "http.cookies"):
-        loaded_when_used(name)
-    called = {"email.utils": ("formatdate", "format_datetime"), "mimetypes": ("guess_type",)}
+    loaded_when_used("logging.config")
+    called = {"email.utils": ("formatdate", "format_datetime")}
     for name, functions in called.items():
         if name not in modules:
             modules[name] = _calls_when_called(name, functions)
@@ -216,7 +211,7 @@ def _when_used(name: str) -> ModuleType:
 
 def server_imported() -> None:
     """After `lean_server_config`, once the page's server is imported: anything that imports
-    `ssl`, email.utils or mimetypes later gets the real module (loaded then), never an
+    `ssl` or email.utils later gets the real module (loaded then), never an
     ImportError nor a stand-in; asyncio and uvicorn keep what they took, and serve without
     TLS."""
     modules: dict[str, Any] = sys.modules

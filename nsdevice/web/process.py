@@ -126,7 +126,7 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
     without_openssl()  # (the forked page has it from the box already)
     # uvicorn's __init__ would load its command line (click, multiprocessing): 2.3 MB
     without_init("uvicorn")
-    lean_server_config()  # without `ssl` (plain HTTP), logging set-ups, html, http.client
+    lean_server_config()  # without `ssl` (plain HTTP) and logging set-ups
     import asyncio
 
     from uvicorn.config import Config
