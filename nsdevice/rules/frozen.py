@@ -6,7 +6,8 @@ defines about a hundred before its first frame: on the Pi Zero 2 W that compilin
 third of the start (issue 23, counted with benchmarks/pi_cost.py). Here the standard
 decorator only gathers the fields (and makes the slots). `__init__`, `__eq__` and `__hash__`
 are compiled from the same text as the standard's, but at their first call, so a class the
-start never uses costs no compiling; the repr and the refusal to change a field are small
+start never uses costs no compiling, and once for each shape of fields, each class given
+that code with its own names; the repr and the refusal to change a field are small
 functions shared or made from the fields. They behave as the standard ones: equal only to
 an instance of the very same class with equal compared fields, the same hash for equal
 values, the same repr, `FrozenInstanceError` on assignment, `__post_init__` called,
@@ -29,6 +30,7 @@ checks against the standard decorator.
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import functools
 import reprlib
@@ -119,12 +121,14 @@ def _cheap(cls: type, options: dict[str, Any]) -> type:
         made(self, *args, **kwargs)
 
     def __eq__(self: Any, other: object) -> Any:
-        made = _compiled(cls, "__eq__", ("self", "other"), _comparison(compared))
+        if other.__class__ is not self.__class__:  # the standard's answer, nothing compiled:
+            return NotImplemented  # (a new screen's view, compared with the last one)
+        made = _compiled(cls, "__eq__", compared)
         cls.__eq__ = made  # type: ignore[method-assign]
         return made(self, other)
 
     def __hash__(self: Any) -> int:
-        made = _compiled(cls, "__hash__", ("self",), f"  return hash({_values('self', hashed)})")
+        made = _compiled(cls, "__hash__", hashed)
         cls.__hash__ = made  # type: ignore[method-assign]
         return int(made(self))
 
@@ -293,14 +297,33 @@ def _init_code(shape: tuple[str, ...], post_init: bool) -> types.CodeType:
     return scope["__init__"].__code__  # type: ignore[no-any-return]
 
 
-def _compiled(
-    cls: type, name: str, parameters: Sequence[str], body: str, scope: dict[str, Any] | None = None
-) -> Any:
-    scope = {} if scope is None else scope
-    exec(f"def {name}({', '.join(parameters)}):\n{body}", scope)  # our text, from field names
-    made = scope[name]
-    made.__qualname__ = f"{cls.__qualname__}.{name}"
-    return made
+def _compiled(cls: type, name: str, fields: Sequence[str]) -> Any:
+    """`__eq__` or `__hash__` of `fields` (their names), as the standard decorator writes
+    it: compiled once for each count of fields, with stand-in names, and each class given
+    that code with its own names put in, as `_compiled_init` does (the compiler ran for
+    each class's first comparison or hash: 0.4 M instructions a class on the Pi, the
+    first round's end compiling 0.43 M and the first pencil pass 0.82 M, issue 35)."""
+    named = {f"field_{index}": field for index, field in enumerate(fields)}
+    code = _method_code(name, len(fields))
+    code = code.replace(
+        co_names=tuple(named.get(word, word) for word in code.co_names),
+        co_qualname=f"{cls.__qualname__}.{name}",
+    )
+    return types.FunctionType(code, {"__builtins__": builtins}, name)
+
+
+@functools.cache
+def _method_code(name: str, count: int) -> types.CodeType:
+    """The code of `__eq__` or `__hash__` for `count` fields named field_0, field_1...
+    (the attributes it reads), as the standard decorator writes it."""
+    names = [f"field_{index}" for index in range(count)]
+    if name == "__eq__":
+        text = f"def __eq__(self, other):\n{_comparison(names)}"
+    else:
+        text = f"def __hash__(self):\n  return hash({_values('self', names)})"
+    scope: dict[str, Any] = {}
+    exec(text, scope)  # our text, from stand-in names
+    return scope[name].__code__  # type: ignore[no-any-return]
 
 
 def _values(owner: str, names: Sequence[str]) -> str:
