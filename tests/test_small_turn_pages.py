@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_text_fit import CATALOG
 
 from nsdevice import views
 from nsdevice.displays.layouts import small_turn
 from nsdevice.displays.layouts.small_turn import NOTE_SECONDS
+from nsdevice.displays.layouts.stack import Item, _row
 from nsdevice.displays.painter import Painter
+from nsdevice.displays.text_fit import FontBook, fit_text, fit_whole
 from nsdevice.gallery import example_views
 from nsdevice.hardware.profiles import load_profile
 from nsdevice.locale import LANGUAGES
@@ -18,6 +23,12 @@ from nsdevice.texts import Words
 
 CITIES = ("tokyo", "paris", "london")
 PROFILE = load_profile("display-hat-mini")
+WHITE = (255, 255, 255)
+
+
+@pytest.fixture(scope="module")
+def fonts() -> FontBook:
+    return FontBook()
 
 
 def _painter() -> Painter:
@@ -97,3 +108,27 @@ def test_note_pages_laid_out_in_part_are_kept_and_completed_once():
     painter.paint(view, surface, words, 1)
     (whole,) = painter.notes.values()
     assert len(whole[0]) == 2 and whole[1] is True and whole[0][0] == kept[0][0]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.sampled_from(CATALOG),
+    width=st.integers(20, 320),
+    least=st.integers(4, 40),
+    span=st.integers(0, 12),
+    lines=st.integers(1, 4),
+    banded=st.booleans(),
+)
+def test_a_groups_least_height_is_never_more_than_its_row_at_any_size(
+    fonts, text, width, least, span, lines, banded
+):
+    """What ends a page without fitting the next group: its row, fitted whole at any
+    size from its least to its start or cut at its least, is never shorter."""
+    item = Item(text, WHITE, max_lines=lines, band=WHITE if banded else None)
+    bound = small_turn._least_height(fonts, item, width, least, least + span)
+    for px in range(least, least + span + 1):
+        whole = _row(fonts, item, width, px, fit_whole)
+        if whole is not None:
+            assert whole.height >= bound
+    cut = _row(fonts, item, width, least, fit_text)
+    assert cut is not None and cut.height >= bound

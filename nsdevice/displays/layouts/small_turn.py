@@ -367,7 +367,7 @@ def _least_height(fonts: FontBook, item: Item, width: int, least: int, start: in
     pad = max(1, round(ipx * 0.16)) if item.boxed or item.icons else 0
     icons = sum(icon_width(fonts, icon, ipx) for icon in item.icons) if item.icons else 0
     room = max(1, width - icons - 2 * pad)
-    top = max(1, round(start * item.scale))
+    top = max(1, round(max(start, least) * item.scale))  # (a start under its least: least)
     wrapped = (
         item.max_lines > 1
         and fonts.narrowest(item.text, ipx) > room
