@@ -58,7 +58,7 @@ def test_a_turns_first_page_is_drawn_as_when_every_page_is_laid_out(city):
             first, every = _painter(), _painter()
             shown, whole = pygame.Surface(size), pygame.Surface(size)
             drawn = first.paint(view, shown, words)
-            partly += not all(kept[1] for kept in first.notes.values())  # type: ignore[index]
+            partly += any(kept[1] is not None for kept in first.notes.values())  # type: ignore[index]
             laid_out = every.paint(view, whole, words, every_page=True)
             assert pygame.image.tobytes(shown, "RGB") == pygame.image.tobytes(whole, "RGB"), name
             assert drawn.texts == laid_out.texts, name
@@ -96,18 +96,30 @@ def test_the_first_page_lays_out_no_note_of_the_pages_after_it(monkeypatch):
     assert painter.paint(view, surface, words).texts == first
 
 
-def test_note_pages_laid_out_in_part_are_kept_and_completed_once():
-    """The painter keeps the pages laid out so far; asking for a later page lays out the
-    rest once, and the first page is then the same one."""
+def test_note_pages_laid_out_in_part_are_kept_and_completed_once(monkeypatch):
+    """The painter keeps the pages laid out so far and the group the next starts with;
+    asking for a later page lays out the rest from there, once (the groups before it are
+    not hyphenated or fitted again), and the first page is then the same one."""
     words = Words("en")
     view = dict(_turns("london", "en"))["turn-joker"]
     painter, surface = _painter(), pygame.Surface(PROFILE.display.size())
     painter.paint(view, surface, words)
     (kept,) = painter.notes.values()
-    assert len(kept[0]) == 1 and kept[1] is False  # the first page; more follow
+    assert len(kept[0]) == 1 and kept[1] == 1  # the first page; the next starts at group 1
+    fitted: list[str] = []
+    original = small_turn.fit_rows
+
+    def recorded(fonts, items, *args, **kwargs):  # type: ignore[no-untyped-def]
+        fitted.extend(item.role for item in items)
+        return original(fonts, items, *args, **kwargs)
+
+    monkeypatch.setattr(small_turn, "fit_rows", recorded)
     painter.paint(view, surface, words, 1)
     (whole,) = painter.notes.values()
-    assert len(whole[0]) == 2 and whole[1] is True and whole[0][0] == kept[0][0]
+    assert len(whole[0]) == 2 and whole[1] is None and whole[0][0] == kept[0][0]
+    assert fitted == ["pairing"]  # the joker's group, on the page before, not again
+    painter.paint(view, surface, words, 1)
+    assert fitted == ["pairing"]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -289,6 +289,11 @@ def note_groups(canvas: Canvas, view: views.TurnView, words: Words) -> list[Grou
     return groups
 
 
+# a turn's note pages as kept: the pages laid out, each its gap and rows, and the group
+# the next page starts with (None: they are every page)
+KeptPages = tuple[tuple[tuple[int, tuple[Row, ...]], ...], int | None]
+
+
 def note_pages(
     canvas: Canvas,
     groups: tuple[Group, ...],
@@ -300,43 +305,56 @@ def note_pages(
     """The notes as pages that each fit `box`: groups in order, as many on a page as fit,
     each group at its size or as little less as it needs to stand uncut; and whether they
     are all of them. With `upto`, the pages up to that one, where the groups after it
-    surely start a page of their own (`_paged`): those are laid out when shown. Kept by
-    what they are `made_from` (the groups, the box, the glass and the language: the
-    painter's `notes`, at most NOTES_KEPT): a turn's notes met before, the round's last
-    turn or a joker's, are not hyphenated and fitted again."""
+    surely start a page of their own (`_paged`): those are laid out when shown, from the
+    group the pages so far stopped at. Kept by what they are `made_from` (the groups, the
+    box, the glass and the language: the painter's `notes`, at most NOTES_KEPT): a turn's
+    notes met before, the round's last turn or a joker's, are not hyphenated and fitted
+    again."""
     _, _, w, h = box
     if w <= 0 or h <= 0:
         return [], True
     key = ("small-turn-notes", *made_from)
-    kept = cast(tuple[tuple[tuple[int, tuple[Row, ...]], ...], bool] | None, canvas.notes.get(key))
-    if kept is None or not (kept[1] or (upto is not None and upto < len(kept[0]))):
-        if len(canvas.notes) >= NOTES_KEPT:
+    kept = cast(KeptPages | None, canvas.notes.get(key))
+    pages: list[tuple[int, list[Row]]] = []
+    at: int | None = 0  # the group to go on from; None: every page is laid out
+    if kept is not None:
+        pages, at = [(px, list(rows)) for px, rows in kept[0]], kept[1]
+    if kept is None or (at is not None and (upto is None or upto >= len(pages))):
+        if kept is None and len(canvas.notes) >= NOTES_KEPT:
             canvas.notes.clear()
-        pages, complete = _paged(canvas, groups, words, box, upto)
-        kept = canvas.notes[key] = (tuple((px, tuple(rows)) for px, rows in pages), complete)
-    return [(px, list(rows)) for px, rows in kept[0]], kept[1]
+        pages, at = _paged(canvas, groups[at or 0 :], words, box, upto, pages)
+        if at is not None and kept is not None:
+            at += cast(int, kept[1])  # (counted in the groups it was given)
+        canvas.notes[key] = (tuple((px, tuple(rows)) for px, rows in pages), at)
+    return pages, at is None
 
 
 def _paged(
-    canvas: Canvas, groups: tuple[Group, ...], words: Words, box: Box, upto: int | None
-) -> tuple[list[tuple[int, list[Row]]], bool]:
-    """The pages, and True; or, with `upto`, once page `upto` is full and the next group
-    is surely too tall to join it (`_least_height`), the pages so far and False (issue 35:
-    a switch turn's joker fitted two sizes for its second page, 1.3 M instructions on the
-    Zero 2 W, while its first page was shown)."""
+    canvas: Canvas,
+    groups: tuple[Group, ...],
+    words: Words,
+    box: Box,
+    upto: int | None,
+    before: list[tuple[int, list[Row]]],
+) -> tuple[list[tuple[int, list[Row]]], int | None]:
+    """`before` (pages laid out, the first of `groups` starting the next) and the pages
+    of `groups`, and None; or, with `upto`, once page `upto` is full and the next group
+    is surely too tall to join it (`_least_height`), the pages so far and that group's
+    index (issue 35: a switch turn's joker fitted two sizes for its second page, 1.3 M
+    instructions on the Zero 2 W, while its first page was shown)."""
     _, _, w, h = box
     fonts = canvas.fonts
     gap_px = canvas.cap_px(NOTE_MM)
-    pages: list[tuple[int, list[Row]]] = []
+    pages = list(before)
     rows: list[Row] = []
-    for group in groups:
+    for index, group in enumerate(groups):
         start, least = canvas.cap_px(group.size_mm), canvas.cap_px(group.least_mm)
         if rows and upto is not None and len(pages) == upto:
             least_total = sum(_least_height(fonts, item, w, least, start) for item in group.items)
             least_total += gap(gap_px) * len(group.items)  # its gaps, and the one before it
             if total(rows, gap_px) + least_total > h:
                 pages.append((gap_px, rows))
-                return pages, False
+                return pages, index
 
         def too_wide(word: str, size: int = start) -> bool:
             return fonts.wider(word, size, w)
@@ -355,7 +373,7 @@ def _paged(
         rows += measured
     if rows:
         pages.append((gap_px, rows))
-    return pages, True
+    return pages, None
 
 
 def _least_height(fonts: FontBook, item: Item, width: int, least: int, start: int) -> int:
