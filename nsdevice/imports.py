@@ -97,6 +97,21 @@ def without_openssl() -> None:
     modules.setdefault("_hashlib", None)
 
 
+def asyncio_without_tls() -> None:
+    """asyncio for the phones' page without `ssl` (issue 35): the page serves plain HTTP,
+    and `ssl` is 1.8 MB of anonymous memory with OpenSSL's two libraries. asyncio is
+    written to go without it and keeps that; whatever imports `ssl` later gets the real
+    one. Nothing to do where asyncio or `ssl` is loaded already."""
+    modules: dict[str, Any] = sys.modules  # where None says "not importable"
+    if "asyncio" in modules or modules.get("ssl") is not None:
+        return
+    modules["ssl"] = None
+    try:
+        importlib.import_module("asyncio")
+    finally:
+        del modules["ssl"]
+
+
 def lean_server_config() -> None:
     """uvicorn's config imported for the phones' page without what it never uses there
     (issue 35). To call before asyncio and uvicorn are imported; a process that has loaded

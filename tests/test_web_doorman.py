@@ -4,6 +4,7 @@ a phone, and an event stream's place is free the moment its phone goes."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import socket
@@ -11,14 +12,13 @@ import threading
 import time
 from collections.abc import Iterator
 
-import uvicorn
-
 from nsdevice.inputs.events import Busy, Button, Press, QueueInbox
 from nsdevice.session import Capabilities, ScreenName, Session, Settings
 from nsdevice.web import stage as stage_module
 from nsdevice.web.app import WATCHERS_PER_ADDRESS, make_app
 from nsdevice.web.doorman import Doorman, guarded
 from nsdevice.web.payload import Artwork
+from nsdevice.web.serving import Server
 from nsdevice.web.stage import Stage
 
 
@@ -30,7 +30,7 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def served(doorman: Doorman, stage: Stage | None = None) -> Iterator[tuple[int, Session]]:
-    """The page over a Tokyo game at its first round, served by uvicorn on loopback."""
+    """The page over a Tokyo game at its first round, served on loopback (web.serving)."""
     session = Session(
         Settings(city="tokyo", players=2),
         capabilities=Capabilities(phones=("http://127.0.0.1/",)),
@@ -43,10 +43,15 @@ def served(doorman: Doorman, stage: Stage | None = None) -> Iterator[tuple[int, 
     stage.publish(session.table())
     port = free_port()
     app = make_app(stage, QueueInbox().put, Artwork())
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error",
-                            http=guarded(doorman), lifespan="on")  # fmt: skip
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    server = Server(app, "127.0.0.1", port, guarded(doorman))
+    ended = threading.Event()
+    loop = asyncio.new_event_loop()
+
+    async def until_ended() -> None:
+        await loop.run_in_executor(None, ended.wait)
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(server.run(until_ended),),
+                              daemon=True)  # fmt: skip
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started and time.monotonic() < deadline:
@@ -55,7 +60,7 @@ def served(doorman: Doorman, stage: Stage | None = None) -> Iterator[tuple[int, 
         yield port, session
     finally:
         stage.release()
-        server.should_exit = True
+        ended.set()
         thread.join(5)
 
 

@@ -2,8 +2,9 @@
 address and in all, and one that has not finished sending its request is closed after
 `REQUEST_SECONDS`.
 
-Uvicorn's own `limit_concurrency` counts idle event streams and half-sent requests
-alike and times neither out, so 63 idle streams refused every phone. Here:
+Uvicorn's own `limit_concurrency` (the page's server until issue 35) counted idle event
+streams and half-sent requests alike and timed neither out, so 63 idle streams refused
+every phone. Here:
 
 - a connection waiting for its request (headers or body not all there yet, or idle
   between requests) is closed `REQUEST_SECONDS` after it started waiting;
@@ -14,7 +15,7 @@ alike and times neither out, so 63 idle streams refused every phone. Here:
 - the moment a phone goes its connection leaves the count (the event stream itself
   ends at once too: see `app.py`), and TCP keepalive finds a phone that vanished.
 
-Imported in the page's process only, with uvicorn (process.py).
+Imported in the page's process only, with its server (`web.serving`, process.py).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from collections import OrderedDict
 from typing import Any
 
 import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from nsdevice.web.serving import Connection
 
 REQUEST_SECONDS = 10.0  # a phone sends a whole request in well under this
 PER_ADDRESS = 32  # a phone's browser uses six at most, plus its event stream and tabs
@@ -89,24 +91,24 @@ class Doorman:
         self.total -= 1
 
 
-def guarded(doorman: Doorman) -> type[H11Protocol]:
-    """Uvicorn's h11 protocol, counted by `doorman` and timed out while waiting."""
+def guarded(doorman: Doorman) -> type[Connection]:
+    """The page's connection (`web.serving`), counted by `doorman` and timed out while
+    waiting."""
 
-    class Guarded(H11Protocol):
+    class Guarded(Connection):
         _address = ""
         _counted = False
         _deadline: asyncio.TimerHandle | None = None
-        _behind: bytes | None = None
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             self._address = self.client[0] if self.client else "?"
             if not doorman.admit(self._address):
-                transport.abort()
+                self.transport.abort()
                 return
             self._counted = True
-            transport.set_write_buffer_limits(high=WRITE_BUFFER)
-            _keep_alive(transport)
+            self.transport.set_write_buffer_limits(high=WRITE_BUFFER)
+            _keep_alive(self.transport)
             self._watch()
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -118,27 +120,7 @@ def guarded(doorman: Doorman) -> type[H11Protocol]:
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
-            scope: Any = self.scope
-            if self.cycle is not None and scope is not None:  # the app has not run yet
-                scope.setdefault("extensions", {})["nsdevice.connection"] = self
             self._watch()
-
-        def push(self, frame: bytes) -> None:
-            """An event stream's bytes, written straight to the phone (app.Direct). A
-            phone whose buffer is full is sent the latest once it drains, no more."""
-            if self.transport.is_closing():
-                return
-            if self.flow.write_paused:
-                self._behind = frame
-                return
-            self._behind = None
-            self.transport.write(frame)
-
-        def resume_writing(self) -> None:
-            super().resume_writing()
-            behind, self._behind = self._behind, None
-            if behind is not None and not self.transport.is_closing():
-                self.transport.write(behind)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()

@@ -25,7 +25,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from nsdevice.inputs.events import BusyMirror, Item
@@ -115,31 +115,17 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
         config, artwork, later = opening(connection, frames)
     except EOFError:
         return 0
-    from nsdevice.imports import (
-        lean_server_config,
-        provide,
-        server_imported,
-        without_init,
-        without_openssl,
-    )
+    from nsdevice.imports import asyncio_without_tls, without_openssl
 
     without_openssl()  # (the forked page has it from the box already)
-    # uvicorn's __init__ would load its command line (click, multiprocessing): 2.3 MB
-    without_init("uvicorn")
-    lean_server_config()  # without `ssl` (plain HTTP) and logging set-ups
+    asyncio_without_tls()  # the page serves plain HTTP
     import asyncio
-
-    from uvicorn.config import Config
-    from uvicorn.server import Server as UvicornServer
-
-    provide("uvicorn", Config=Config, Server=UvicornServer)  # its lifespan takes Config
 
     from nsdevice.web.app import MOST_WATCHERS, make_app
     from nsdevice.web.doorman import Doorman, guarded, raise_file_limit
     from nsdevice.web.guard import own_names
+    from nsdevice.web.serving import Server
     from nsdevice.web.stage import Stage
-
-    server_imported()  # whatever asks for `ssl` or email.utils later gets the real one
 
     host, port = str(config["host"]), int(config["port"])
     stage = Stage(busy)
@@ -170,23 +156,17 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
         def connection_lost(self, exc: Exception | None) -> None:
             self.gone.set()
 
-    class Server(UvicornServer):
-        @contextlib.contextmanager
-        def capture_signals(self) -> Generator[None, None, None]:
-            yield  # the box ends the page (its socket closes), not a signal
+    async def until_the_box_goes() -> None:
+        """Serving, tell the box; then wait for its end to close (an idle page wakes for
+        nothing)."""
+        gone = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.create_unix_connection(lambda: FromBox(gone), sock=connection)
+        to_box.attach(transport.write)
+        transport.write(said(STARTED, f"{host}:{port}"))
+        await gone.wait()
 
-        async def main_loop(self) -> None:
-            """Wait for the box's end to close instead of uvicorn's ten checks a second:
-            an idle page wakes for nothing."""
-            gone = asyncio.Event()
-            loop = asyncio.get_running_loop()
-            transport, _ = await loop.create_unix_connection(lambda: FromBox(gone), sock=connection)
-            to_box.attach(transport.write)
-            transport.write(said(STARTED, f"{host}:{port}"))
-            await gone.wait()
-
-    # Connections are counted and timed out by the doorman, not by uvicorn's
-    # limit_concurrency (which idle streams and half-sent requests exhausted).
+    # Connections are counted and timed out by the doorman (web.doorman)
     doorman = Doorman(raise_file_limit())
     names = own_names([host] if host not in ("0.0.0.0", "::") else [])
     streams = config.get("streams")
@@ -194,35 +174,13 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
         stage, to_box.put, artwork, bool(config["buttons"]), None, names,
         streams=int(streams) if streams is not None else MOST_WATCHERS,
     )  # fmt: skip
-    # uvicorn's warnings and errors go to stderr (the box's: the journal) as its own set-up
-    # wrote them, set here rather than from its dictionary through logging.config
-    import logging
-
-    to_stderr = logging.StreamHandler()
-    to_stderr.setFormatter(logging.Formatter("%(levelname)s:  %(message)s"))
-    logging.getLogger("uvicorn").addHandler(to_stderr)
-    logging.getLogger("uvicorn").propagate = False
-    server = Server(
-        Config(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            log_config=None,  # its one handler is set below, no dictionary set-up
-            access_log=False,
-            lifespan="on",
-            timeout_graceful_shutdown=1,
-            http=guarded(doorman),
-            ws="none",  # the page has no websocket: its modules would cost 1.2 MB
-            date_header=False,  # it would go stale: nothing ticks to refresh it
-        )
-    )
+    server = Server(app, host, port, guarded(doorman))
     failure: BaseException | None = None
     try:
-        server.run()
-    except (Exception, SystemExit) as error:  # uvicorn exits when it cannot listen
-        failure = error
-    if server.started and failure is None:
+        served = asyncio.run(server.run(until_the_box_goes))
+    except Exception as error:
+        served, failure = False, error
+    if served:
         return 0
     why = (
         f"the phones' page could not start on {host}:{port}"
