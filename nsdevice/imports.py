@@ -1,11 +1,11 @@
 """Parts of a library without its package `__init__` (issue 23: the box's start and memory).
 
-Some libraries' `__init__` imports everything they have: uvicorn's its command line (click,
-multiprocessing), gpiozero's every device family (boards, SPI devices, tones). The box needs
-a few modules of each. `without_init("uvicorn")` puts the package's module in place with its
-`__init__` not run, so `from uvicorn.server import Server` loads only what that needs. The
-first time anything else is asked of the package itself (`uvicorn.run`, `gpiozero.Device`),
-its `__init__` runs then: the package stays whole for whoever needs all of it.
+Some libraries' `__init__` imports everything they have: gpiozero's every device family
+(boards, SPI devices, tones). The box needs a few of its modules. `without_init("gpiozero")`
+puts the package's module in place with its `__init__` not run, so `from
+gpiozero.input_devices import Button` loads only what that needs. The first time anything
+else is asked of the package itself (`gpiozero.Device`), its `__init__` runs then: the
+package stays whole for whoever needs all of it.
 """
 
 from __future__ import annotations
@@ -112,59 +112,6 @@ def asyncio_without_tls() -> None:
         del modules["ssl"]
 
 
-def lean_server_config() -> None:
-    """uvicorn's config imported for the phones' page without what it never uses there
-    (issue 35). To call before asyncio and uvicorn are imported; a process that has loaded
-    one of these modules already keeps it.
-    - No `ssl`: the page serves plain HTTP (1.8 MB of anonymous memory and OpenSSL's two
-      libraries). asyncio and http.client are written to go without it; uvicorn's config
-      reads two of its constants as it is imported (defaults for TLS options the page never
-      sets), which `TlsStandIn` gives it (`server_imported` lifts the block afterwards); a
-      uvicorn that asks more of it as it loads is given the real `ssl` instead.
-    - No logging set-up read from a file or a dictionary (0.5 MB: logging.config, with
-      logging.handlers and socketserver, and configparser): the page gives uvicorn no log
-      configuration and sets its one handler itself. logging.config loads if anything uses
-      it (`_when_used`); configparser, whose RawConfigParser uvicorn's config names for an
-      ini file it could be given, stands in while that module is imported, and only then.
-    - email.utils (with calendar and the email package's headers) loads when one of its
-      date formats is first called: uvicorn's, for a Date header the page does not send.
-      Its stand-in serves uvicorn's import, until `server_imported`.
-    (Starlette, which imported `html`, `http.client`, `http.cookies` and mimetypes for
-    what the page never asked of them, is no longer the page's: web.asgi.)
-    """
-    modules: dict[str, Any] = sys.modules  # where None says "not importable"
-    if modules.get("ssl") is not None or "uvicorn.config" in modules:
-        return
-    modules["ssl"] = None
-    importlib.import_module("asyncio")  # first: asyncio takes None as "no TLS", never the stand-in
-    loaded_when_used("logging.config")
-    called = {"email.utils": ("formatdate", "format_datetime")}
-    for name, functions in called.items():
-        if name not in modules:
-            modules[name] = _calls_when_called(name, functions)
-            package, _, child = name.rpartition(".")
-            if package:
-                setattr(importlib.import_module(package), child, modules[name])
-    stand_ins: dict[str, ModuleType] = {"ssl": TlsStandIn()}
-    if "configparser" not in modules:
-        ini = stand_ins["configparser"] = ModuleType("configparser", "a stand-in: no ini file")
-        ini.RawConfigParser = type("RawConfigParser", (), {})  # type: ignore[attr-defined]
-    modules.update(stand_ins)
-    before = set(modules)
-    try:
-        importlib.import_module("uvicorn.config")
-    except RuntimeError:  # a uvicorn that asks more of `ssl` as it loads: the real one, then
-        for name in set(modules) - before:
-            del modules[name]
-        del modules["ssl"]
-        importlib.import_module("uvicorn.config")
-    finally:
-        if modules.get("ssl") is stand_ins["ssl"]:
-            modules["ssl"] = None
-        if "configparser" in stand_ins:
-            del modules["configparser"]  # whoever imports it later gets the real one
-
-
 class _CallsWhenCalled(ModuleType):
     """A stand-in module whose functions load the real module when first called."""
 
@@ -222,42 +169,6 @@ def _when_used(name: str) -> ModuleType:
 
     stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
     return stand_in
-
-
-def server_imported() -> None:
-    """After `lean_server_config`, once the page's server is imported: anything that imports
-    `ssl` or email.utils later gets the real module (loaded then), never an
-    ImportError nor a stand-in; asyncio and uvicorn keep what they took, and serve without
-    TLS."""
-    modules: dict[str, Any] = sys.modules
-    if "ssl" in modules and modules["ssl"] is None:
-        del modules["ssl"]
-    for name in [name for name, module in modules.items() if isinstance(module, _CallsWhenCalled)]:
-        del modules[name]
-
-
-class TlsStandIn(ModuleType):
-    """What uvicorn's config reads of `ssl` as it is imported, with the values `ssl` has;
-    anything else is a TLS option the page has not got."""
-
-    PROTOCOL_TLS_SERVER = 17  # ssl.PROTOCOL_TLS_SERVER (OpenSSL's, fixed by the module)
-    CERT_NONE = 0  # ssl.CERT_NONE
-
-    def __init__(self) -> None:
-        super().__init__("ssl", "a stand-in: the phones' page serves without TLS")
-
-    def __getattr__(self, key: str) -> Any:
-        if key.startswith("__"):  # the import system's own questions
-            raise AttributeError(key)
-        raise RuntimeError(f"the phones' page serves without TLS (asked ssl.{key})")
-
-
-def provide(name: str, **names: Any) -> None:
-    """Set `names` on package `name` where its `__init__` has not (yet) set them."""
-    package = sys.modules[name]
-    for key, value in names.items():
-        if key not in vars(package):
-            setattr(package, key, value)
 
 
 def _package(name: str, parts: Mapping[str, str]) -> ModuleType:

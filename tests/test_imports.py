@@ -8,20 +8,7 @@ import sys
 
 import pytest
 
-from nsdevice.imports import TlsStandIn, without_init
-
-UVICORN = """
-import sys
-from nsdevice.imports import provide, without_init
-without_init("uvicorn")
-from uvicorn.config import Config
-from uvicorn.server import Server
-provide("uvicorn", Config=Config, Server=Server)
-import uvicorn.lifespan.on  # takes Config from the package
-print(sorted(m for m in ("click", "multiprocessing", "uvicorn.main") if m in sys.modules))
-import uvicorn
-print(callable(uvicorn.run), uvicorn.__version__ != "", "click" in sys.modules)
-"""
+from nsdevice.imports import without_init
 
 GPIOZERO = """
 import sys
@@ -49,12 +36,11 @@ print(pygame.Color("red")[:3], loaded())
 @pytest.mark.parametrize(
     ("code", "expected"),
     [
-        (UVICORN, ["[]", "True True True"]),  # no command line until someone asks for more
         (GPIOZERO, ["[]", "gpiozero.input_devices True"]),  # no boards until asked
         # no mixer nor sprites to paint; anything else read from the package makes it whole
         (PYGAME, ["(255, 0, 0) []", "(255, 0, 0) ['pygame.mixer', 'pygame.sprite']"]),
     ],
-    ids=["uvicorn", "gpiozero", "pygame"],
+    ids=["gpiozero", "pygame"],
 )
 def test_the_parts_load_alone_and_the_package_stays_whole(code: str, expected: list[str]) -> None:
     done = subprocess.run(
@@ -158,122 +144,54 @@ def test_the_buttons_and_the_led_load_no_statistics_nor_colours() -> None:
 
 OPENSSL_FREE = """
 import sys
-from nsdevice.imports import lean_server_config, without_openssl, without_init
+from nsdevice.imports import asyncio_without_tls, without_openssl
 without_openssl()
-without_init("uvicorn")
-lean_server_config()
-import asyncio, hashlib, hmac, http.client
-from uvicorn.config import Config
-from uvicorn.server import Server
+asyncio_without_tls()
+import asyncio, hashlib, hmac
+import nsdevice.web.app, nsdevice.web.doorman, nsdevice.web.serving  # the page's server
 maps = open("/proc/self/maps").read()
-print("libcrypto" in maps, "libssl" in maps, asyncio.base_events.ssl, http.client.HTTPSConnection
-      if hasattr(http.client, "HTTPSConnection") else None)
+print("libcrypto" in maps, "libssl" in maps, asyncio.base_events.ssl, "ssl" in sys.modules)
 print(hashlib.sha256(b"abc").hexdigest())
 print(hmac.new(b"key", b"The quick brown fox jumps over the lazy dog", hashlib.sha256).hexdigest())
+import ssl  # whoever asks later gets the real one; asyncio keeps serving without it
+print(ssl.PROTOCOL_TLS_SERVER > 0, asyncio.base_events.ssl)
 """
 
 
 def test_the_box_and_its_page_hash_and_serve_without_openssl() -> None:
     """Issue 35: OpenSSL's libcrypto and libssl (about 3 MB mapped) stay out of both
     processes; hashlib and hmac give the same digests from CPython's own SHA-256 (the
-    published "abc" and "quick brown fox" vectors), and asyncio and uvicorn load without TLS."""
+    published "abc" and "quick brown fox" vectors), and asyncio and the page's server load
+    without TLS; `ssl` asked for afterwards is the real one (an ImportError would end the
+    page)."""
     result = subprocess.run([sys.executable, "-c", OPENSSL_FREE], capture_output=True,
                             text=True, timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split("\n")[:3] == [
-        "False False None None",
+    assert result.stdout.split("\n")[:4] == [
+        "False False None False",
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
         "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8",
+        "True None",
     ]
 
 
-def test_the_tls_stand_in_has_ssls_own_values_and_refuses_the_rest() -> None:
-    import ssl
-
-    stand_in = TlsStandIn()
-    assert stand_in.PROTOCOL_TLS_SERVER == ssl.PROTOCOL_TLS_SERVER
-    assert stand_in.CERT_NONE == ssl.CERT_NONE
-    with pytest.raises(RuntimeError, match="without TLS"):
-        stand_in.SSLContext  # noqa: B018
-
-
-TLS_LATER = """
+UNUSED = """
 import sys
-from nsdevice.imports import lean_server_config, server_imported, without_init
-without_init("uvicorn")
-lean_server_config()
-import asyncio
-from uvicorn.config import Config
-server_imported()
-import ssl
-print(asyncio.base_events.ssl, ssl.PROTOCOL_TLS_SERVER == Config(app=None).ssl_version)
+from nsdevice.imports import asyncio_without_tls
+asyncio_without_tls()
+import nsdevice.web.app, nsdevice.web.doorman, nsdevice.web.serving  # as web.process does
+unused = ("logging.config", "logging.handlers", "socketserver", "configparser", "html",
+          "http.client", "http.cookies", "email.message", "email.utils", "calendar",
+          "mimetypes", "uvicorn", "starlette", "anyio")
+print([name for name in unused if name in sys.modules])
 """
 
 
-def test_ssl_asked_after_the_pages_server_is_loaded_is_the_real_one() -> None:
-    """What imports `ssl` once the page's server is loaded gets it (an ImportError would end
-    the page); asyncio keeps serving without it."""
-    result = subprocess.run([sys.executable, "-c", TLS_LATER], capture_output=True,
-                            text=True, timeout=60)  # fmt: skip
+def test_the_pages_server_loads_no_module_it_does_not_use() -> None:
+    """Issue 35: the page's whole server (its own on asyncio and h11, web.serving, and its
+    own routes, web.asgi) loads no logging set-up, no html, http.client or email parsing,
+    cookies or mimetypes: what uvicorn and Starlette needed stand-ins to keep out."""
+    result = subprocess.run([sys.executable, "-c", UNUSED], capture_output=True, text=True,
+                            timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split("\n")[:1] == ["None True"]
-
-
-TLS_ASKED_MORE = """
-from nsdevice.imports import TlsStandIn, lean_server_config, server_imported, without_init
-del TlsStandIn.CERT_NONE  # as a uvicorn would find it that reads a constant ours lacks
-without_init("uvicorn")
-lean_server_config()
-import ssl, sys
-from uvicorn.config import Config
-server_imported()
-config = sys.modules["uvicorn.config"]
-print(type(config.ssl).__name__, Config(app=None).ssl_cert_reqs == ssl.CERT_NONE)
-"""
-
-
-def test_a_uvicorn_that_asks_more_of_ssl_as_it_loads_is_given_the_real_one() -> None:
-    """The stand-in names two constants of today's uvicorn; a release that reads another as
-    it loads must still serve (with OpenSSL then), never end the page at its start."""
-    result = subprocess.run([sys.executable, "-c", TLS_ASKED_MORE], capture_output=True,
-                            text=True, timeout=60)  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split("\n")[:1] == ["module True"]
-
-
-LOGGING_LATER = """
-import sys
-from nsdevice.imports import lean_server_config, without_init
-without_init("uvicorn")
-lean_server_config()
-from uvicorn.config import Config
-Config(app=None, log_level="warning", log_config=None).configure_logging()
-import uvicorn.server
-import nsdevice.web.app, nsdevice.web.doorman  # the page's own, as web.process imports them
-from nsdevice.imports import server_imported
-server_imported()
-unused = ("logging.handlers", "socketserver", "configparser", "html", "html.entities",
-          "http.client", "http.cookies", "email.message", "calendar", "mimetypes")
-print([name for name in unused if getattr(sys.modules.get(name), "__file__", None)])
-import logging.config, configparser
-logging.config.dictConfig({"version": 1})
-print(type(logging.config.dictConfig).__name__, configparser.RawConfigParser.__module__)
-from email.utils import formatdate
-print(uvicorn.server.formatdate(0, usegmt=True), formatdate(0, usegmt=True)[:3])
-"""
-
-
-def test_the_pages_server_loads_no_logging_set_up_it_does_not_read() -> None:
-    """Issue 35: uvicorn's config without logging.config, logging.handlers, socketserver and
-    configparser (0.5 MB) when given no log configuration, and the page's whole server
-    (uvicorn and its own routes, web.asgi) without html's entities, http.client and the
-    email package's parsing (0.7 MB), cookies or mimetypes; whoever uses them later gets
-    the real modules."""
-    result = subprocess.run([sys.executable, "-c", LOGGING_LATER], capture_output=True,
-                            text=True, timeout=60)  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split("\n")[:3] == [
-        "[]",
-        "function configparser",
-        "Thu, 01 Jan 1970 00:00:00 GMT Thu",
-    ]
+    assert result.stdout.split("\n")[:1] == ["[]"]

@@ -68,7 +68,7 @@ def test_an_uncaught_error_is_answered_500_and_the_page_answers_on():
         assert (failed.status_code, failed.text) == (500, "Internal Server Error")
         assert client.get("/item/x.png").status_code == 200
     with TestClient(_router([])) as client, pytest.raises(ValueError):
-        client.get("/fails")  # raised on for the server's log (uvicorn's, in the page)
+        client.get("/fails")  # raised on for the server's log (web.serving's, in the page)
 
 
 def test_the_lifespan_runs_around_serving():

@@ -180,7 +180,7 @@ def test_the_page_is_forked_before_the_box_imports_its_session_and_store(tmp_pat
 def test_the_pages_process_never_imports_starlette_anyio_or_uvicorn(forked: bool):
     """Issue 35: the page answers through its own ASGI layer (web.asgi), not Starlette and
     anyio (2.7 MB of the page's memory), and serves with its own server on asyncio and h11
-    (web.serving), not uvicorn (1.5 MB). Python's own import log (PYTHONPROFILEIMPORTTIME,
+    (web.serving), not uvicorn (0.7 MB). Python's own import log (PYTHONPROFILEIMPORTTIME,
     which a forked or spawned page keeps) names each module either process loads, whether
     starting or answering; the box's own imports hold no server (test_web_run)."""
     port = free_port()

@@ -11,7 +11,7 @@
   one seat with the box's own buttons, and that phone shows the join box again.
 
 The page allows one seat a phone (an address): the second phone's requests say they come
-from 127.0.0.2 (X-Forwarded-For, which uvicorn takes only from the box itself, loopback).
+from 127.0.0.2 (X-Forwarded-For, which the page's server takes only from the box itself, loopback).
 
 About 10 s for the two."""
 

@@ -1,13 +1,13 @@
 """The page's own small ASGI layer (issue 35): routes, a request, responses, the lifespan.
 
 Starlette and anyio cost the page's process 2.7 MB of anonymous memory for what these few
-lines do. The page stays an ASGI callable (uvicorn serves it, Starlette's test client
+lines do. The page stays an ASGI callable (`web.serving` serves it, Starlette's test client
 drives it in the tests), and answers as Starlette's app did:
 - routes by method and path, with `{name}` for one segment (`/symbol/{name}.png`);
 - a path with a route but not for this method: 405, with `Allow`; a path with none: 404,
   or a 307 to the same path with its trailing slash toggled where that one has a route;
 - an uncaught error: 500 "Internal Server Error" when nothing was sent yet, and the error
-  raised on, for the server to write to the journal (uvicorn serves on; the test client
+  raised on, for the server to write to the journal (`web.serving` serves on; the test client
   raises it in the test);
 - the lifespan: startup and shutdown around the page's own context.
 

@@ -6,7 +6,7 @@ socket (`web.wire`) it reads the page's settings, the box's artwork and each new
 and sends back the phones' joins, sheets and presses; the box says how many it has taken,
 so no more than `MOST_IN_FLIGHT` wait between the two (past that a phone is answered 503
 and tries again, as with a full inbox). Serving a storm of phones here takes a core, never
-the box's interpreter lock: the box's process imports no uvicorn, asyncio or the page's routes.
+the box's interpreter lock: the box's process imports no asyncio, nor the page's server or routes.
 And it takes only the processor time the box leaves (`yield_processor`: Linux's idle
 class, `NICENESS` besides): a press wakes the box's loop onto a core the page was using at
 once, never after the page's time slice (the page also waits while the loop makes a

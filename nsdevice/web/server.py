@@ -2,7 +2,7 @@
 
 The page answers phones in a process of its own (`web.process`, issue 32): a storm of
 joins there takes a core, never this process's interpreter lock, so the caller's frame
-does not wait behind it. This side imports no uvicorn, asyncio or the page's routes.
+does not wait behind it. This side imports no asyncio, nor the page's server or routes.
 
 - `publish` is the loop's output, after each frame: it packs the table (the loop's own
   thread, while it waits for the next input) and leaves it for the sending thread, which
