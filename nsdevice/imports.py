@@ -97,19 +97,34 @@ def without_openssl() -> None:
     modules.setdefault("_hashlib", None)
 
 
-def asyncio_without_tls() -> None:
-    """asyncio for the phones' page without `ssl` (issue 35): the page serves plain HTTP,
-    and `ssl` is 1.8 MB of anonymous memory with OpenSSL's two libraries. asyncio is
-    written to go without it and keeps that; whatever imports `ssl` later gets the real
-    one. Nothing to do where asyncio or `ssl` is loaded already."""
+def lean_asyncio() -> None:
+    """asyncio for the phones' page (issue 35) without what it never uses there:
+    - `ssl`: the page serves plain HTTP, and `ssl` is 1.8 MB of anonymous memory with
+      OpenSSL's two libraries. asyncio is written to go without it and keeps that.
+    - `subprocess` (with `_posixsubprocess` and `fcntl`): asyncio imports it for its
+      subprocess transports, which the page never starts; asyncio.subprocess reads its
+      three constants as it loads, which the stand-in has, and anything else read of it
+      loads the real module (`_when_used`).
+    Whatever imports either later gets the real one. Nothing to do once asyncio is loaded;
+    a module loaded already stays."""
     modules: dict[str, Any] = sys.modules  # where None says "not importable"
-    if "asyncio" in modules or modules.get("ssl") is not None:
+    if "asyncio" in modules:
         return
-    modules["ssl"] = None
+    tls = "ssl" not in modules
+    if tls:
+        modules["ssl"] = None
+    stand_in = None
+    if "subprocess" not in modules:
+        stand_in = modules["subprocess"] = _when_used("subprocess")
+        for constant, value in (("PIPE", -1), ("STDOUT", -2), ("DEVNULL", -3)):
+            setattr(stand_in, constant, value)  # subprocess's own values
     try:
         importlib.import_module("asyncio")
     finally:
-        del modules["ssl"]
+        if tls and modules.get("ssl", False) is None:
+            del modules["ssl"]
+        if stand_in is not None and modules.get("subprocess") is stand_in:
+            del modules["subprocess"]
 
 
 class _CallsWhenCalled(ModuleType):

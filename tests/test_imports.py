@@ -144,9 +144,9 @@ def test_the_buttons_and_the_led_load_no_statistics_nor_colours() -> None:
 
 OPENSSL_FREE = """
 import sys
-from nsdevice.imports import asyncio_without_tls, without_openssl
+from nsdevice.imports import lean_asyncio, without_openssl
 without_openssl()
-asyncio_without_tls()
+lean_asyncio()
 import asyncio, hashlib, hmac
 import nsdevice.web.app, nsdevice.web.doorman, nsdevice.web.serving  # the page's server
 maps = open("/proc/self/maps").read()
@@ -177,21 +177,26 @@ def test_the_box_and_its_page_hash_and_serve_without_openssl() -> None:
 
 UNUSED = """
 import sys
-from nsdevice.imports import asyncio_without_tls
-asyncio_without_tls()
+from nsdevice.imports import lean_asyncio
+lean_asyncio()
 import nsdevice.web.app, nsdevice.web.doorman, nsdevice.web.serving  # as web.process does
 unused = ("logging.config", "logging.handlers", "socketserver", "configparser", "html",
           "http.client", "http.cookies", "email.message", "email.utils", "calendar",
-          "mimetypes", "uvicorn", "starlette", "anyio")
-print([name for name in unused if name in sys.modules])
+          "mimetypes", "uvicorn", "starlette", "anyio", "_posixsubprocess")
+print([name for name in unused if name in sys.modules],
+      getattr(sys.modules.get("subprocess"), "__file__", None))
+import asyncio.subprocess, subprocess  # asked later: the real one; asyncio reads it too
+print(asyncio.subprocess.PIPE == subprocess.PIPE, asyncio.base_events.subprocess.Popen
+      is subprocess.Popen, "_posixsubprocess" in sys.modules)
 """
 
 
 def test_the_pages_server_loads_no_module_it_does_not_use() -> None:
     """Issue 35: the page's whole server (its own on asyncio and h11, web.serving, and its
     own routes, web.asgi) loads no logging set-up, no html, http.client or email parsing,
-    cookies or mimetypes: what uvicorn and Starlette needed stand-ins to keep out."""
+    cookies or mimetypes (what uvicorn and Starlette needed stand-ins to keep out), and
+    asyncio no subprocess until something asks for it."""
     result = subprocess.run([sys.executable, "-c", UNUSED], capture_output=True, text=True,
                             timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split("\n")[:1] == ["[]"]
+    assert result.stdout.split("\n")[:2] == ["[] None", "True True True"]

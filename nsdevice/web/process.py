@@ -115,10 +115,10 @@ def serve(connection: socket.socket, busy: BusyMirror) -> int:
         config, artwork, later = opening(connection, frames)
     except EOFError:
         return 0
-    from nsdevice.imports import asyncio_without_tls, without_openssl
+    from nsdevice.imports import lean_asyncio, without_openssl
 
     without_openssl()  # (the forked page has it from the box already)
-    asyncio_without_tls()  # the page serves plain HTTP
+    lean_asyncio()  # no `ssl` (plain HTTP), no subprocess
     import asyncio
 
     from nsdevice.web.app import MOST_WATCHERS, make_app
