@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from nsdevice import locale
 from nsdevice.displays import text_fit
 from nsdevice.displays.font_file import LETTERS_KEPT, FontFile
+from nsdevice.displays.hyphens import SOFT_HYPHEN
 from nsdevice.displays.layouts.stack import ROWS_KEPT, Item, fit_rows, measure, total
 from nsdevice.displays.text_fit import WIDTHS_KEPT, FontBook
 
@@ -313,3 +314,17 @@ def test_size_for_cap_is_the_walk_up_from_the_capitals_height():
             book.cap(first)
         wrong = [cap / 4 for cap in range(1, 600) if book.size_for_cap(cap / 4) != walked(cap / 4)]
         assert wrong == []
+
+
+@settings(max_examples=120, deadline=None)
+@given(text=st.sampled_from([t for t in CATALOG if t.isascii()]), px=st.integers(6, 60))
+def test_an_ascii_text_is_measured_and_drawn_as_the_letter_by_letter_look_does(fonts, text, px):
+    """ASCII text skips the look for letters drawn otherwise (issue 35: about 0.1 M
+    instructions on a round's end): a soft hyphen, drawn as nothing, sends the same text
+    down that look; the width, the box and every pixel are the same."""
+    plain = pygame.Surface((900, 80))
+    looked = pygame.Surface((900, 80))
+    box = fonts.draw(plain, text, px, WHITE, (3, 2))
+    assert fonts.draw(looked, text + SOFT_HYPHEN, px, WHITE, (3, 2)) == box
+    assert fonts.width(text, px) == fonts.width(text + SOFT_HYPHEN, px) == box[2]
+    assert pygame.image.tobytes(plain, "RGB") == pygame.image.tobytes(looked, "RGB")

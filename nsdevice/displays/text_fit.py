@@ -198,9 +198,12 @@ class FontBook:
         known = self._widths.get((text, px))
         if known is not None:
             return known
-        total = 0
-        for piece in _pieces(self.readable(text)):
-            total += self._arrow_width(px) if piece in DRAWN_GLYPHS else self._width(piece, px)
+        if text.isascii():  # drawn as it is (no space to map, no arrow): measured at once
+            total = self._width(text, px)
+        else:
+            total = 0
+            for piece in _pieces(self.readable(text)):
+                total += self._arrow_width(px) if piece in DRAWN_GLYPHS else self._width(piece, px)
         if len(self._widths) >= WIDTHS_KEPT:
             self._widths.clear()
         self._widths[(text, px)] = total
@@ -210,7 +213,8 @@ class FontBook:
         if not text:
             return 0
         points = self._points(px)
-        return int(self._face.get_rect(text.translate(SPACES), size=points).width)
+        drawn = text if text.isascii() else text.translate(SPACES)
+        return int(self._face.get_rect(drawn, size=points).width)
 
     def wider(self, text: str, px: int, width: int) -> bool:
         """Whether `text` is wider than `width` at `px`: no glyph is loaded when the font
@@ -314,6 +318,11 @@ class FontBook:
         """Draws one line with its top-left at `at`; returns the rectangle it covers."""
         metrics = self.metrics(px)
         x, y = round(at[0]), round(at[1])
+        if text.isascii():  # drawn as it is, in one piece (as `width` measures it)
+            if text:
+                lifted = (x, y + self.lift(px))
+                self._face.render_to(surface, lifted, text, colour, size=metrics.points)
+            return (x, y, self.width(text, px), metrics.height)
         start = x
         for piece in _pieces(self.readable(text)):
             if piece in DRAWN_GLYPHS:
