@@ -112,3 +112,20 @@ def test_backlight_follows_brightness_and_goes_dark_on_close(bus):
     assert bus.level(backlight) is True
     display.close()
     assert bus.level(backlight) is False
+
+
+def test_between_frames_the_display_keeps_one_whole_picture_the_canvas(bus):
+    """Issue 35: a push converts only its windows, so the whole picture in the panel's
+    16 bits is made for `frame()` (screenshots, checks) and let go: 150 kB the box used to
+    hold for nothing. The canvas is the one whole picture kept, and `frame()` still gives
+    what went over the bus."""
+    display = hat_display()
+    view = dict(example_views("tokyo", "en", display.size))["turn"]
+    display.show(view)
+    assert last_picture(bus) == display.frame()
+    whole = [
+        value
+        for value in vars(display).values()
+        if isinstance(value, pygame.Surface) and value.get_size() == display.size
+    ]
+    assert whole == [display._canvas]

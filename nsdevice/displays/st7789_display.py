@@ -98,7 +98,6 @@ class St7789Display(PaintedDisplay):
         # 90 and 270 turn the picture a quarter: we paint upright, the panel is sideways
         self.size = (height, width) if rotation in (90, 270) else (width, height)
         self._canvas = pygame.Surface(self.size)
-        self._upright = pygame.Surface(self.size, 0, 16)  # SDL's 16 bit is RGB565
         self._panel_size = (width, height)
         self._painter = Painter(diagonal_inches=diagonal_inches)
         self._level = BRIGHTNESS_LEVELS
@@ -124,8 +123,11 @@ class St7789Display(PaintedDisplay):
     def _native_frame(self) -> bytes:
         """The whole picture as the panel is turned, RGB565 in this machine's byte order
         (`frame`; a push converts only its windows)."""
-        self._upright.blit(self._picture(), (0, 0))  # to 16 bits first: half the bytes to turn
-        frame = _turned(self._upright, self._rotation)
+        # made here, not kept: a push converts only its windows, so the whole picture in
+        # 16 bits is asked for by screenshots and checks alone (150 kB held for nothing)
+        upright = pygame.Surface(self.size, 0, 16)  # SDL's 16 bit is RGB565
+        upright.blit(self._picture(), (0, 0))  # to 16 bits first: half the bytes to turn
+        frame = _turned(upright, self._rotation)
         width, height = frame.get_size()
         raw = frame.get_buffer().raw
         pitch = frame.get_pitch()
