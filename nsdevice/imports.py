@@ -105,26 +105,82 @@ def lean_asyncio() -> None:
       subprocess transports, which the page never starts; asyncio.subprocess reads its
       three constants as it loads, which the stand-in has, and anything else read of it
       loads the real module (`_when_used`).
-    Whatever imports either later gets the real one. Nothing to do once asyncio is loaded;
-    a module loaded already stays."""
+    - `logging` (0.3 MB): asyncio and concurrent.futures each ask for a logger as they
+      load and write to it only on an error; each gets one that loads logging then
+      (`_logger_when_used`). asyncio.futures reads `logging.DEBUG` as it loads: the
+      stand-in has the levels.
+    Whatever imports any of them later gets the real one. Nothing to do once asyncio is
+    loaded; a module loaded already stays."""
     modules: dict[str, Any] = sys.modules  # where None says "not importable"
     if "asyncio" in modules:
         return
     tls = "ssl" not in modules
     if tls:
         modules["ssl"] = None
-    stand_in = None
+    stand_ins = []
     if "subprocess" not in modules:
         stand_in = modules["subprocess"] = _when_used("subprocess")
         for constant, value in (("PIPE", -1), ("STDOUT", -2), ("DEVNULL", -3)):
             setattr(stand_in, constant, value)  # subprocess's own values
+        stand_ins.append(stand_in)
+    if "logging" not in modules:
+        stand_ins.append(_logging_when_used())
     try:
         importlib.import_module("asyncio")
     finally:
         if tls and modules.get("ssl", False) is None:
             del modules["ssl"]
-        if stand_in is not None and modules.get("subprocess") is stand_in:
-            del modules["subprocess"]
+        for stand_in in stand_ins:
+            if modules.get(stand_in.__name__) is stand_in:
+                del modules[stand_in.__name__]
+
+
+LEVELS = {"CRITICAL": 50, "ERROR": 40, "WARNING": 30, "INFO": 20, "DEBUG": 10, "NOTSET": 0}
+
+
+def _logging_when_used() -> ModuleType:
+    """A stand-in for `logging` (put in `sys.modules`): its levels, and `getLogger` giving
+    a logger that loads the real module when first used; anything else read of it loads
+    the real module."""
+    stand_in = _when_used("logging")
+    for level, value in LEVELS.items():  # logging's own values
+        setattr(stand_in, level, value)
+    stand_in.getLogger = _LoggerWhenUsed  # type: ignore[attr-defined]
+    sys.modules["logging"] = stand_in
+    return stand_in
+
+
+class _LoggerWhenUsed:
+    """The logger of that name, looked up (logging loaded) only when first used. Its debug
+    and info lines, while logging is not loaded, are dropped as logging would drop them:
+    nothing can have set a level or a handler yet, and the default is WARNING (asyncio's
+    loop says "Using selector" as it starts)."""
+
+    def __init__(self, name: str | None = None) -> None:
+        self._name = name
+
+    def debug(self, *arguments: Any, **options: Any) -> None:
+        if _logging_loaded():
+            self.__getattr__("debug")(*arguments, **options)
+
+    def info(self, *arguments: Any, **options: Any) -> None:
+        if _logging_loaded():
+            self.__getattr__("info")(*arguments, **options)
+
+    def __getattr__(self, key: str) -> Any:
+        stand_in = sys.modules.get("logging")
+        if isinstance(stand_in, ModuleType) and getattr(stand_in, "getLogger", None) is (
+            _LoggerWhenUsed
+        ):
+            del sys.modules["logging"]
+        real = importlib.import_module("logging").getLogger(self._name)
+        return getattr(real, key)
+
+
+def _logging_loaded() -> bool:
+    """Whether the real logging module is loaded (not the stand-in)."""
+    module = sys.modules.get("logging")
+    return module is not None and getattr(module, "getLogger", None) is not _LoggerWhenUsed
 
 
 class _CallsWhenCalled(ModuleType):

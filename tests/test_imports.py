@@ -200,3 +200,45 @@ def test_the_pages_server_loads_no_module_it_does_not_use() -> None:
                             timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:2] == ["[] None", "True True True"]
+
+
+QUIET_LOGGING = """
+import sys
+from nsdevice.imports import lean_asyncio
+lean_asyncio()
+import nsdevice.web.app, nsdevice.web.doorman, nsdevice.web.serving  # as web.process does
+import asyncio
+
+async def serve_a_moment():
+    await asyncio.sleep(0)
+
+asyncio.run(serve_a_moment())  # the loop says "Using selector" at debug level as it starts
+print("logging" in sys.modules, asyncio.futures.STACK_DEBUG)
+
+async def fail():
+    raise ValueError("lost")
+
+async def lose_a_task():
+    task = asyncio.ensure_future(fail())
+    await asyncio.sleep(0.01)
+    del task  # never awaited: asyncio logs its error as the task goes
+
+asyncio.run(lose_a_task())
+import gc
+gc.collect()
+import logging
+print("logging" in sys.modules, asyncio.log.logger.name, logging.getLogger("asyncio").level)
+"""
+
+
+def test_the_pages_asyncio_loads_logging_only_for_a_line_it_writes() -> None:
+    """Issue 35: asyncio and concurrent.futures ask for a logger as they load, and the
+    loop writes a debug line as it starts; the page loads logging (0.3 MB) only for a line
+    logging would show. A task's lost error still reaches stderr through the real logging,
+    and a logger asked for afterwards is the real one."""
+    result = subprocess.run([sys.executable, "-c", QUIET_LOGGING], capture_output=True,
+                            text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["False 9", "True asyncio 0"]
+    assert "Task exception was never retrieved" in result.stderr
+    assert "ValueError: lost" in result.stderr
