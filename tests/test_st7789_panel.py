@@ -129,3 +129,31 @@ def test_between_frames_the_display_keeps_one_whole_picture_the_canvas(bus):
         if isinstance(value, pygame.Surface) and value.get_size() == display.size
     ]
     assert whole == [display._canvas]
+
+
+def test_a_push_finds_what_changed_in_the_picture_itself_and_keeps_one_copy(bus):
+    """Issue 35: the push compared the picture with what was sent through a fresh copy of
+    the whole picture each time (300 kB on the 2-inch panel, two frames held at once). It
+    now reads the canvas in place and rewrites one kept copy: a push allocates nothing
+    frame-sized, the copy stays the same object, and the bus still gets the picture."""
+    import tracemalloc
+
+    display = hat_display()
+    views = dict(example_views("tokyo", "en", display.size))
+    for name in ("turn", "turn-joker", "turn"):  # both drawn once: their layouts are known
+        display.show(views[name])
+    kept = display._sent
+    assert kept is not None and len(kept) == display._canvas.get_pitch() * display.size[1]
+    frame_bytes = len(kept)
+    bus.transfers.clear()
+    tracemalloc.start()
+    try:
+        display.show(views["turn-joker"])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert display._sent is kept  # rewritten in place
+    assert bytes(kept) == bytes(display._canvas.get_buffer().raw)
+    on_the_bus = sum(len(sent) for _, sent in bus.transfers)  # what the fake bus keeps
+    assert on_the_bus > 0  # the change went out
+    assert peak - on_the_bus < frame_bytes / 2, peak  # and no copy of the whole picture

@@ -3,6 +3,11 @@
 Frames are raw pictures, row after row, `pixel_bytes` per pixel (RGB565: 2). Only whole
 rows and row prefixes/suffixes are compared, each one C-level bytes comparison, so a
 320×240 frame costs a few hundred comparisons, not 76,800 pixel steps in Python.
+
+`before` is the copy kept of what was sent (bytes, or a bytearray rewritten in place);
+`after` may be a view of the picture itself (a memoryview), so that finding what changed
+copies no frame. Every comparison is asked of `before`: a bytearray compares with any
+buffer as one `memcmp`, where a memoryview asked first compares byte by byte.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ MERGED_GAP = 8
 # Rows compared at once when looking for the changed ones; at most MERGED_GAP, so that the
 # rows of one block always fall in one band.
 BLOCK = 8
+
+Kept = bytes | bytearray  # the frame sent last
+Frame = bytes | memoryview  # the frame now
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +48,8 @@ class Window:
 
 
 def changed_windows(
-    before: bytes | None,
-    after: bytes,
+    before: Kept | None,
+    after: Frame,
     width: int,
     height: int,
     pixel_bytes: int = 2,
@@ -67,8 +75,8 @@ def changed_windows(
 
 
 def changed_rows(
-    before: bytes | None,
-    after: bytes,
+    before: Kept | None,
+    after: Frame,
     width: int,
     height: int,
     pixel_bytes: int = 2,
@@ -85,11 +93,11 @@ def changed_rows(
     return [Window(0, top, width - 1, bottom) for top, bottom in bands]
 
 
-def _differ(before: bytes, after: bytes, start: int, length: int) -> bool:
+def _differ(before: Kept, after: Frame, start: int, length: int) -> bool:
     return before[start : start + length] != after[start : start + length]
 
 
-def _bands(before: bytes, after: bytes, height: int, pitch: int, gap: int) -> list[list[int]]:
+def _bands(before: Kept, after: Frame, height: int, pitch: int, gap: int) -> list[list[int]]:
     """[first row, last row] of each band of changed rows. Rows are compared BLOCK at a
     time, and row by row only where a band may start or end: within a block the rows are
     closer than `gap`, so they are one band whatever lies between; and two changed blocks
@@ -100,28 +108,28 @@ def _bands(before: bytes, after: bytes, height: int, pitch: int, gap: int) -> li
     bands: list[list[int]] = []
     block = BLOCK * pitch
     open_block = -1  # the first row of the changed block the open band's last row is in
-    was = memoryview(before)
+    now = memoryview(after)
 
     def last_row(first: int) -> int:
         bottom = min(first + BLOCK, height) - 1
-        while after.startswith(was[bottom * pitch : (bottom + 1) * pitch], bottom * pitch):
+        while before.startswith(now[bottom * pitch : (bottom + 1) * pitch], bottom * pitch):
             bottom -= 1
         return bottom
 
-    # comparisons written out, each a view of `before` matched in place in `after`
+    # comparisons written out, each a view of `after` matched in place in `before`
     # (`startswith`: nothing copied; a copied slice was a third of the cost): the hot loop
     for start in range(0, height * pitch, block):
-        if after.startswith(was[start : start + block], start):
+        if before.startswith(now[start : start + block], start):
             continue
         first = start // pitch
         beside = open_block >= 0 and first == open_block + BLOCK
-        if beside and not after.startswith(was[start - pitch : start + pitch], start - pitch):
+        if beside and not before.startswith(now[start - pitch : start + pitch], start - pitch):
             open_block = first  # the band goes on into this block
             continue
         if open_block >= 0:
             bands[-1][1] = last_row(open_block)
         top = first
-        while after.startswith(was[top * pitch : (top + 1) * pitch], top * pitch):
+        while before.startswith(now[top * pitch : (top + 1) * pitch], top * pitch):
             top += 1
         if not (bands and top - bands[-1][1] <= gap):
             bands.append([top, top])
@@ -132,7 +140,7 @@ def _bands(before: bytes, after: bytes, height: int, pitch: int, gap: int) -> li
 
 
 def _columns(
-    before: bytes, after: bytes, top: int, bottom: int, width: int, size: int,
+    before: Kept, after: Frame, top: int, bottom: int, width: int, size: int,
     row_by_row: bool = True,
 ) -> tuple[int, int]:  # fmt: skip
     """The leftmost and rightmost pixel that differ in rows `top`..`bottom`.
@@ -150,6 +158,7 @@ def _columns(
     def changed(column: int) -> bool:
         at = first + column * size
         return any(
+            # (a strided view has no single buffer: it compares byte by byte, a column's)
             before[at + byte : end : pitch] != after[at + byte : end : pitch]
             for byte in range(size)
         )
@@ -173,7 +182,7 @@ def _columns(
 
 
 def _by_rows(
-    before: bytes, after: bytes, top: int, bottom: int, width: int, size: int
+    before: Kept, after: Frame, top: int, bottom: int, width: int, size: int
 ) -> tuple[int, int]:
     """The leftmost and rightmost pixel that differ in rows `top`..`bottom`. One comparison
     a row: the end of a row and the start of the next lie side by side in the frame, so
@@ -194,7 +203,7 @@ def _by_rows(
     return left, right
 
 
-def _leftmost(before: bytes, after: bytes, start: int, left: int, size: int) -> int:
+def _leftmost(before: Kept, after: Frame, start: int, left: int, size: int) -> int:
     """The first changed pixel of the row at `start`, known to be left of `left`."""
     low, high = 0, left - 1
     while low < high:
@@ -206,7 +215,7 @@ def _leftmost(before: bytes, after: bytes, start: int, left: int, size: int) -> 
     return low
 
 
-def _rightmost(before: bytes, after: bytes, end: int, right: int, width: int, size: int) -> int:
+def _rightmost(before: Kept, after: Frame, end: int, right: int, width: int, size: int) -> int:
     """The last changed pixel of the row ending at `end`, known to be right of `right`."""
     low, high = right + 1, width - 1
     while low < high:
@@ -235,8 +244,8 @@ WINDOW_BYTES = 1024
 
 
 def parted(
-    before: bytes,
-    after: bytes,
+    before: Kept,
+    after: Frame,
     width: int,
     window: Window,
     seams: Sequence[int],
@@ -264,24 +273,22 @@ def parted(
     return parts if sent < window.width * window.height * pixel_bytes + WINDOW_BYTES else [window]
 
 
-def _changed_rows(
-    before: bytes, after: bytes, pitch: int, size: int, part: Window
-) -> Window | None:
+def _changed_rows(before: Kept, after: Frame, pitch: int, size: int, part: Window) -> Window | None:
     """`part` from its first changed row to its last; None when nothing in it changed.
-    Each row is one view of `before` matched in place in `after` (`startswith`: nothing
+    Each row is one view of `after` matched in place in `before` (`startswith`: nothing
     copied), its offsets stepped rather than worked out: the hot loop of a reveal, down the
     unchanged notes beside the card (issue 35)."""
     width = (part.right - part.left + 1) * size
     top, bottom = part.top, part.bottom
     start = top * pitch + part.left * size
-    was = memoryview(before)  # views: nothing copied
-    while top <= bottom and after.startswith(was[start : start + width], start):
+    now = memoryview(after)  # views: nothing copied
+    while top <= bottom and before.startswith(now[start : start + width], start):
         top += 1
         start += pitch
     if top > bottom:
         return None
     start = bottom * pitch + part.left * size
-    while after.startswith(was[start : start + width], start):
+    while before.startswith(now[start : start + width], start):
         bottom -= 1
         start -= pitch
     return Window(part.left, top, part.right, bottom)

@@ -25,7 +25,7 @@ import sys
 import types
 from array import array
 from collections.abc import Callable
-from typing import Any, Protocol, Self
+from typing import Any, Protocol, Self, cast
 
 import pygame
 
@@ -101,7 +101,10 @@ class St7789Display(PaintedDisplay):
         self._panel_size = (width, height)
         self._painter = Painter(diagonal_inches=diagonal_inches)
         self._level = BRIGHTNESS_LEVELS
-        self._sent: bytes | None = None  # the panel's picture: what we last sent it
+        # the panel's picture, what we last sent it: one buffer rewritten in place after each
+        # push (a new copy each time held two frames at once, 300 kB more, issue 35)
+        self._sent: bytearray | None = None
+        self._copy = bytearray()
         self._send = _window_sender(panel)
 
     @classmethod
@@ -153,26 +156,31 @@ class St7789Display(PaintedDisplay):
         (issue 35). The layout's seams cut a band in parts (`dirty.parted`)."""
         picture = self._picture()
         width, height = self.size
-        painted = bytes(picture.get_buffer().raw)
         seams = self.drawing.seams if self.drawing is not None else ()
-        if seams and self._sent is not None:  # whole rows, cut at the seams
-            rows = changed_rows(self._sent, painted, width, height, PAINTED_BYTES)
-            windows = [
-                part
-                for band in rows
-                for part in parted(self._sent, painted, width, band, seams, PAINTED_BYTES)
-            ]
-        else:
-            windows = changed_windows(
-                self._sent, painted, width, height, PAINTED_BYTES, row_by_row=False
-            )
+        sent = self._sent
+        with _pixels(picture) as painted:  # the picture itself, not a copy
+            if seams and sent is not None:  # whole rows, cut at the seams
+                rows = changed_rows(sent, painted, width, height, PAINTED_BYTES)
+                windows = [
+                    part
+                    for band in rows
+                    for part in parted(sent, painted, width, band, seams, PAINTED_BYTES)
+                ]
+            else:
+                windows = changed_windows(
+                    sent, painted, width, height, PAINTED_BYTES, row_by_row=False
+                )
         if not windows:
             return
         # forgotten first: if a transfer fails half-way, the next frame goes out whole
         self._sent = None
-        for window in windows:
+        for window in windows:  # (the view let go: a locked surface cannot be blitted)
             self._send(*_for_panel(picture, window, self._rotation))
-        self._sent = painted
+        if len(self._copy) != picture.get_pitch() * height:  # (the first frame's)
+            self._copy = bytearray(picture.get_pitch() * height)
+        with _pixels(picture) as painted, memoryview(self._copy) as copy:
+            copy[:] = painted  # in place (a bytearray's own slice takes a copy first)
+        self._sent = self._copy
 
     def inbox(self) -> Inbox | None:
         return None  # the HAT's buttons are GPIO inputs, read by the GPIO back end
@@ -191,6 +199,12 @@ class St7789Display(PaintedDisplay):
 
     def close(self) -> None:
         self._panel.set_backlight(False)  # "unplug when the screen goes dark"
+
+
+def _pixels(picture: pygame.Surface) -> memoryview:
+    """The picture's own bytes, row after row, not a copy: the surface stays locked (no
+    blit from it) until the view is released."""
+    return memoryview(cast(Any, picture.get_buffer()))  # (pygame's stubs: no Buffer)
 
 
 def _for_panel(picture: pygame.Surface, window: Window, rotation: int) -> tuple[Window, bytes]:
