@@ -63,6 +63,17 @@ class SpiDev:
 @pytest.fixture(scope="module")
 def started(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The report of one start of the HAT build to its READY=1."""
+    return start(tmp_path_factory, {})
+
+
+@pytest.fixture(scope="module")
+def started_optimized(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same start as the service makes it: optimized, no docstrings (its unit's
+    PYTHONOPTIMIZE=2; no bytecode written, as there)."""
+    return start(tmp_path_factory, {"PYTHONOPTIMIZE": "2", "PYTHONDONTWRITEBYTECODE": "1"})
+
+
+def start(tmp_path_factory: pytest.TempPathFactory, more: dict[str, str]) -> Path:
     folder = tmp_path_factory.mktemp("first-frame")
     (folder / "spidev.py").write_text(SPIDEV)
     report = folder / "modules.json"
@@ -73,6 +84,7 @@ def started(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "GPIOZERO_PIN_FACTORY": "mock",
         "NOTIFY_SOCKET": str(folder / "notify"),  # nobody listens: the box goes on
         "PYTHONPATH": os.pathsep.join([str(folder), str(FAKE_GPIO_LINES), str(ROOT)]),
+        **more,
     }
     done = subprocess.run(
         [sys.executable, "-c", LAUNCH, str(report), str(folder / "state")],
@@ -92,6 +104,18 @@ def test_the_start_asks_no_signature_for_a_docstring(started: Path) -> None:
     `inspect.signature`: up to 14 M instructions on the Pi a class (issue 35)."""
     asked = json.loads(started.with_name(started.name + ".signatures").read_text())
     assert asked == []
+
+
+def test_an_optimized_start_asks_none_either_and_loads_the_same(
+    started: Path, started_optimized: Path, loaded: set[str]
+) -> None:
+    """Stripped of docstrings (the service runs optimized, issue 35), every dataclass would
+    have the standard decorator look for its signature: 17 before the first frame, gpiod's
+    among them (nsdevice.optimized tells it there is none to find)."""
+    signatures = started_optimized.with_name(started_optimized.name + ".signatures")
+    asked = json.loads(signatures.read_text())
+    assert asked == []
+    assert set(json.loads(started_optimized.read_text())) == loaded
 
 
 def test_the_check_sees_the_panel_drawn_before_ready(loaded: set[str]) -> None:
