@@ -233,6 +233,24 @@ install_unit() {
     install -m 0644 "$source_dir/systemd/$SERVICE" "$units/$SERVICE"
     install -m 0644 "$source_dir/hardware/README.md" "$root/opt/nsdevice/README.md"
     say "installed $units/$SERVICE"
+    # The unit runs the box optimized (PYTHONOPTIMIZE=2) and it cannot write bytecode:
+    # apt's hook gives the system's modules their level-2 bytecode after each change.
+    install -d -m 0755 "$root/usr/local/lib/nsdevice" "$root/etc/apt/apt.conf.d"
+    install -m 0755 "$source_dir/systemd/optimized-bytecode" \
+        "$root/usr/local/lib/nsdevice/optimized-bytecode"
+    install -m 0644 "$source_dir/systemd/80nsdevice-bytecode" \
+        "$root/etc/apt/apt.conf.d/80nsdevice-bytecode"
+}
+
+# Bytecode for the optimized service, compiled once here (the image build compiles it
+# natively itself, --venv-ready): the release at both levels (a command run by hand is
+# not optimized), and the system's modules at level 2 (`optimized-bytecode`).
+compile_bytecode() {
+    local venv
+    venv=/opt/nsdevice/releases/$(release_version)
+    "$venv/bin/python" -m compileall -q -j 0 -o 0 -o 2 "$venv" >/dev/null || true
+    /usr/local/lib/nsdevice/optimized-bytecode
+    say "compiled the bytecode the optimized service reads"
 }
 
 # The appliance's pieces (the SD image): the first boot, the box's own Wi-Fi, the dispatcher
@@ -304,6 +322,7 @@ fi
 install_profiles
 write_defaults
 install_unit
+if [[ $dry == no && $venv_ready == no ]]; then compile_bytecode; fi
 if [[ $appliance == yes ]]; then install_appliance; fi
 enable_and_start
 if [[ $dry == no ]] && systemd_is_running; then

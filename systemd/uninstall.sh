@@ -75,7 +75,8 @@ for unit in "$SERVICE" "${APPLIANCE_UNITS[@]}"; do
 done
 
 remove "$root/opt/nsdevice" "$root/usr/local/lib/nsdevice" \
-    "$root/etc/NetworkManager/dispatcher.d/90-nsdevice-hotspot"
+    "$root/etc/NetworkManager/dispatcher.d/90-nsdevice-hotspot" \
+    "$root/etc/apt/apt.conf.d/80nsdevice-bytecode"
 
 if [[ $purge == yes ]]; then
     remove "$units/$SERVICE.d" "$root/var/lib/nsdevice" "$root/var/cache/nsdevice" \

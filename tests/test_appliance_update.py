@@ -529,6 +529,9 @@ def test_the_box_installs_a_release_offline_into_a_venv_of_its_own(tmp_path):
     assert said.stdout == "nsdevice 9.9.9\n"
     config = (folder / "pyvenv.cfg").read_text(encoding="utf-8")
     assert "include-system-site-packages = true" in config
+    # the service runs optimized (its unit's PYTHONOPTIMIZE=2) and writes no bytecode
+    cached = folder.glob("lib/python3*/site-packages/nsdevice/__pycache__/cli.*.pyc")
+    assert {path.name.split(".", 2)[-1] for path in cached} == {"pyc", "opt-2.pyc"}
 
 
 # --- under a real systemd ---------------------------------------------------------------------

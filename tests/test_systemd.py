@@ -276,6 +276,10 @@ def test_install_writes_the_unit_profiles_and_settings(tmp_path: Path) -> None:
     )
     shipped = {path.name for path in (REPOSITORY / "nsdevice/profiles").glob("*.toml")}
     assert {path.name for path in (tmp_path / "etc/nsdevice/profiles").iterdir()} == shipped
+    # the service runs optimized: apt's hook compiles the system's level-2 bytecode again
+    assert files["usr/local/lib/nsdevice/optimized-bytecode"].startswith("-rwxr-xr-x")
+    hook = (tmp_path / "etc/apt/apt.conf.d/80nsdevice-bytecode").read_text()
+    assert "DPkg::Post-Invoke" in hook and "/usr/local/lib/nsdevice/optimized-bytecode" in hook
     defaults = (tmp_path / "etc/default/nsdevice").read_text()
     assert re.findall(r"^NSDEVICE_PROFILE=.*$", defaults, re.MULTILINE) == [
         "NSDEVICE_PROFILE=arcade-serial"
@@ -424,3 +428,8 @@ def test_systemctl_status_shows_why_the_service_stopped_when_the_panel_is_missin
     assert "idle taken; nice taken; real-time refused" in priority, priority
     assert "raise refused" in priority and "; one core taken;" in priority, priority
     assert "ends idle, nice 10; on 1 core(s)" in priority, priority
+    # issue 35: the service runs optimized; install.sh compiled what it reads, Debian's
+    # standard library included, so that no start compiles it again
+    (bytecode,) = [line for line in status if line.startswith("bytecode:")]
+    stdlib, release = (int(word) for word in bytecode.split() if word.isdigit())
+    assert stdlib > 300 and release > 100, bytecode

@@ -77,6 +77,13 @@ def install_venv(release: Release, folder: Path) -> None:
          "--find-links", str(release.wheels[0].parent), release.requirement],
         check=True,
     )  # fmt: skip
+    # the service runs optimized and cannot write bytecode: the release's at both levels
+    # (as install.sh compiles it; a command run by hand is not optimized). A file that does
+    # not compile is compiled at each start instead: no reason to refuse the release
+    subprocess.run(
+        [str(folder / "bin/python"), "-m", "compileall", "-q", "-o", "0", "-o", "2", str(folder)],
+        check=False, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
 
 
 class Systemd:
