@@ -78,13 +78,16 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def service_malloc_settings() -> dict[str, str]:
-    """The malloc settings the systemd unit gives the box (systemd/nsdevice.service)."""
+def service_settings() -> dict[str, str]:
+    """The malloc and interpreter settings the systemd unit gives the box
+    (systemd/nsdevice.service): optimized, no bytecode written, glibc's arenas."""
     unit = (ROOT / "systemd" / "nsdevice.service").read_text()
     settings = {}
     for line in unit.splitlines():
-        if line.startswith("Environment=MALLOC_"):
-            name, _, value = line.removeprefix("Environment=").partition("=")
+        name, _, value = line.removeprefix("Environment=").partition("=")
+        if line.startswith("Environment=") and name.startswith(
+            ("MALLOC_", "PYTHONOPTIMIZE", "PYTHONDONTWRITEBYTECODE")
+        ):
             settings[name] = value
     return settings
 
@@ -222,16 +225,27 @@ class PeakPss:
 
 def compiled() -> None:
     """The package's modules (and the stand-in GPIO lines') compiled before the box starts,
-    as the image does (image/lib.sh runs compileall over /opt/nsdevice): the box on a Pi
-    never compiles its own source. A process that compiles as it imports keeps what the
-    compiler's work grew its heap to (the page 0.6 MB of anonymous PSS more), and where
-    PYTHONDONTWRITEBYTECODE is set, as in the unit, every start would compile again. The
-    cache goes beside the sources (`__pycache__`, which git ignores), written only where
-    a source is newer than its cached form."""
+    as the image does (image/lib.sh compiles /opt/nsdevice, and the system's modules):
+    the box on a Pi never compiles its own source. A process that compiles as it imports
+    keeps what the compiler's work grew its heap to (the page 0.6 MB of anonymous PSS
+    more), and with PYTHONDONTWRITEBYTECODE set, as in the unit, every start would compile
+    again. The unit runs the box optimized: the package at both levels, and at level 2 the
+    libraries it imports (this interpreter's site-packages) and the standard library
+    (Debian ships level 0 only; the image compiles level 2). The caches go beside the
+    sources (`__pycache__`, which git ignores), written only where a source is newer than
+    its cached form; a folder this user may not write to is said on stderr."""
     import compileall
+    import sysconfig
 
     for folder in (ROOT / "nsdevice", FAKE_GPIO_LINES):
-        compileall.compile_dir(str(folder), quiet=1)
+        compileall.compile_dir(str(folder), quiet=1, optimize=[0, 2])
+    paths = sysconfig.get_paths()
+    for name in dict.fromkeys([paths["purelib"], paths["platlib"], paths["stdlib"]]):
+        if not os.access(name, os.W_OK):
+            print(f"memory.py: {name} is not writable: the box compiles it as it starts",
+                  file=sys.stderr)  # fmt: skip
+            continue
+        compileall.compile_dir(name, quiet=2, optimize=2, workers=0)
 
 
 def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
@@ -246,7 +260,7 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
         saved_game(folder / "state")
         port = free_port()
         environment = {
-            **service_malloc_settings(),  # as the service runs it
+            **service_settings(),  # as the service runs it
             "LD_PRELOAD": str(_fake_spidev(folder)),
             "PYTHONPATH": os.pathsep.join([str(FAKE_GPIO_LINES), str(ROOT)]),
         }
@@ -294,7 +308,7 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
             sampled.stop()
             box.stop()
     return {
-        "how": "nsdevice run --hardware display-hat-mini"
+        "how": "nsdevice run --hardware display-hat-mini (optimized, as its unit runs it)"
         + (f" --web, {phones} pages following" if web else "")
         + f"; {presses} taps of NEXT on mock pins; SPI faked under spidev",
         "rss_peak_mb": round(peak / 1024, 1),

@@ -46,6 +46,7 @@ from pi_userland import (
     install,
     mounted,
     say,
+    service_python,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -225,6 +226,7 @@ def qemu_command(
     the userland, as the host runs it."""
     (root / out.lstrip("/")).unlink(missing_ok=True)
     environment = {
+        **service_python(),  # optimized, as the service runs it
         "PYTHONHASHSEED": "0",
         "SDL_VIDEODRIVER": "dummy",
         "SDL_AUDIODRIVER": "dummy",

@@ -115,7 +115,11 @@ def install(root: Path, again: bool) -> None:
     ).stdout.split()
     shutil.rmtree(source, ignore_errors=True)
     for name in files:
-        if name.startswith(("nsdevice/", "benchmarks/pi_guest/")) or name == "pyproject.toml":
+        if name.startswith(("nsdevice/", "benchmarks/pi_guest/")) or name in (
+            "pyproject.toml",
+            "systemd/optimized-bytecode",
+            "systemd/nsdevice.service",
+        ):
             target = source / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, target)
@@ -143,16 +147,36 @@ def install(root: Path, again: bool) -> None:
             "--force-reinstall",
             f"{WORK}/src",
         )
-    # byte-code compiled once, as on a box that has started before
+    # byte-code compiled once, as the image and install.sh compile it: the release (and the
+    # guest's stand-ins) at both levels, the system's modules at level 2, which the
+    # service reads optimized (its unit's PYTHONOPTIMIZE=2) and cannot write
     chroot(
         root,
         f"{WORK}/venv/bin/python",
         "-m",
         "compileall",
         "-q",
+        "-o",
+        "0",
+        "-o",
+        "2",
         f"{WORK}/venv/lib",
+        f"{WORK}/src/benchmarks/pi_guest",
         stdout=subprocess.DEVNULL,
     )
+    chroot(root, "python3", f"{WORK}/src/systemd/optimized-bytecode", stdout=subprocess.DEVNULL)
+
+
+def service_python() -> dict[str, str]:
+    """The interpreter's settings the service's unit gives the box (PYTHONOPTIMIZE and
+    PYTHONDONTWRITEBYTECODE, systemd/nsdevice.service): counted as the service runs it."""
+    wanted = ("PYTHONOPTIMIZE", "PYTHONDONTWRITEBYTECODE")
+    settings = {}
+    for line in (ROOT / "systemd" / "nsdevice.service").read_text().splitlines():
+        name, _, value = line.removeprefix("Environment=").partition("=")
+        if line.startswith("Environment=") and name in wanted:
+            settings[name] = value
+    return settings
 
 
 def build_tools(root: Path) -> None:
