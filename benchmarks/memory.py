@@ -236,6 +236,7 @@ def compiled() -> None:
     its cached form; a folder this user may not write to is said on stderr."""
     import compileall
     import sysconfig
+    import warnings
 
     for folder in (ROOT / "nsdevice", FAKE_GPIO_LINES):
         compileall.compile_dir(str(folder), quiet=1, optimize=[0, 2])
@@ -245,7 +246,9 @@ def compiled() -> None:
             print(f"memory.py: {name} is not writable: the box compiles it as it starts",
                   file=sys.stderr)  # fmt: skip
             continue
-        compileall.compile_dir(name, quiet=2, optimize=2, workers=0)
+        with warnings.catch_warnings():  # (the test suites' odd files, compiled as they are)
+            warnings.simplefilter("ignore")
+            compileall.compile_dir(name, quiet=2, optimize=2)
 
 
 def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
