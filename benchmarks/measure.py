@@ -155,9 +155,13 @@ def checks(figures: dict) -> list[dict]:
         if key in figures:
             rows.append((f"peak RSS, {label} (MB)", figures[key]["rss_peak_mb"], None))
     if "memory_hat_build_with_phones" in figures:
+        memory = figures["memory_hat_build_with_phones"]
+        # judged: this benchmark's share of their pages given back to them (root only)
+        alone = memory.get("box_and_page_pss_alone_peak_mb")
         rows.append(("peak PSS, box + page, HAT build, 4 phones (MB)",
-                     figures["memory_hat_build_with_phones"]["box_and_page_pss_peak_mb"],
-                     TARGETS["pss_mb"]))  # fmt: skip
+                     alone or memory["box_and_page_pss_peak_mb"], TARGETS["pss_mb"]))  # fmt: skip
+        rows.append(("plain PSS sum, this benchmark sharing their pages (MB)",
+                     memory["box_and_page_pss_peak_mb"], None))  # fmt: skip
         # unjudged: each physical page once, however many other processes here map it
         rows.append(("own pages, box + page, HAT build, 4 phones (MB)",
                      figures["memory_hat_build_with_phones"]["box_and_page_own_pages_peak_mb"],

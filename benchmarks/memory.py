@@ -3,10 +3,14 @@ and spidev over a faked SPI device, gpiozero's mock pins), with the phones' page
 pages following every table.
 
 The judged figure (issue 35, docs/PERFORMANCE.md "Memory") is the peak of the sum of the
-box's and the page's PSS, sampled every `SAMPLE_PERIOD` through the whole run: since
-issue 32 the page is a process of its own, and a sum of two RSS figures would count
-twice every page they share (the interpreter, libc, and what the page inherits from the
-box when it forks). Each process's VmHWM and their sum are reported too, unjudged.
+box's and the page's PSS through the whole run: since issue 32 the page is a process of
+its own, and a sum of two RSS figures would count twice every page they share (the
+interpreter, libc, and what the page inherits from the box when it forks). This
+benchmark runs the box's own interpreter, so in a plain PSS sum it would hold a share of
+the interpreter's and the libraries' pages that on the Pi the box and its page keep
+whole: the judged sum splits each page only with the other processes that map it
+(`family_pss_alone_kb`). The plain sum, each process's VmHWM and their sum are reported
+too, unjudged.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -176,6 +181,51 @@ def family_frames_kb(pid: int) -> int | None:
     return len(pages) * PAGE_KB
 
 
+def frame_counts(pid: int) -> Counter[int]:
+    """How many times `pid` maps each physical page now (as the kernel's map count counts
+    it: a page mapped twice, twice). Root only, as `frames`."""
+    counts: Counter[int] = Counter()
+    page = PAGE_KB * 1024
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/pagemap", "rb") as pagemap:
+        for line in maps:
+            start, end = (int(bound, 16) for bound in line.split(None, 1)[0].split("-"))
+            pagemap.seek(start // page * 8)
+            entries = array.array("Q")
+            try:
+                entries.frombytes(pagemap.read((end - start) // page * 8))
+            except OSError:  # [vsyscall]: no entries
+                continue
+            counts.update(entry & FRAME_BITS for entry in entries if entry >> 63)
+    return counts
+
+
+def family_pss_alone_kb(pid: int, without: int | None = None) -> int | None:
+    """The PSS of `pid` and its children summed as if process `without` (by default this
+    benchmark) mapped none of their pages: each page split only between the others that
+    map it (the kernel's map count, /proc/kpagecount, less `without`'s own mappings).
+    This benchmark runs the box's own interpreter, so it takes a share of the pages of
+    the interpreter and the libraries they both load, which on the Pi the box and its page
+    keep whole (about 2.8 MB of the sum). None without root, or when a process went."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        family: Counter[int] = Counter()
+        for member in (pid, *children(pid)):
+            family.update(frame_counts(member))
+        theirs = frame_counts(os.getpid() if without is None else without)
+        total = 0.0
+        counted = os.open("/proc/kpagecount", os.O_RDONLY)
+        try:
+            for frame, mapped in family.items():
+                (everyone,) = array.array("Q", os.pread(counted, 8, frame * 8))
+                total += mapped / max(mapped, everyone - theirs.get(frame, 0))
+        finally:
+            os.close(counted)
+    except OSError:
+        return None
+    return round(total * PAGE_KB)
+
+
 def shared_anonymous_kb(one: int, other: int) -> int | None:
     """The anonymous memory two processes both map, page for page (a forked page's
     inherited pages that neither has written since); None without root."""
@@ -198,6 +248,7 @@ class PeakPss:
         self.period = period
         self.peak = 0
         self.peak_frames = 0
+        self.peak_alone = 0
         self.samples = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -219,6 +270,7 @@ class PeakPss:
                 self.samples += 1
                 if self.samples % FRAMES_EVERY == 1:
                     self.peak_frames = max(self.peak_frames, family_frames_kb(pid) or 0)
+                    self.peak_alone = max(self.peak_alone, family_pss_alone_kb(pid) or 0)
             if self._stop.wait(self.period):
                 return
 
@@ -254,8 +306,10 @@ def compiled() -> None:
 def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
     """Peak memory of the HAT build through `presses` taps of NEXT, with the phones' page
     on and `phones` pages following every table (or without the page). Judged: the peak
-    of both processes' summed PSS, sampled from the start to the last tap. Also: each
-    process's peak RSS (VmHWM) and their sum, and the PSS at the end."""
+    of both processes' summed PSS, each page split only with the other processes that
+    map it, not this benchmark (`family_pss_alone_kb`), sampled from the start to the
+    last tap. Also: the plain PSS sum, each process's peak RSS (VmHWM) and their sum, and
+    the PSS at the end."""
 
     compiled()
     with tempfile.TemporaryDirectory(prefix="nsdevice-hat-") as name:
@@ -295,6 +349,7 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
             # the phones' page serves from its own process (issue 32): its memory counts
             page_pids = children(box.pid)
             page_peak = sum(status_kb(pid, "VmHWM") for pid in page_pids)
+            alone = family_pss_alone_kb(box.pid)
             box_pss = pss_kb(box.pid)
             page_pss = sum(pss_kb(pid) for pid in page_pids)
             # where each process's memory is: anonymous (Python's objects, malloc's) or
@@ -318,7 +373,15 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
         "rss_at_the_end_mb": round(resident / 1024, 1),
         "page_process_rss_peak_mb": round(page_peak / 1024, 1),
         "box_and_page_rss_peak_mb": round((peak + page_peak) / 1024, 1),
-        # judged (issue 35): shared pages counted once, the largest sum through the run
+        # judged (issue 35): the two processes' PSS summed, each shared page split only
+        # with the other processes that map it, not with this benchmark (which runs the
+        # same interpreter): the largest sum, every FRAMES_EVERY samples (root only)
+        "box_and_page_pss_alone_peak_mb": round(sampled.peak_alone / 1024, 1) or None,
+        "box_and_page_pss_alone_at_the_end_mb": (
+            round(alone / 1024, 1) if alone is not None else None
+        ),
+        # the plain sum of their PSS, in which this benchmark holds a share of the
+        # interpreter's pages: the largest through the run, every sample
         "box_and_page_pss_peak_mb": round(sampled.peak / 1024, 1),
         "pss_samples": sampled.samples,
         # unjudged: the two processes' physical pages, each once, whoever else maps them
