@@ -316,8 +316,9 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
         folder = Path(name)
         saved_game(folder / "state")
         port = free_port()
+        settings = service_settings()
         environment = {
-            **service_settings(),  # as the service runs it
+            **settings,  # as the service runs it
             "LD_PRELOAD": str(_fake_spidev(folder)),
             "PYTHONPATH": os.pathsep.join([str(FAKE_GPIO_LINES), str(ROOT)]),
         }
@@ -366,7 +367,8 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
             sampled.stop()
             box.stop()
     return {
-        "how": "nsdevice run --hardware display-hat-mini (optimized, as its unit runs it)"
+        "how": "nsdevice run --hardware display-hat-mini"
+        + (" (optimized, as its unit runs it)" if "PYTHONOPTIMIZE" in settings else "")
         + (f" --web, {phones} pages following" if web else "")
         + f"; {presses} taps of NEXT on mock pins; SPI faked under spidev",
         "rss_peak_mb": round(peak / 1024, 1),
