@@ -107,6 +107,24 @@ def _fake_spidev(folder: Path) -> Path:
     return library
 
 
+def _no_harfbuzz(folder: Path) -> Path:
+    """A folder whose `libharfbuzz.so.0` has none of harfbuzz's functions: FreeType's
+    autohinter looks harfbuzz up by that name, and the box's image has none (its packages
+    and what they depend on: `apt-cache depends --recurse` lists no harfbuzz), so it
+    hints without. This machine's own would be found and used instead, with GLib and
+    graphite2 (the glyphs are the same either way: tests/test_text_fit.py)."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        raise RuntimeError("the HAT build's memory needs a C compiler (apt-get install gcc)")
+    stub = folder / "no-harfbuzz"
+    stub.mkdir()
+    source = stub / "empty.c"
+    source.write_text("int nsdevice_no_harfbuzz;\n")
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(stub / "libharfbuzz.so.0"),
+                    str(source)], check=True)  # fmt: skip
+    return stub
+
+
 SAMPLE_PERIOD = 0.05  # seconds between two samples of both processes' PSS
 
 
@@ -320,6 +338,7 @@ def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:
         environment = {
             **settings,  # as the service runs it
             "LD_PRELOAD": str(_fake_spidev(folder)),
+            "LD_LIBRARY_PATH": str(_no_harfbuzz(folder)),  # as on the image: none
             "PYTHONPATH": os.pathsep.join([str(FAKE_GPIO_LINES), str(ROOT)]),
         }
         page = ("--web", f"127.0.0.1:{port}") if web else ()

@@ -120,7 +120,7 @@ def test_an_optimized_start_asks_none_either_and_loads_the_same(
 
 def test_the_check_sees_the_panel_drawn_before_ready(loaded: set[str]) -> None:
     assert st7789.__name__ in loaded and "nsdevice.displays.st7789_display" in loaded
-    assert {"pygame.surface", "pygame.freetype", "nsdevice.box.loop"} <= loaded
+    assert {"pygame.surface", "pygame._freetype", "nsdevice.box.loop"} <= loaded
 
 
 @pytest.mark.parametrize(
@@ -154,6 +154,12 @@ def test_the_check_sees_the_panel_drawn_before_ready(loaded: set[str]) -> None:
         "pygame.imageext",
         # pygame.freetype's SysFont's name matching: no system font is asked for
         "difflib",
+        # SDL_ttf, whose harfbuzz FreeType's autohinter would use (1.3 MB): the font book
+        # draws with FreeType alone (text_fit.FontBook), nor loads pygame.freetype's Python
+        # module, which imports it for SysFont
+        "pygame.font",
+        "pygame.sysfont",
+        "pygame.freetype",
         # a room's results file, a shutdown command's check, the pages' folder listed without
         # pkgutil: loaded for nothing else, by the box nor by the page it forks
         "csv",

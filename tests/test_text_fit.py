@@ -328,3 +328,46 @@ def test_an_ascii_text_is_measured_and_drawn_as_the_letter_by_letter_look_does(f
     assert fonts.draw(looked, text + SOFT_HYPHEN, px, WHITE, (3, 2)) == box
     assert fonts.width(text, px) == fonts.width(text + SOFT_HYPHEN, px) == box[2]
     assert pygame.image.tobytes(plain, "RGB") == pygame.image.tobytes(looked, "RGB")
+
+
+# Draws texts of every language's letters at many sizes with the font book, in a process
+# of its own, and prints a digest of the pixels and boxes and whether harfbuzz is mapped.
+GLYPHS = """
+import hashlib, sys
+import nsdevice.displays
+import pygame
+if sys.argv[1] == "with-sdl-ttf":
+    pygame.font.init()  # SDL_ttf, and the harfbuzz it brings, which FreeType then uses
+from nsdevice.displays.text_fit import FontBook
+fonts = FontBook()
+digest = hashlib.sha256()
+texts = ["Next Station 12345", "Überbahnhof – Gare du Nord", "ÀÉÎÕÜ àéîõü ß ñ ç ł",
+         "Joker ★ ×2 · «Métro» „Bahn“", "Runde 3/4: Spieler 2 ist dran", "ÆØÅ ĳ œ ſ ﬁ"]
+for px in range(6, 90, 3):
+    for text in texts:
+        surface = pygame.Surface((1200, 2 * px), pygame.SRCALPHA)
+        box = fonts.draw(surface, text, px, (255, 255, 255), (1, 1))
+        digest.update(surface.get_buffer().raw + repr(tuple(box)).encode())
+mapped = "harfbuzz" in open("/proc/self/maps").read()
+print(digest.hexdigest(), "harfbuzz" if mapped else "no harfbuzz")
+"""
+
+
+def test_glyphs_are_the_same_with_or_without_sdl_ttfs_harfbuzz():
+    """Issue 35: the font book draws with FreeType alone, pygame.font (SDL_ttf) not loaded,
+    so SDL_ttf's own harfbuzz is not there for FreeType's autohinter to use (1.3 MB of the
+    box's memory); FreeType then uses the system's harfbuzz, or none (the box's image has
+    none). The pixels and boxes must be those drawn with SDL_ttf's harfbuzz in use."""
+    import subprocess
+    import sys
+
+    def drawn(how: str) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", GLYPHS, how], capture_output=True, text=True, check=True,
+            timeout=120, env={**__import__("os").environ, "SDL_VIDEODRIVER": "dummy"},
+        )  # fmt: skip
+        return done.stdout.strip().split(maxsplit=1)
+
+    with_sdl_ttf, alone = drawn("with-sdl-ttf"), drawn("alone")
+    assert with_sdl_ttf[1] == "harfbuzz"  # SDL_ttf's, in use
+    assert alone[0] == with_sdl_ttf[0]

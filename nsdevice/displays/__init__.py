@@ -37,7 +37,7 @@ DRAWING_PARTS = {
     "BLEND_MULT": "pygame.constants:BLEND_MULT",
     "draw": "pygame.draw",
     "font": "pygame.font",
-    "freetype": "pygame.freetype",
+    "freetype": "pygame._freetype",  # (its Python module loads pygame.font: text_fit)
     "image": "pygame.image",
     "transform": "pygame.transform",
 }

@@ -50,7 +50,6 @@ class FramebufferDisplay(PaintedDisplay):
             self._device = os.open(device, os.O_RDWR | os.O_CLOEXEC)
         except OSError as error:
             raise DisplayUnavailable(f"cannot open {device}: {error.strerror}") from None
-        pygame.font.init()  # fonts only: no window, no SDL video driver
         self._canvas = pygame.Surface(self.size)
         self._native = pygame.Surface(self.size, 0, depth)
         self._depth = depth

@@ -94,7 +94,6 @@ class St7789Display(PaintedDisplay):
             )
         self._panel = panel
         self._rotation = rotation
-        pygame.font.init()  # fonts only: no window, no SDL video driver
         # 90 and 270 turn the picture a quarter: we paint upright, the panel is sideways
         self.size = (height, width) if rotation in (90, 270) else (width, height)
         self._canvas = pygame.Surface(self.size)

@@ -15,9 +15,14 @@ import re
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygame
-import pygame.freetype
+
+if TYPE_CHECKING:  # (the C module has no stubs of its own: its Python module's are its)
+    import pygame.freetype as freetype
+else:
+    import pygame._freetype as freetype  # not pygame.freetype: see FontBook
 
 from nsdevice.displays.drawing import Box, Point
 from nsdevice.displays.font_file import FontFile
@@ -93,16 +98,21 @@ class FontBook:
     font was designed, so a word keeps its rhythm. One face serves every size (a size that
     fitting only tries costs no font of its own: issue 23); pygame.font's line measures
     are worked out from the font file (issue 35).
+
+    FreeType alone, without pygame.font (SDL_ttf) loaded, nor pygame.freetype's Python
+    module, which imports it for `SysFont` (issue 35): SDL_ttf brings its own harfbuzz,
+    which FreeType's autohinter then finds and uses, 1.3 MB of the box's memory. Without
+    it FreeType looks for the system's harfbuzz, which the box's image does not have, and
+    hints without; its glyphs are the same, pixel for pixel (`tests/test_text_fit.py`).
     """
 
     def __init__(self, path: str | None = None) -> None:
-        pygame.font.init()
-        pygame.freetype.init(cache_size=GLYPHS_CACHED)  # (the first init's size stays)
+        freetype.init(cache_size=GLYPHS_CACHED)  # (the first init's size stays)
         # pygame's own font is a file in its package, opened by name so that each size
         # need not look it up again; its sizes are scaled as pygame scales them
-        self._path = path or str(Path(pygame.__file__).parent / pygame.font.get_default_font())
+        self._path = path or str(Path(pygame.__file__).parent / freetype.get_default_font())
         self._scaled = path is None
-        self._face = pygame.freetype.Font(self._path, GLYPH_PROBE_POINTS)
+        self._face = freetype.Font(self._path, GLYPH_PROBE_POINTS)
         self._face.kerning = False  # the font's kerning pairs are hinted as well
         self._face.pad = True  # a string's box is its advances wide, its baseline at .y
         self._file = FontFile(self._path)
