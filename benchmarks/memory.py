@@ -168,21 +168,7 @@ def frames(pid: int, only_anonymous: bool = False) -> set[int]:
     """The physical pages (frame numbers) mapped by `pid` now, from /proc/PID/pagemap
     (`only_anonymous`: of its anonymous memory only). Only root reads frame numbers
     (others read 0s): see `family_frames_kb`."""
-    found: set[int] = set()
-    page = PAGE_KB * 1024
-    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/pagemap", "rb") as pagemap:
-        for line in maps:
-            if only_anonymous and not anonymous(line):
-                continue
-            start, end = (int(bound, 16) for bound in line.split(None, 1)[0].split("-"))
-            pagemap.seek(start // page * 8)
-            entries = array.array("Q")
-            try:
-                entries.frombytes(pagemap.read((end - start) // page * 8))
-            except OSError:  # [vsyscall]: no entries
-                continue
-            found.update(entry & FRAME_BITS for entry in entries if entry >> 63)
-    return found
+    return set(frame_counts(pid, only_anonymous))
 
 
 def family_frames_kb(pid: int) -> int | None:
@@ -199,13 +185,16 @@ def family_frames_kb(pid: int) -> int | None:
     return len(pages) * PAGE_KB
 
 
-def frame_counts(pid: int) -> Counter[int]:
+def frame_counts(pid: int, only_anonymous: bool = False) -> Counter[int]:
     """How many times `pid` maps each physical page now (as the kernel's map count counts
-    it: a page mapped twice, twice). Root only, as `frames`."""
+    it: a page mapped twice, twice), from /proc/PID/pagemap (`only_anonymous`: of its
+    anonymous memory only). Only root reads frame numbers (others read 0s)."""
     counts: Counter[int] = Counter()
     page = PAGE_KB * 1024
     with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/pagemap", "rb") as pagemap:
         for line in maps:
+            if only_anonymous and not anonymous(line):
+                continue
             start, end = (int(bound, 16) for bound in line.split(None, 1)[0].split("-"))
             pagemap.seek(start // page * 8)
             entries = array.array("Q")
