@@ -103,7 +103,6 @@ class St7789Display(PaintedDisplay):
         # the panel's picture, what we last sent it: one buffer rewritten in place after each
         # push (a new copy each time held two frames at once, 300 kB more, issue 35)
         self._sent: bytearray | None = None
-        self._copy = bytearray()
         self._send = _window_sender(panel)
 
     @classmethod
@@ -175,11 +174,10 @@ class St7789Display(PaintedDisplay):
         self._sent = None
         for window in windows:  # (the view let go: a locked surface cannot be blitted)
             self._send(*_for_panel(picture, window, self._rotation))
-        if len(self._copy) != picture.get_pitch() * height:  # (the first frame's)
-            self._copy = bytearray(picture.get_pitch() * height)
-        with _pixels(picture) as painted, memoryview(self._copy) as copy:
+        kept = sent if sent is not None else bytearray(picture.get_pitch() * height)
+        with _pixels(picture) as painted, memoryview(kept) as copy:
             copy[:] = painted  # in place (a bytearray's own slice takes a copy first)
-        self._sent = self._copy
+        self._sent = kept
 
     def inbox(self) -> Inbox | None:
         return None  # the HAT's buttons are GPIO inputs, read by the GPIO back end
