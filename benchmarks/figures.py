@@ -40,6 +40,17 @@ def box_environment() -> dict[str, str]:
     return env
 
 
+def unit_environment(*prefixes: str) -> dict[str, str]:
+    """The `Environment=` settings of the service's unit (systemd/nsdevice.service) whose
+    names start with one of `prefixes`: a benchmark starts the box as the service does."""
+    settings = {}
+    for line in (ROOT / "systemd" / "nsdevice.service").read_text().splitlines():
+        name, _, value = line.removeprefix("Environment=").partition("=")
+        if line.startswith("Environment=") and name.startswith(prefixes):
+            settings[name] = value
+    return settings
+
+
 def percentile(values: list[float], share: float) -> float:
     """Nearest-rank percentile: the smallest value with at least `share` of them at or below."""
     ordered = sorted(values)

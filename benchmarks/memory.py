@@ -16,6 +16,7 @@ too, unjudged.
 from __future__ import annotations
 
 import array
+import functools
 import os
 import shutil
 import signal
@@ -30,7 +31,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.figures import Started, children, saved_game, status_kb  # noqa: E402
+from benchmarks.figures import (  # noqa: E402
+    Started,
+    children,
+    saved_game,
+    status_kb,
+    unit_environment,
+)
 from benchmarks.phones import Page, free_port, wait_for_page  # noqa: E402
 
 # The Display HAT Mini build as it is on the box (`--hardware display-hat-mini`: the real
@@ -84,27 +91,23 @@ sys.exit(main(sys.argv[1:]))
 
 
 def service_settings() -> dict[str, str]:
-    """The malloc and interpreter settings the systemd unit gives the box
-    (systemd/nsdevice.service): optimized, no bytecode written, glibc's arenas."""
-    unit = (ROOT / "systemd" / "nsdevice.service").read_text()
-    settings = {}
-    for line in unit.splitlines():
-        name, _, value = line.removeprefix("Environment=").partition("=")
-        if line.startswith("Environment=") and name.startswith(
-            ("MALLOC_", "PYTHONOPTIMIZE", "PYTHONDONTWRITEBYTECODE")
-        ):
-            settings[name] = value
-    return settings
+    """The malloc and interpreter settings the systemd unit gives the box: optimized, no
+    bytecode written, glibc's arenas."""
+    return unit_environment("MALLOC_", "PYTHONOPTIMIZE", "PYTHONDONTWRITEBYTECODE")
 
 
-def _fake_spidev(folder: Path) -> Path:
+def _library(source: Path, library: Path, *flags: str) -> Path:
+    """`source` built as the shared library `library`, with this machine's C compiler."""
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
         raise RuntimeError("the HAT build's memory needs a C compiler (apt-get install gcc)")
-    library = folder / "fake_spidev.so"
-    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(library), str(FAKE_SPIDEV),
-                    "-ldl"], check=True)  # fmt: skip
+    subprocess.run([compiler, "-shared", "-fPIC", *flags, "-o", str(library), str(source)],
+                   check=True)  # fmt: skip
     return library
+
+
+def _fake_spidev(folder: Path) -> Path:
+    return _library(FAKE_SPIDEV, folder / "fake_spidev.so", "-O2", "-ldl")
 
 
 def _no_harfbuzz(folder: Path) -> Path:
@@ -113,15 +116,11 @@ def _no_harfbuzz(folder: Path) -> Path:
     and what they depend on: `apt-cache depends --recurse` lists no harfbuzz), so it
     hints without. This machine's own would be found and used instead, with GLib and
     graphite2 (the glyphs are the same either way: tests/test_text_fit.py)."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        raise RuntimeError("the HAT build's memory needs a C compiler (apt-get install gcc)")
     stub = folder / "no-harfbuzz"
     stub.mkdir()
     source = stub / "empty.c"
     source.write_text("int nsdevice_no_harfbuzz;\n")
-    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(stub / "libharfbuzz.so.0"),
-                    str(source)], check=True)  # fmt: skip
+    _library(source, stub / "libharfbuzz.so.0")
     return stub
 
 
@@ -282,6 +281,7 @@ class PeakPss:
                 return
 
 
+@functools.cache  # once a process: each run of `--runs` reads the same caches
 def compiled() -> None:
     """The package's modules (and the stand-in GPIO lines') compiled before the box starts,
     as the image does (image/lib.sh compiles /opt/nsdevice, and the system's modules):

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from figures import unit_environment
 from pi_userland import (
     WORK,
     build_tools,
@@ -46,7 +47,6 @@ from pi_userland import (
     install,
     mounted,
     say,
-    service_python,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -226,7 +226,8 @@ def qemu_command(
     the userland, as the host runs it."""
     (root / out.lstrip("/")).unlink(missing_ok=True)
     environment = {
-        **service_python(),  # optimized, as the service runs it
+        # the interpreter's settings as the service's (optimized, no bytecode written)
+        **unit_environment("PYTHONOPTIMIZE", "PYTHONDONTWRITEBYTECODE"),
         "PYTHONHASHSEED": "0",
         "SDL_VIDEODRIVER": "dummy",
         "SDL_AUDIODRIVER": "dummy",

@@ -167,18 +167,6 @@ def install(root: Path, again: bool) -> None:
     chroot(root, "python3", f"{WORK}/src/systemd/optimized-bytecode", stdout=subprocess.DEVNULL)
 
 
-def service_python() -> dict[str, str]:
-    """The interpreter's settings the service's unit gives the box (PYTHONOPTIMIZE and
-    PYTHONDONTWRITEBYTECODE, systemd/nsdevice.service): counted as the service runs it."""
-    wanted = ("PYTHONOPTIMIZE", "PYTHONDONTWRITEBYTECODE")
-    settings = {}
-    for line in (ROOT / "systemd" / "nsdevice.service").read_text().splitlines():
-        name, _, value = line.removeprefix("Environment=").partition("=")
-        if line.startswith("Environment=") and name in wanted:
-            settings[name] = value
-    return settings
-
-
 def build_tools(root: Path) -> None:
     """The counting plugin (a host library: qemu loads it), the fake SPI device (built in
     the userland: the guest loads it), and qemu itself with its libraries, so it can run
