@@ -157,3 +157,21 @@ def test_a_push_finds_what_changed_in_the_picture_itself_and_keeps_one_copy(bus)
     on_the_bus = sum(len(sent) for _, sent in bus.transfers)  # what the fake bus keeps
     assert on_the_bus > 0  # the change went out
     assert peak - on_the_bus < frame_bytes / 2, peak  # and no copy of the whole picture
+
+
+def test_a_push_turned_a_half_asks_nothing_of_pygame_image(bus, monkeypatch):
+    """Issue 35: the panel's windows, turned a half for the HAT, were seen as 8-bit
+    pictures through `pygame.image.frombuffer`, which loaded pygame.image into the box
+    (0.1 MB, and its library's pages) for that alone. They are copied into a surface of
+    their own now, and the bus gets the same bytes as the whole frame says."""
+
+    class Unloaded:
+        def __getattr__(self, name: str) -> object:
+            raise AssertionError(f"pygame.image.{name} asked by the panel's push")
+
+    display = hat_display()
+    assert display._rotation == 180  # the HAT's own turn: the path this covers
+    monkeypatch.setattr(pygame, "image", Unloaded())
+    view = dict(example_views("tokyo", "en", display.size))["turn"]
+    display.show(view)
+    assert last_picture(bus) == display.frame()

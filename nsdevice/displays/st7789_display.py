@@ -235,9 +235,14 @@ def _half_turned_swapped(part: pygame.Surface) -> bytes:
     """A 16-bit picture (rows not padded) turned a half and in the panel's byte order, in
     one step: on a little-endian machine both are the picture's bytes backwards, which an
     8-bit view of them turned a half gives (one C loop; the flip and `array.byteswap` it
-    replaces cost 0.37 M instructions of a Zero 2 W for a 172×208 window, this 0.20 M)."""
+    replaces cost 0.37 M instructions of a Zero 2 W for a 172×208 window, this 0.20 M).
+    The 8-bit picture is a surface of its own the bytes are copied into, not
+    `pygame.image.frombuffer`'s view of them: pygame.image is not loaded for it (issue 35:
+    0.1 MB of the box's memory, and its library's pages). Its rows, twice the width in
+    bytes, are never padded: `_for_panel` makes the width even."""
     width, height = part.get_size()
-    as_bytes = pygame.image.frombuffer(part.get_buffer().raw, (width * 2, height), "P")
+    as_bytes = pygame.Surface((width * 2, height), 0, 8)
+    as_bytes.get_buffer().write(part.get_buffer().raw)
     return bytes(pygame.transform.rotate(as_bytes, 180).get_buffer().raw)
 
 

@@ -21,8 +21,8 @@ if TYPE_CHECKING:  # the classes themselves are imported late, when opened
 SOUND_MODULES = ("mixer", "mixer_music", "sndarray")  # pygame's, `imports.part` loads them
 # pygame.image's codecs: SDL_image and the libraries it maps (TIFF, WebP, JPEG, harfbuzz and
 # GLib with them: about 2.5 MB), loaded as pygame.image starts, which goes on without them.
-# The box reads and writes no image file (its PNGs are its own: `artwork`); the panel's
-# windows use pygame.image only to see a buffer as a surface (`frombuffer`)
+# The box reads and writes no image file (its PNGs are its own: `artwork`), and playing
+# loads no pygame.image at all; a screenshot asked for still may, and gets no codecs
 IMAGE_CODECS = ("imageext",)
 
 
