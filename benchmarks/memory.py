@@ -49,6 +49,8 @@ FAKE_SPIDEV = ROOT / "benchmarks" / "pi_guest" / "fake_spidev.c"
 
 
 FAKE_GPIO_LINES = ROOT / "benchmarks" / "pi_guest" / "fake_gpio"
+# level-2 bytecode as apt's hook on the box compiles it (no docstrings, no columns)
+OPTIMIZED_BYTECODE = ROOT / "systemd" / "optimized-bytecode"
 
 
 HAT_TAPPER = """
@@ -290,24 +292,31 @@ def compiled() -> None:
     more), and with PYTHONDONTWRITEBYTECODE set, as in the unit, every start would compile
     again. The unit runs the box optimized: the package at both levels, and at level 2 the
     libraries it imports (this interpreter's site-packages) and the standard library
-    (Debian ships level 0 only; the image compiles level 2). The caches go beside the
-    sources (`__pycache__`, which git ignores), written only where a source is newer than
-    its cached form; a folder this user may not write to is said on stderr."""
+    (Debian ships level 0 only; the image compiles level 2), level 2 without column
+    positions by the script apt's hook runs on the box (`systemd/optimized-bytecode`,
+    decision 0011). The caches go beside the sources (`__pycache__`, which git ignores),
+    written only where a source is newer than its cached form, or they keep columns; a
+    folder this user may not write to is said on stderr."""
     import compileall
     import sysconfig
-    import warnings
 
-    for folder in (ROOT / "nsdevice", FAKE_GPIO_LINES):
-        compileall.compile_dir(str(folder), quiet=1, optimize=[0, 2])
+    own = [str(ROOT / "nsdevice"), str(FAKE_GPIO_LINES)]
+    for folder in own:
+        compileall.compile_dir(folder, quiet=1, optimize=0)
     paths = sysconfig.get_paths()
+    writable = []
     for name in dict.fromkeys([paths["purelib"], paths["platlib"], paths["stdlib"]]):
-        if not os.access(name, os.W_OK):
+        if os.access(name, os.W_OK):
+            writable.append(name)
+        else:
             print(f"memory.py: {name} is not writable: the box compiles it as it starts",
                   file=sys.stderr)  # fmt: skip
-            continue
-        with warnings.catch_warnings():  # (the test suites' odd files, compiled as they are)
-            warnings.simplefilter("ignore")
-            compileall.compile_dir(name, quiet=2, optimize=2)
+    # (the test suites' odd files are compiled as they are, their warnings unsaid)
+    quiet = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    for folders in (own, writable):
+        if folders:  # (none given, the script compiles the system's own)
+            subprocess.run([sys.executable, str(OPTIMIZED_BYTECODE), *folders], env=quiet,
+                           check=True)  # fmt: skip
 
 
 def hat_memory(phones: int = 4, presses: int = 100, web: bool = True) -> dict:

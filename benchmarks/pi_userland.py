@@ -149,22 +149,15 @@ def install(root: Path, again: bool) -> None:
         )
     # byte-code compiled once, as the image and install.sh compile it: the release (and the
     # guest's stand-ins) at both levels, the system's modules at level 2, which the
-    # service reads optimized (its unit's PYTHONOPTIMIZE=2) and cannot write
-    chroot(
-        root,
-        f"{WORK}/venv/bin/python",
-        "-m",
-        "compileall",
-        "-q",
-        "-o",
-        "0",
-        "-o",
-        "2",
-        f"{WORK}/venv/lib",
-        f"{WORK}/src/benchmarks/pi_guest",
-        stdout=subprocess.DEVNULL,
-    )
-    chroot(root, "python3", f"{WORK}/src/systemd/optimized-bytecode", stdout=subprocess.DEVNULL)
+    # service reads optimized (its unit's PYTHONOPTIMIZE=2) and cannot write; level 2
+    # without column positions, by the script apt's hook runs (decision 0011), which
+    # compiles again what an earlier userland compiled with them
+    guest = (f"{WORK}/venv/lib", f"{WORK}/src/benchmarks/pi_guest")
+    chroot(root, f"{WORK}/venv/bin/python", "-m", "compileall", "-q", "-o", "0", *guest,
+           stdout=subprocess.DEVNULL)  # fmt: skip
+    for folders in (guest, ()):  # (none: the system's own)
+        chroot(root, "python3", f"{WORK}/src/systemd/optimized-bytecode", *folders,
+               stdout=subprocess.DEVNULL)  # fmt: skip
 
 
 def build_tools(root: Path) -> None:

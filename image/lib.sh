@@ -365,17 +365,22 @@ install_project() {
     # it every start would compile again. SOURCE_DATE_EPOCH makes them checked-hash pycs.
     # The service runs optimized (PYTHONOPTIMIZE=2): the release at both levels (a command
     # run by hand is not), and the system's modules at level 2 with timestamps, as apt's
-    # hook compiles them again after a change of packages (systemd/optimized-bytecode).
+    # hook compiles them again after a change of packages (systemd/optimized-bytecode);
+    # level 2 without column positions (PYTHONNODEBUGRANGES=1, decision 0011).
     local python system
     python=$(ls -d "$tree"/usr/bin/python3.* | grep -E 'python3\.[0-9]+$' | head -n 1)
     system=("$tree/usr/lib/${python##*/}" "$tree/usr/lib/python3/dist-packages")
     if [[ $(python3 -c 'import sys; print(f"python{sys.version_info[0]}.{sys.version_info[1]}")') == "${python##*/}" ]]; then
-        python3 -m compileall -q -j 0 -o 0 -o 2 -s "$tree" -p / "$tree/opt/nsdevice" >&2 || true
-        python3 -m compileall -q -j 0 -o 2 --invalidation-mode timestamp -s "$tree" -p / \
-            "${system[@]}" >&2 || true
+        python3 -m compileall -q -j 0 -o 0 -s "$tree" -p / "$tree/opt/nsdevice" >&2 || true
+        PYTHONNODEBUGRANGES=1 python3 -m compileall -q -j 0 -o 2 -s "$tree" -p / \
+            "$tree/opt/nsdevice" >&2 || true
+        PYTHONNODEBUGRANGES=1 python3 -m compileall -q -j 0 -o 2 --invalidation-mode timestamp \
+            -s "$tree" -p / "${system[@]}" >&2 || true
     else
         say "this machine's Python is not ${python##*/}: the bytecode is compiled under qemu"
-        with_mounts "$tree" chroot "$tree" "/usr/bin/${python##*/}" -m compileall -q -o 0 -o 2 /opt/nsdevice >&2 || true
+        with_mounts "$tree" chroot "$tree" "/usr/bin/${python##*/}" -m compileall -q -o 0 /opt/nsdevice >&2 || true
+        with_mounts "$tree" chroot "$tree" /usr/bin/env PYTHONNODEBUGRANGES=1 \
+            "/usr/bin/${python##*/}" -m compileall -q -o 2 /opt/nsdevice >&2 || true
         with_mounts "$tree" chroot "$tree" /usr/local/lib/nsdevice/optimized-bytecode >&2 || true
     fi
 }

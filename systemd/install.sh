@@ -244,11 +244,13 @@ install_unit() {
 
 # Bytecode for the optimized service, compiled once here (the image build compiles it
 # natively itself, --venv-ready): the release at both levels (a command run by hand is
-# not optimized), and the system's modules at level 2 (`optimized-bytecode`).
+# not optimized), level 2 without column positions (decision 0011), and the system's
+# modules at level 2 (`optimized-bytecode`).
 compile_bytecode() {
     local venv
     venv=/opt/nsdevice/releases/$(release_version)
-    "$venv/bin/python" -m compileall -q -j 0 -o 0 -o 2 "$venv" >/dev/null || true
+    "$venv/bin/python" -m compileall -q -j 0 -o 0 "$venv" >/dev/null || true
+    PYTHONNODEBUGRANGES=1 "$venv/bin/python" -m compileall -q -j 0 -o 2 "$venv" >/dev/null || true
     /usr/local/lib/nsdevice/optimized-bytecode
     say "compiled the bytecode the optimized service reads"
 }

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from compiled_code import keeps_columns
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -531,7 +532,11 @@ def test_the_box_installs_a_release_offline_into_a_venv_of_its_own(tmp_path):
     assert "include-system-site-packages = true" in config
     # the service runs optimized (its unit's PYTHONOPTIMIZE=2) and writes no bytecode
     cached = folder.glob("lib/python3*/site-packages/nsdevice/__pycache__/cli.*.pyc")
-    assert {path.name.split(".", 2)[-1] for path in cached} == {"pyc", "opt-2.pyc"}
+    levels = {path.name.split(".", 2)[-1]: path for path in cached}
+    assert levels.keys() == {"pyc", "opt-2.pyc"}
+    # level 2 as the service reads it, without column positions (decision 0011); a command
+    # run by hand reads level 0, which keeps them for its tracebacks
+    assert keeps_columns(levels["pyc"]) and not keeps_columns(levels["opt-2.pyc"])
 
 
 # --- under a real systemd ---------------------------------------------------------------------

@@ -433,3 +433,7 @@ def test_systemctl_status_shows_why_the_service_stopped_when_the_panel_is_missin
     (bytecode,) = [line for line in status if line.startswith("bytecode:")]
     stdlib, release = (int(word) for word in bytecode.split() if word.isdigit())
     assert stdlib > 300 and release > 100, bytecode
+    # decision 0011: what it loads from that bytecode (Debian's own Python, under the unit's
+    # settings) has each instruction's line, not its columns
+    (code,) = [line for line in status if line.startswith("code:")]
+    assert code.startswith("code: 0 columns, lines from "), code

@@ -78,12 +78,14 @@ def install_venv(release: Release, folder: Path) -> None:
         check=True,
     )  # fmt: skip
     # the service runs optimized and cannot write bytecode: the release's at both levels
-    # (as install.sh compiles it; a command run by hand is not optimized). A file that does
-    # not compile is compiled at each start instead: no reason to refuse the release
-    subprocess.run(
-        [str(folder / "bin/python"), "-m", "compileall", "-q", "-o", "0", "-o", "2", str(folder)],
-        check=False, stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+    # (as install.sh compiles it; a command run by hand is not optimized), level 2 without
+    # column positions (decision 0011). A file that does not compile is compiled at each
+    # start instead: no reason to refuse the release
+    for level, columns in (("0", {}), ("2", {"PYTHONNODEBUGRANGES": "1"})):
+        subprocess.run(
+            [str(folder / "bin/python"), "-m", "compileall", "-q", "-o", level, str(folder)],
+            check=False, stdout=subprocess.DEVNULL, env={**os.environ, **columns},
+        )  # fmt: skip
 
 
 class Systemd:
