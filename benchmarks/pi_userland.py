@@ -118,7 +118,6 @@ def install(root: Path, again: bool) -> None:
         if name.startswith(("nsdevice/", "benchmarks/pi_guest/")) or name in (
             "pyproject.toml",
             "systemd/optimized-bytecode",
-            "systemd/nsdevice.service",
         ):
             target = source / name
             target.parent.mkdir(parents=True, exist_ok=True)
